@@ -1,0 +1,325 @@
+"""The catalog: the frozen, normalized IR that every target reads.
+
+Built once from validated contract documents. Everything is immutable: dataclasses are frozen,
+sequences are tuples and schemas are deep-frozen mappings (`toolgen.frozen`). Normalization happens
+here and only here: descriptions trimmed and dedented, permissions sorted, errors and examples in a
+stable shape, contracts sorted by name, each with a sha256 digest of its normalized form.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from toolgen.frozen import EMPTY_MAP, FrozenMap, JsonValue, freeze, thaw
+
+PERMISSIONS: tuple[str, ...] = ("execute", "network", "read", "write")
+"""The closed set of permissions, sorted."""
+
+PERMISSION_MEANINGS: Mapping[str, str] = {
+    "read": "reads files, data or state it does not own",
+    "write": "creates, changes or deletes files, data or state",
+    "execute": "runs programs or code",
+    "network": "talks to hosts over the network",
+}
+
+STANDARD_ERRORS: Mapping[str, bool] = {
+    "INVALID_INPUT": False,
+    "PERMISSION_DENIED": False,
+    "NOT_FOUND": False,
+    "CONFLICT": False,
+    "UNKNOWN_TOOL": False,
+    "INTERNAL": False,
+    "TIMEOUT": True,
+    "RATE_LIMITED": True,
+    "UNAVAILABLE": True,
+}
+"""Standard error codes every tool may return without declaring them, with their `retryable`."""
+
+STANDARD_ERROR_MEANINGS: Mapping[str, str] = {
+    "INVALID_INPUT": "the arguments do not match the input schema; fix them before calling again",
+    "PERMISSION_DENIED": "the policy does not grant a permission this tool needs; do not retry",
+    "NOT_FOUND": "the thing the call refers to does not exist",
+    "CONFLICT": "the call conflicts with the current state; re-read the state first",
+    "UNKNOWN_TOOL": "no tool of that name is registered",
+    "INTERNAL": "the tool failed; the details are in the trace, not in the message",
+    "TIMEOUT": "the call took too long; retrying may succeed",
+    "RATE_LIMITED": "too many calls; retry after a pause",
+    "UNAVAILABLE": "a service the tool needs is down; retry later",
+}
+
+CONTRACT_KEYS: tuple[str, ...] = (
+    "name",
+    "version",
+    "title",
+    "description",
+    "permissions",
+    "idempotent",
+    "deprecated",
+    "owners",
+    "tags",
+    "input_schema",
+    "output_schema",
+    "errors",
+    "examples",
+)
+"""Every key of a normalized contract, in the order `catalog.json` writes them."""
+
+
+def normalize_text(text: str) -> str:
+    """Trim and dedent a description; newlines become LF."""
+    return inspect.cleandoc(text.replace("\r\n", "\n").replace("\r", "\n"))
+
+
+def canonical_json(value: JsonValue) -> str:
+    """Compact JSON whose bytes depend only on the value (key order as given)."""
+    return json.dumps(thaw(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def sha256(text: str) -> str:
+    """`sha256:<hex>` of the UTF-8 bytes of `text`."""
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorSpec:
+    """A declared error: its code, what it means, and whether a caller may retry."""
+
+    code: str
+    description: str
+    retryable: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The normalized JSON form."""
+        return {"code": self.code, "description": self.description, "retryable": self.retryable}
+
+
+@dataclass(frozen=True, slots=True)
+class ExampleError:
+    """The error an example call returns."""
+
+    code: str
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The normalized JSON form."""
+        return {"code": self.code, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """An example call: its input and either its output or its error."""
+
+    title: str | None
+    input: FrozenMap
+    output: FrozenMap | None = None
+    error: ExampleError | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The normalized JSON form (absent parts are left out)."""
+        out: dict[str, Any] = {}
+        if self.title is not None:
+            out["title"] = self.title
+        out["input"] = thaw(self.input)
+        if self.output is not None:
+            out["output"] = thaw(self.output)
+        if self.error is not None:
+            out["error"] = self.error.to_json()
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """One tool, normalized and frozen."""
+
+    name: str
+    version: str
+    description: str
+    permissions: tuple[str, ...]
+    input_schema: FrozenMap
+    source: str
+    title: str | None = None
+    output_schema: FrozenMap | None = None
+    errors: tuple[ErrorSpec, ...] = ()
+    examples: tuple[Example, ...] = ()
+    idempotent: bool = False
+    deprecated: bool | str = False
+    owners: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    rules: FrozenMap = field(default_factory=lambda: EMPTY_MAP)
+    """Per-contract rule severities (`rules = { TG203 = "off" }`); lint settings, not part of the digest."""
+    digest: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The normalized contract as plain JSON data, keys in `CONTRACT_KEYS` order, plus digest."""
+        body = self._body()
+        body["digest"] = self.digest
+        return body
+
+    def _body(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "version": self.version,
+            "title": self.title,
+            "description": self.description,
+            "permissions": list(self.permissions),
+            "idempotent": self.idempotent,
+            "deprecated": self.deprecated,
+            "owners": list(self.owners),
+            "tags": list(self.tags),
+            "input_schema": thaw(self.input_schema),
+            "output_schema": thaw(self.output_schema) if self.output_schema is not None else None,
+            "errors": [e.to_json() for e in self.errors],
+            "examples": [e.to_json() for e in self.examples],
+        }
+
+    def compute_digest(self) -> str:
+        """The sha256 of the normalized contract (everything but the digest and the source path)."""
+        return sha256(canonical_json(self._body()))
+
+    @property
+    def all_error_codes(self) -> tuple[str, ...]:
+        """Declared codes and the standard ones, sorted."""
+        return tuple(sorted({e.code for e in self.errors} | set(STANDARD_ERRORS)))
+
+    def retryable(self, code: str) -> bool:
+        """Whether `code` is retryable for this tool (declared first, then the standard default)."""
+        for error in self.errors:
+            if error.code == code:
+                return error.retryable
+        return STANDARD_ERRORS.get(code, False)
+
+    @property
+    def summary(self) -> str:
+        """The first sentence (or line) of the description."""
+        first = self.description.split("\n\n", 1)[0].replace("\n", " ").strip()
+        end = first.find(". ")
+        return first if end < 0 else first[: end + 1]
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    """Every contract, sorted by name, and a digest of the whole."""
+
+    contracts: tuple[Contract, ...]
+    digest: str
+
+    def __iter__(self) -> Iterator[Contract]:
+        return iter(self.contracts)
+
+    def __len__(self) -> int:
+        return len(self.contracts)
+
+    def get(self, name: str) -> Contract | None:
+        """The contract named `name`, or None."""
+        for contract in self.contracts:
+            if contract.name == name:
+                return contract
+        return None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Tool names, sorted."""
+        return tuple(c.name for c in self.contracts)
+
+    def to_json(self) -> dict[str, Any]:
+        """The `catalog.json` document."""
+        return {
+            "catalog_version": 1,
+            "digest": self.digest,
+            "tools": [c.to_json() for c in self.contracts],
+        }
+
+
+def _error_spec(raw: Mapping[str, Any]) -> ErrorSpec:
+    code = str(raw["code"])
+    retryable = raw.get("retryable")
+    if retryable is None:
+        retryable = STANDARD_ERRORS.get(code, False)
+    return ErrorSpec(code=code, description=normalize_text(str(raw.get("description", ""))), retryable=bool(retryable))
+
+
+def _example(raw: Mapping[str, Any]) -> Example:
+    error = raw.get("error")
+    return Example(
+        title=raw.get("title"),
+        input=freeze(raw.get("input", {})),
+        output=freeze(raw["output"]) if "output" in raw else None,
+        error=ExampleError(code=str(error["code"]), message=str(error.get("message", ""))) if error else None,
+    )
+
+
+def contract_from_document(data: Mapping[str, Any], source: str) -> Contract:
+    """Normalize one validated contract document into a frozen `Contract` with its digest.
+
+    The input must already have passed validation; this copies everything it keeps, so later
+    changes to `data` change nothing in the result.
+    """
+    output_schema = data.get("output_schema")
+    title = data.get("title")
+    deprecated = data.get("deprecated", False)
+    contract = Contract(
+        name=str(data["name"]),
+        version=str(data["version"]),
+        title=normalize_text(title) if isinstance(title, str) else None,
+        description=normalize_text(str(data["description"])),
+        permissions=tuple(sorted(set(data.get("permissions", ())))),
+        input_schema=freeze(data["input_schema"]),
+        output_schema=freeze(output_schema) if output_schema is not None else None,
+        errors=tuple(sorted((_error_spec(e) for e in data.get("errors", ())), key=lambda e: e.code)),
+        examples=tuple(_example(e) for e in data.get("examples", ())),
+        idempotent=bool(data.get("idempotent", False)),
+        deprecated=normalize_text(deprecated) if isinstance(deprecated, str) else bool(deprecated),
+        owners=tuple(str(o) for o in data.get("owners", ())),
+        tags=tuple(sorted({str(t) for t in data.get("tags", ())})),
+        rules=freeze(data.get("rules", {})),
+        source=source,
+    )
+    return _with_digest(contract)
+
+
+def _with_digest(contract: Contract) -> Contract:
+    return replace(contract, digest=contract.compute_digest())
+
+
+def contract_from_json(data: Mapping[str, Any], source: str = "catalog.json") -> Contract:
+    """Read one tool back from a `catalog.json` entry (the inverse of `Contract.to_json`)."""
+    return contract_from_document({k: v for k, v in data.items() if v is not None and k != "digest"}, source)
+
+
+def build_catalog(contracts: Sequence[Contract]) -> Catalog:
+    """Sort contracts by name and digest the whole."""
+    ordered = tuple(sorted(contracts, key=lambda c: c.name))
+    whole = sha256("".join(f"{c.name} {c.digest}\n" for c in ordered))
+    return Catalog(contracts=ordered, digest=whole)
+
+
+def catalog_from_json(document: Mapping[str, Any], source: str = "catalog.json") -> Catalog:
+    """Read a `catalog.json` document back into a catalog."""
+    return build_catalog([contract_from_json(t, source) for t in document.get("tools", ())])
+
+
+__all__ = [
+    "CONTRACT_KEYS",
+    "EMPTY_MAP",
+    "PERMISSIONS",
+    "PERMISSION_MEANINGS",
+    "STANDARD_ERRORS",
+    "STANDARD_ERROR_MEANINGS",
+    "Catalog",
+    "Contract",
+    "ErrorSpec",
+    "Example",
+    "ExampleError",
+    "build_catalog",
+    "canonical_json",
+    "catalog_from_json",
+    "contract_from_document",
+    "contract_from_json",
+    "normalize_text",
+    "sha256",
+]

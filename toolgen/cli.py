@@ -1,0 +1,176 @@
+"""The command line. Thin by design: parse options, call the library, print, choose the exit code.
+
+Exit codes: 0 success, 1 invalid contracts / drift / incompatible change, 2 usage error, 3 internal
+error (a bug in toolgen: rerun with --debug for the traceback). Bad input never shows a traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from toolgen import __version__, diagnostics, pipeline, write
+from toolgen.config import Settings, load_settings
+from toolgen.diagnostics import Diagnostic, has_errors
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+FORMATS = click.Choice(["text", "json", "github"])
+
+
+class Context:
+    """What every command shares: the project root and whether to show tracebacks."""
+
+    def __init__(self, root: Path, debug: bool) -> None:
+        self.root = root
+        self.debug = debug
+
+
+def guarded(func: F) -> F:
+    """Turn unexpected exceptions into a one-line message and exit 3 (a traceback with --debug)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+            raise
+        except write.WriteError as exc:
+            click.echo(f"toolgen: {exc}", err=True)
+            sys.exit(1)
+        except Exception as exc:
+            ctx = click.get_current_context().find_object(Context)
+            if ctx is not None and ctx.debug:
+                raise
+            click.echo(f"toolgen: internal error: {type(exc).__name__}: {exc}", err=True)
+            click.echo("This is a bug in toolgen; rerun with --debug for the traceback and report it.", err=True)
+            sys.exit(3)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def settings_or_exit(ctx: Context, overrides: dict[str, Any] | None = None) -> Settings:
+    """Resolve the configuration; print its problems and exit 1 when it is invalid."""
+    settings, problems = load_settings(ctx.root, overrides)
+    if has_errors(problems):
+        emit(problems, "text")
+        sys.exit(1)
+    return settings
+
+
+def emit(found: Sequence[Diagnostic], fmt: str, *, stream_err: bool = True) -> None:
+    """Print diagnostics in the chosen format (text and github to stderr, json to stdout)."""
+    if not found and fmt != "json":
+        return
+    text = diagnostics.render(found, fmt)
+    click.echo(text, nl=False, err=stream_err and fmt != "json")
+
+
+def _counts(found: Sequence[Diagnostic]) -> str:
+    errors = sum(1 for d in found if d.is_error)
+    warnings = len(found) - errors
+    return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="toolgen")
+@click.option(
+    "-C",
+    "--project",
+    "project",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=".",
+    show_default=True,
+    help="Project root (where pyproject.toml or toolgen.toml and contracts/ are).",
+)
+@click.option("--debug", is_flag=True, help="Show Python tracebacks for internal errors.")
+@click.pass_context
+def main(click_ctx: click.Context, project: Path, debug: bool) -> None:
+    """toolgen: one contract per tool, projected into Python, provider declarations, docs and mocks."""
+    click_ctx.obj = Context(project, debug)
+
+
+@main.command()
+@click.option("--force", is_flag=True, help="Overwrite files in the output folder that toolgen did not generate.")
+@click.option("--format", "fmt", type=FORMATS, default="text", help="Format of diagnostics.")
+@click.pass_obj
+@guarded
+def build(ctx: Context, force: bool, fmt: str) -> None:
+    """Validate the contracts and write every target; unchanged files are not rewritten."""
+    started = time.perf_counter()
+    settings = settings_or_exit(ctx)
+    result = pipeline.generate(settings)
+    emit(result.diagnostics, fmt)
+    if not result.ok:
+        click.echo(f"toolgen: build failed ({_counts(result.diagnostics)}); nothing was written.", err=True)
+        sys.exit(1)
+    change = write.plan(result.artifacts, settings.output_dir)
+    write.apply(change, force=force)
+    elapsed = time.perf_counter() - started
+    contracts = len(result.catalog) if result.catalog is not None else 0
+    out = settings.rel(settings.output_dir)
+    if change.up_to_date:
+        click.echo(f"{contracts} contracts: nothing changed, {len(change.unchanged)} files in {out}/ up to date ({elapsed:.2f}s)")
+    else:
+        click.echo(
+            f"{contracts} contracts: {len(change.write)} files written, {len(change.unchanged)} unchanged, "
+            f"{len(change.remove)} removed in {out}/ ({elapsed:.2f}s)"
+        )
+
+
+@main.command()
+@click.option("--format", "fmt", type=FORMATS, default="text", help="Format of diagnostics.")
+@click.pass_obj
+@guarded
+def check(ctx: Context, fmt: str) -> None:
+    """Prove the generated files are current: generate in memory and compare; writes nothing."""
+    settings = settings_or_exit(ctx)
+    result = pipeline.generate(settings)
+    emit(result.diagnostics, fmt)
+    if not result.ok:
+        click.echo(f"toolgen: contracts are invalid ({_counts(result.diagnostics)})", err=True)
+        sys.exit(1)
+    change = write.plan(result.artifacts, settings.output_dir)
+    out = settings.rel(settings.output_dir)
+    if change.up_to_date:
+        click.echo(f"{out}/ is up to date ({len(change.unchanged)} files)")
+        return
+    for path in change.write:
+        state = "missing" if path in change.missing else "stale"
+        click.echo(f"{out}/{path}: {state}")
+        if path in change.diffs:
+            click.echo(change.diffs[path], nl=False)
+    for path in change.remove:
+        click.echo(f"{out}/{path}: orphaned (its contract or target is gone)")
+    click.echo(f"toolgen: {out}/ is out of date; run `toolgen build` and commit the result", err=True)
+    sys.exit(1)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=FORMATS, default="text", help="Output format.")
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.pass_obj
+@guarded
+def validate(ctx: Context, paths: tuple[Path, ...], fmt: str, strict: bool) -> None:
+    """Validate contracts (all of them, or only PATHS) and report every problem."""
+    from toolgen.validate import validate_paths
+
+    settings = settings_or_exit(ctx)
+    found = validate_paths(settings, list(paths))
+    if strict:
+        found = [d if d.is_error else d.promoted() for d in found]
+    emit(found, fmt)
+    if fmt == "text":
+        click.echo(f"{_counts(found)}", err=True)
+    if has_errors(found):
+        sys.exit(1)
+
+
+# Further commands register below, each a thin wrapper around its library module.

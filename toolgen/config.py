@@ -1,0 +1,172 @@
+"""Configuration: `[tool.toolgen]` in pyproject.toml or a `toolgen.toml`, resolved once into `Settings`.
+
+Every key has a default, so a project with only a `contracts/` folder needs no configuration. The
+raw file is checked here (unknown keys, wrong types); problems are diagnostics with rule TG100.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolgen import rules
+from toolgen.diagnostics import Diagnostic, Severity
+
+ALL_TARGETS: tuple[str, ...] = ("catalog", "python", "providers", "docs", "mocks")
+"""Every target toolgen can build, in build order."""
+
+DEFAULTS: Mapping[str, Any] = {
+    "contracts": "contracts",
+    "output": "generated",
+    "targets": list(ALL_TARGETS),
+    "python_package": "agent_tools",
+    "templates": None,
+    "rules": {},
+    "anthropic_strict": False,
+}
+
+_PACKAGE_RE = re.compile(r"^[a-z_][a-z0-9_]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Resolved configuration. Paths are absolute; `rel()` turns them back for messages."""
+
+    root: Path
+    contracts_dir: Path
+    output_dir: Path
+    targets: tuple[str, ...] = ALL_TARGETS
+    python_package: str = "agent_tools"
+    templates_dir: Path | None = None
+    rule_severities: Mapping[str, Severity] = field(default_factory=dict)
+    anthropic_strict: bool = False
+    config_file: str | None = None
+
+    def rel(self, path: Path) -> str:
+        """`path` relative to the project root, with forward slashes (absolute if outside it)."""
+        try:
+            return path.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    def fingerprint(self) -> str:
+        """Everything in the settings that shapes generated output, as a stable string."""
+        severities = ",".join(f"{k}={v.value}" for k, v in sorted(self.rule_severities.items()))
+        return "|".join(
+            [
+                ",".join(self.targets),
+                self.python_package,
+                self.rel(self.contracts_dir),
+                str(self.anthropic_strict),
+                severities,
+            ]
+        )
+
+
+def _config_error(file: str, pointer: str, message: str) -> Diagnostic:
+    return Diagnostic("TG100", Severity.ERROR, message, file, pointer)
+
+
+def _read_raw(root: Path) -> tuple[Mapping[str, Any], str | None, list[Diagnostic]]:
+    """Find and parse the configuration table; return it, the file it came from, and problems."""
+    for name, table_path in (("toolgen.toml", ()), ("pyproject.toml", ("tool", "toolgen"))):
+        path = root / name
+        if not path.is_file():
+            continue
+        try:
+            data: Any = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            return {}, name, [_config_error(name, "", f"cannot read the configuration: {exc}")]
+        for key in table_path:
+            data = data.get(key, {}) if isinstance(data, dict) else {}
+        if not isinstance(data, dict):
+            return {}, name, [_config_error(name, "/" + "/".join(table_path), "must be a table")]
+        if name == "pyproject.toml" and not data:
+            continue
+        return data, name, []
+    return {}, None, []
+
+
+def _check_rules(raw: Any, file: str, pointer: str) -> tuple[dict[str, Severity], list[Diagnostic]]:
+    if not isinstance(raw, dict):
+        return {}, [_config_error(file, pointer, 'must be a table of rule codes, like { TG203 = "off" }')]
+    out: dict[str, Severity] = {}
+    problems: list[Diagnostic] = []
+    choices = {s.value for s in Severity}
+    for code, level in raw.items():
+        if not rules.is_known_code(code):
+            problems.append(_config_error(file, f"{pointer}/{code}", f"unknown rule code {code!r}"))
+        elif level not in choices:
+            problems.append(
+                _config_error(file, f"{pointer}/{code}", f"severity must be one of error, warning, off; got {level!r}")
+            )
+        else:
+            out[code] = Severity(level)
+    return out, problems
+
+
+def load_settings(root: Path, overrides: Mapping[str, Any] | None = None) -> tuple[Settings, list[Diagnostic]]:
+    """Read the configuration under `root`, apply `overrides` (from the command line) and resolve it.
+
+    Returns the settings and any problems; with problems the settings are the defaults.
+    """
+    root = root.resolve()
+    raw, file, problems = _read_raw(root)
+    label = file or "toolgen.toml"
+    pointer_base = "/tool/toolgen" if file == "pyproject.toml" else ""
+    merged: dict[str, Any] = dict(DEFAULTS)
+    for key, value in raw.items():
+        if key not in DEFAULTS:
+            close = difflib.get_close_matches(key, list(DEFAULTS), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(DEFAULTS)}"
+            problems.append(_config_error(label, f"{pointer_base}/{key}", f"unknown configuration key {key!r}{hint}"))
+            continue
+        merged[key] = value
+    merged.update({k: v for k, v in (overrides or {}).items() if v is not None})
+
+    for key in ("contracts", "output", "python_package"):
+        if not isinstance(merged[key], str) or not merged[key]:
+            problems.append(_config_error(label, f"{pointer_base}/{key}", "must be a non-empty string"))
+            merged[key] = DEFAULTS[key]
+    if not _PACKAGE_RE.match(merged["python_package"]):
+        problems.append(
+            _config_error(label, f"{pointer_base}/python_package", "must be a lower-case Python identifier")
+        )
+        merged["python_package"] = DEFAULTS["python_package"]
+    targets = merged["targets"]
+    if not isinstance(targets, list) or any(t not in ALL_TARGETS for t in targets):
+        problems.append(
+            _config_error(label, f"{pointer_base}/targets", f"must be a list drawn from {', '.join(ALL_TARGETS)}")
+        )
+        targets = list(ALL_TARGETS)
+    if "mocks" in targets and "python" not in targets:
+        targets = [*targets, "python"]
+    severities, rule_problems = _check_rules(merged["rules"], label, f"{pointer_base}/rules")
+    problems.extend(rule_problems)
+    if not isinstance(merged["anthropic_strict"], bool):
+        problems.append(_config_error(label, f"{pointer_base}/anthropic_strict", "must be true or false"))
+    templates = merged["templates"]
+    if templates is not None and not isinstance(templates, str):
+        problems.append(_config_error(label, f"{pointer_base}/templates", "must be a folder path"))
+        templates = None
+    output_dir = (root / merged["output"]).resolve()
+    if output_dir == root or root.is_relative_to(output_dir):
+        problems.append(_config_error(label, f"{pointer_base}/output", "must be a folder inside the project"))
+        output_dir = (root / DEFAULTS["output"]).resolve()
+    settings = Settings(
+        root=root,
+        contracts_dir=(root / merged["contracts"]).resolve(),
+        output_dir=output_dir,
+        targets=tuple(t for t in ALL_TARGETS if t in targets),
+        python_package=merged["python_package"],
+        templates_dir=(root / templates).resolve() if templates else None,
+        rule_severities=severities,
+        anthropic_strict=merged["anthropic_strict"] is True,
+        config_file=file,
+    )
+    return settings, problems

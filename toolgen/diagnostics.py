@@ -1,0 +1,130 @@
+"""Diagnostics: problems found in contracts, as data with a location.
+
+Every stage reports problems as `Diagnostic` values instead of raising. Only the CLI decides what a
+severity means for the exit code, and rendering (text, JSON, GitHub annotations) lives here, once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+
+
+class Severity(str, Enum):
+    """How bad a diagnostic is. `OFF` only appears in configuration, never on a diagnostic."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    OFF = "off"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One problem: where it is, which rule found it, and how to fix it."""
+
+    code: str
+    severity: Severity
+    message: str
+    file: str
+    pointer: str = ""
+    line: int | None = None
+    column: int | None = None
+
+    @property
+    def is_error(self) -> bool:
+        """True when this diagnostic stops a build."""
+        return self.severity is Severity.ERROR
+
+    def promoted(self) -> Diagnostic:
+        """This diagnostic as an error (`--strict`)."""
+        return replace(self, severity=Severity.ERROR)
+
+    def sort_key(self) -> tuple[str, int, int, str, str, str]:
+        """Order by file, then position, then code: the order a reader scans in."""
+        return (self.file, self.line or 0, self.column or 0, self.pointer, self.code, self.message)
+
+    def as_json(self) -> dict[str, object]:
+        """The `--format json` record."""
+        return {
+            "file": self.file,
+            "pointer": self.pointer,
+            "line": self.line,
+            "column": self.column,
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+        }
+
+
+def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
+    """True when any diagnostic is an error."""
+    return any(d.is_error for d in diagnostics)
+
+
+def resolve_severities(
+    diagnostics: Iterable[Diagnostic],
+    project: Mapping[str, Severity],
+    per_file: Mapping[str, Mapping[str, object]] | None = None,
+) -> list[Diagnostic]:
+    """Apply severity overrides, a contract's own (keyed by its file) before the project's.
+
+    A diagnostic whose rule is set to `off` is dropped.
+    """
+    out: list[Diagnostic] = []
+    for diagnostic in diagnostics:
+        level = (per_file or {}).get(diagnostic.file, {}).get(diagnostic.code) or project.get(diagnostic.code)
+        if level is not None:
+            severity = Severity(level)
+            if severity is Severity.OFF:
+                continue
+            diagnostic = replace(diagnostic, severity=severity)
+        out.append(diagnostic)
+    return out
+
+
+def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Stable reading order, duplicates removed."""
+    return sorted(set(diagnostics), key=Diagnostic.sort_key)
+
+
+def format_text(diagnostic: Diagnostic) -> str:
+    """`path:line:col: CODE message`, like ruff and mypy; the pointer follows when there is one."""
+    where = diagnostic.file
+    if diagnostic.line is not None:
+        where += f":{diagnostic.line}"
+        if diagnostic.column is not None:
+            where += f":{diagnostic.column}"
+    level = "" if diagnostic.is_error else " (warning)"
+    at = f" [at {diagnostic.pointer}]" if diagnostic.pointer else ""
+    return f"{where}: {diagnostic.code}{level} {diagnostic.message}{at}"
+
+
+def _github_escape(text: str, *, property_value: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if property_value:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def format_github(diagnostic: Diagnostic) -> str:
+    """A GitHub Actions workflow command (`::error file=...,line=...::message`)."""
+    kind = "error" if diagnostic.is_error else "warning"
+    props = [f"file={_github_escape(diagnostic.file, property_value=True)}"]
+    if diagnostic.line is not None:
+        props.append(f"line={diagnostic.line}")
+    if diagnostic.column is not None:
+        props.append(f"col={diagnostic.column}")
+    props.append(f"title={diagnostic.code}")
+    at = f" [at {diagnostic.pointer}]" if diagnostic.pointer else ""
+    return f"::{kind} {','.join(props)}::{_github_escape(diagnostic.message + at)}"
+
+
+def render(diagnostics: Sequence[Diagnostic], fmt: str) -> str:
+    """Render diagnostics in one of the formats `text`, `json` or `github`."""
+    ordered = sort_diagnostics(diagnostics)
+    if fmt == "json":
+        return json.dumps([d.as_json() for d in ordered], indent=2, ensure_ascii=False) + "\n"
+    line = format_github if fmt == "github" else format_text
+    return "".join(line(d) + "\n" for d in ordered)
