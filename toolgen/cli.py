@@ -116,7 +116,8 @@ def build(ctx: Context, force: bool, fmt: str) -> None:
     contracts = len(result.catalog) if result.catalog is not None else 0
     out = settings.rel(settings.output_dir)
     if change.up_to_date:
-        click.echo(f"{contracts} contracts: nothing changed, {len(change.unchanged)} files in {out}/ up to date ({elapsed:.2f}s)")
+        files = len(change.unchanged)
+        click.echo(f"{contracts} contracts: nothing changed, {files} files in {out}/ up to date ({elapsed:.2f}s)")
     else:
         click.echo(
             f"{contracts} contracts: {len(change.write)} files written, {len(change.unchanged)} unchanged, "

@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from enum import Enum
+from enum import StrEnum
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     """How bad a diagnostic is. `OFF` only appears in configuration, never on a diagnostic."""
 
     ERROR = "error"
@@ -75,12 +75,10 @@ def resolve_severities(
     out: list[Diagnostic] = []
     for diagnostic in diagnostics:
         level = (per_file or {}).get(diagnostic.file, {}).get(diagnostic.code) or project.get(diagnostic.code)
-        if level is not None:
-            severity = Severity(level)
-            if severity is Severity.OFF:
-                continue
-            diagnostic = replace(diagnostic, severity=severity)
-        out.append(diagnostic)
+        if level is None:
+            out.append(diagnostic)
+        elif Severity(str(level)) is not Severity.OFF:
+            out.append(replace(diagnostic, severity=Severity(str(level))))
     return out
 
 

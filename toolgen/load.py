@@ -53,9 +53,8 @@ def discover(contracts_dir: Path, settings: Settings) -> tuple[list[Path], list[
     found: list[Path] = []
     problems: list[Diagnostic] = []
     if not contracts_dir.is_dir():
-        problems.append(
-            _error("TG101", settings.rel(contracts_dir), "the contracts folder does not exist; create it or set `contracts`")
-        )
+        message = "the contracts folder does not exist; create it or set `contracts` in the configuration"
+        problems.append(_error("TG101", settings.rel(contracts_dir), message))
         return found, problems
     seen: set[Path] = set()
 
@@ -67,7 +66,8 @@ def discover(contracts_dir: Path, settings: Settings) -> tuple[list[Path], list[
         here = Path(dirpath)
         real = here.resolve()
         if real in seen:
-            problems.append(_error("TG101", settings.rel(here), "symlink loop: this folder was already read; remove the link"))
+            message = "symlink loop: this folder was already read through another path; remove the link"
+            problems.append(_error("TG101", settings.rel(here), message))
             dirnames[:] = []
             continue
         seen.add(real)
@@ -76,7 +76,7 @@ def discover(contracts_dir: Path, settings: Settings) -> tuple[list[Path], list[
             if name.startswith(".") or not name.endswith(CONTRACT_SUFFIXES):
                 continue
             found.append(here / name)
-    return sorted(found, key=lambda p: settings.rel(p)), problems
+    return sorted(found, key=settings.rel), problems
 
 
 def parse_text(text: str, fmt: str) -> Any:

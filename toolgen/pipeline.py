@@ -7,7 +7,7 @@ when validation found no error; an error from any target means nothing may be wr
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
