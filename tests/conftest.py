@@ -17,6 +17,18 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE_COMMAND = ".venv/bin/pytest --update-golden"
 
 
+def _find_corpora() -> Path:
+    """The shared corpora: `shared/corpora` beside the checkout (as on CI), else /work/shared/corpora."""
+    for candidate in (REPO.parent / "shared" / "corpora", Path("/work/shared/corpora")):
+        if candidate.is_dir():
+            return candidate
+    raise RuntimeError("the shared corpora folder is missing: expected ../shared/corpora beside the checkout")
+
+
+CORPORA = _find_corpora()
+"""Use this (not an absolute path) for every test that reads ../shared/corpora."""
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-golden",
