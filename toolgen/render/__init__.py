@@ -52,4 +52,7 @@ def targets() -> Mapping[str, Target]:
     from toolgen.render import catalog_json
 
     registry: dict[str, Target] = {"catalog": catalog_json.render}
+    from toolgen.render import docs
+
+    registry["docs"] = docs.render
     return registry

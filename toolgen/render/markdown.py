@@ -1,0 +1,102 @@
+"""Markdown safety: escaping contract text so it stays text, whatever it contains.
+
+The docs target never pastes contract text into Markdown raw. Inline text has every ASCII punctuation
+mark that CommonMark or GFM could read as syntax backslash-escaped, so a pipe cannot split a table
+cell, `<b>` is shown rather than executed and a backtick cannot open a code span or a fence. Table
+cells also fold newlines into spaces. Code spans and fences are sized from the longest backtick run
+in their content, so the content cannot close them early.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from toolgen.frozen import thaw
+
+_ALWAYS = frozenset("\\`*[]<>|~")
+_LINE_START = frozenset("#>-+=")
+_BACKTICKS = re.compile(r"`+")
+_WHITESPACE = re.compile(r"\s+")
+_ORDERED = re.compile(r"^(\d+)([.)])")
+_ENTITY = re.compile(r"&(?=#?\w+;)")
+
+
+def escape_inline(text: str) -> str:
+    """Backslash-escape what Markdown could read as syntax in one line of text (no newlines expected).
+
+    Always: backslash, backtick, `*`, brackets, angle brackets, pipe, tilde; `_` unless it sits inside
+    a word (`read_file` stays readable); `&` before something that looks like an entity; and a
+    block marker (`#`, `>`, `-`, `+`, `=`, `1.`) at the start of the line.
+    """
+    chars = []
+    for index, ch in enumerate(text):
+        if ch in _ALWAYS or (ch == "_" and not _inside_word(text, index)):
+            chars.append("\\" + ch)
+        else:
+            chars.append(ch)
+    out = _ENTITY.sub("\\&", "".join(chars))
+    if out[:1] in _LINE_START:
+        out = "\\" + out
+    return _ORDERED.sub(r"\1\\\2", out)
+
+
+def _inside_word(text: str, index: int) -> bool:
+    return 0 < index < len(text) - 1 and text[index - 1].isalnum() and text[index + 1].isalnum()
+
+
+def cell(text: str) -> str:
+    """Text for a table cell: one line, escaped, never empty (an empty cell reads as a mistake)."""
+    folded = _WHITESPACE.sub(" ", text).strip()
+    return escape_inline(folded) if folded else " "
+
+
+def block(text: str) -> str:
+    """Multi-line text as Markdown paragraphs that keep the author's line breaks but no syntax.
+
+    Blank lines separate paragraphs; other line breaks become hard breaks; leading spaces become
+    no-break spaces so an indented line cannot start a code block.
+    """
+    paragraphs = [p for p in re.split(r"\n\s*\n", text.strip()) if p.strip()]
+    rendered = []
+    for paragraph in paragraphs:
+        lines = [_indent(line.rstrip()) for line in paragraph.split("\n")]
+        rendered.append("\\\n".join(escape_inline(line) for line in lines))
+    return "\n\n".join(rendered)
+
+
+def _indent(line: str) -> str:
+    stripped = line.lstrip(" \t")
+    return "\u00a0" * (len(line) - len(stripped)) + stripped
+
+
+def code(text: str, *, in_table: bool = True) -> str:
+    """An inline code span holding `text` on one line (pipes escaped for a table cell by default)."""
+    folded = _WHITESPACE.sub(" ", text).strip() or " "
+    longest = max((len(m) for m in _BACKTICKS.findall(folded)), default=0)
+    ticks = "`" * (longest + 1)
+    pad = " " if longest else ""
+    body = folded.replace("|", "\\|") if in_table else folded
+    return f"{ticks}{pad}{body}{pad}{ticks}"
+
+
+def fence(text: str) -> str:
+    """The backtick fence for a code block holding `text`: longer than any backtick run in it."""
+    longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def json_text(value: Any) -> str:
+    """Pretty JSON of a (possibly frozen) value, for code blocks."""
+    return json.dumps(thaw(value), indent=2, ensure_ascii=False)
+
+
+def json_inline(value: Any) -> str:
+    """Compact JSON of a (possibly frozen) value, for code spans."""
+    return json.dumps(thaw(value), ensure_ascii=False, separators=(", ", ": "))
+
+
+def comment(text: str) -> str:
+    """An HTML comment holding `text`; `--` is broken up so the text cannot end the comment."""
+    return "<!-- " + text.replace("--", "- -").replace(">", "&gt;") + " -->"

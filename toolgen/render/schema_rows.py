@@ -1,0 +1,188 @@
+"""Schema flattening for the docs: one table row per property, nested ones under dotted paths.
+
+Objects nest as `parent.child`, arrays of objects as `parent[].child`. Local `$ref`s are followed
+(a cycle is shown once and not expanded again). Everything here returns plain strings; escaping for
+Markdown happens in `toolgen.render.docs`, where the rows become table cells.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from toolgen.frozen import thaw
+
+MAX_DEPTH = 8
+"""How deep nested objects are expanded in a table; deeper ones are shown as `object`."""
+
+_CONSTRAINTS: tuple[tuple[str, str], ...] = (
+    ("format", "format: {}"),
+    ("minLength", "min length {}"),
+    ("maxLength", "max length {}"),
+    ("pattern", "pattern {}"),
+    ("minimum", ">= {}"),
+    ("exclusiveMinimum", "> {}"),
+    ("maximum", "<= {}"),
+    ("exclusiveMaximum", "< {}"),
+    ("multipleOf", "multiple of {}"),
+    ("minItems", "min items {}"),
+    ("maxItems", "max items {}"),
+    ("minProperties", "min properties {}"),
+    ("maxProperties", "max properties {}"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One property of a schema, flattened: path, type, required, default, constraints, description."""
+
+    path: str
+    type: str
+    required: bool
+    default: str
+    constraints: tuple[str, ...]
+    description: str
+    sensitive: bool
+
+
+def resolve(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Follow a local `$ref` chain (`#/...`) to the schema it names; unknown refs resolve to `{}`."""
+    seen: set[str] = set()
+    while isinstance(schema.get("$ref"), str) and schema["$ref"] not in seen:
+        ref = schema["$ref"]
+        seen.add(ref)
+        target: Any = root
+        for part in ref.removeprefix("#").strip("/").split("/") if ref != "#" else ():
+            key = part.replace("~1", "/").replace("~0", "~")
+            target = target.get(key) if isinstance(target, Mapping) else None
+        if not isinstance(target, Mapping):
+            return {}
+        schema = target
+    return schema
+
+
+def type_name(schema: Mapping[str, Any], root: Mapping[str, Any]) -> str:
+    """A short human type: `string`, `integer | null`, `array of object`, `enum`, `const`."""
+    ref = schema.get("$ref")
+    target = resolve(schema, root)
+    if "const" in target:
+        return "const"
+    if "enum" in target:
+        return "enum"
+    kind = target.get("type")
+    if isinstance(kind, str):
+        kinds = [kind]
+    elif isinstance(kind, list | tuple):
+        kinds = [str(k) for k in kind]
+    else:
+        kinds = []
+    for key in ("anyOf", "oneOf"):
+        options = target.get(key)
+        if isinstance(options, list | tuple):
+            kinds.extend(type_name(o, root) for o in options if isinstance(o, Mapping))
+    if "array" in kinds and isinstance(target.get("items"), Mapping):
+        kinds = [f"array of {type_name(target['items'], root)}" if k == "array" else k for k in kinds]
+    if not kinds and isinstance(ref, str):
+        return ref.rsplit("/", 1)[-1]
+    return " | ".join(dict.fromkeys(kinds)) or "any"
+
+
+def constraints(schema: Mapping[str, Any], root: Mapping[str, Any]) -> tuple[str, ...]:
+    """Every constraint of a property as short text, in a fixed order."""
+    target = resolve(schema, root)
+    out: list[str] = []
+    if "const" in target:
+        out.append("= " + _json(target["const"]))
+    if isinstance(target.get("enum"), list | tuple):
+        out.append("one of " + ", ".join(_json(v) for v in target["enum"]))
+    for key, text in _CONSTRAINTS:
+        if key in target:
+            value = target[key]
+            out.append(text.format(value if isinstance(value, str) else _json(value)))
+    if target.get("uniqueItems") is True:
+        out.append("unique items")
+    return tuple(out)
+
+
+def rows(schema: Mapping[str, Any] | None) -> tuple[Row, ...]:
+    """The rows of an object schema's properties, depth first, in the author's order."""
+    if not schema:
+        return ()
+    return tuple(_walk(schema, schema, "", 0, frozenset()))
+
+
+def _walk(
+    schema: Mapping[str, Any], root: Mapping[str, Any], prefix: str, depth: int, refs: frozenset[str]
+) -> Iterator[Row]:
+    target = resolve(schema, root)
+    properties = target.get("properties")
+    if not isinstance(properties, Mapping) or depth > MAX_DEPTH:
+        return
+    required = target.get("required")
+    needed = set(required) if isinstance(required, list | tuple) else set()
+    for name, prop in properties.items():
+        if not isinstance(prop, Mapping):
+            continue
+        path = f"{prefix}{name}"
+        yield _row(path, prop, root, name in needed)
+        ref = prop.get("$ref")
+        if isinstance(ref, str) and ref in refs:
+            continue
+        seen = refs | {ref} if isinstance(ref, str) else refs
+        inner = resolve(prop, root)
+        yield from _walk(inner, root, path + ".", depth + 1, seen)
+        items = inner.get("items")
+        if isinstance(items, Mapping):
+            item_ref = items.get("$ref")
+            if isinstance(item_ref, str) and item_ref in seen:
+                continue
+            yield from _walk(
+                items, root, path + "[].", depth + 1, seen | {item_ref} if isinstance(item_ref, str) else seen
+            )
+
+
+def _row(path: str, prop: Mapping[str, Any], root: Mapping[str, Any], required: bool) -> Row:
+    target = resolve(prop, root)
+    description = prop.get("description", target.get("description", ""))
+    default = _json(prop["default"]) if "default" in prop else _json(target["default"]) if "default" in target else ""
+    return Row(
+        path=path,
+        type=type_name(prop, root),
+        required=required,
+        default=default,
+        constraints=constraints(prop, root),
+        description=description if isinstance(description, str) else "",
+        sensitive=prop.get("x-sensitive") is True or target.get("x-sensitive") is True,
+    )
+
+
+def mask(value: Any, schema: Mapping[str, Any] | None, root: Mapping[str, Any] | None = None) -> Any:
+    """A plain copy of `value` with every value of an `x-sensitive` property replaced by `"***"`."""
+    if schema is None:
+        return thaw(value)
+    root = schema if root is None else root
+    target = resolve(schema, root)
+    if isinstance(value, Mapping):
+        properties = target.get("properties")
+        props = properties if isinstance(properties, Mapping) else {}
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            sub = props.get(key)
+            sub_target = resolve(sub, root) if isinstance(sub, Mapping) else None
+            if isinstance(sub, Mapping) and (
+                sub.get("x-sensitive") is True or (sub_target or {}).get("x-sensitive") is True
+            ):
+                out[key] = "***"
+            else:
+                out[key] = mask(item, sub if isinstance(sub, Mapping) else None, root)
+        return out
+    if isinstance(value, list | tuple):
+        items = target.get("items")
+        return [mask(item, items if isinstance(items, Mapping) else None, root) for item in value]
+    return thaw(value)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(thaw(value), ensure_ascii=False)
