@@ -67,6 +67,7 @@ RULES: Mapping[str, Rule] = {
         Rule("TG210", _W, "tool with side effects declares no errors"),
         Rule("TG211", _W, "network tool declares neither TIMEOUT nor UNAVAILABLE"),
         Rule("TG212", _W, "permissions were not confirmed by a human"),
+        Rule("TG213", _W, "schema keyword looks misspelled"),
     )
 }
 """Rules of the TG1xx and TG2xx families; the provider (TG3xx) and compatibility (TG4xx) modules

@@ -1,0 +1,214 @@
+"""Schema checks: size and depth, JSON-representable values, the draft 2020-12 metaschema, `$ref`s,
+misspelled keywords, and examples validated against the schemas.
+
+Nothing here is recursive over author data until `walk_limits` has proved the document shallow
+enough, and nothing is ever fetched: jsonschema gets a `referencing.Registry` that refuses retrieval.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+from collections.abc import Iterator, Mapping
+from typing import Any
+from urllib.parse import unquote
+
+import jsonschema
+import referencing
+import referencing.exceptions
+from jsonschema import Draft202012Validator
+
+from toolgen.positions import join
+from toolgen.report import Reporter, did_you_mean
+
+MAX_DEPTH = 64
+"""Deepest nesting of tables/arrays a contract may have (TG127)."""
+
+_SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+_SCHEMA_ONE = (
+    "items",
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "additionalItems",
+    "contentSchema",
+)
+_SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+
+KEYWORDS: frozenset[str] = frozenset(
+    {
+        *_SCHEMA_MAPS,
+        *_SCHEMA_ONE,
+        *_SCHEMA_LISTS,
+        *["$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment"],
+        *["type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"],
+        *["maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains"],
+        *["maxProperties", "minProperties", "required", "dependentRequired", "dependencies", "format"],
+        *["contentEncoding", "contentMediaType", "title", "description", "default", "deprecated", "readOnly"],
+        *["writeOnly", "examples", "nullable", "discriminator"],
+    }
+)
+"""Every keyword of draft 2020-12 (plus a few common older ones); other keys get a typo check."""
+
+
+def _refuse(uri: str) -> referencing.Resource[Any]:
+    raise referencing.exceptions.NoSuchResource(ref=uri)  # type: ignore[call-arg]
+
+
+REGISTRY: referencing.Registry[Any] = referencing.Registry(retrieve=_refuse)  # type: ignore[call-arg]
+"""A registry that never fetches: any non-local `$ref` stays unresolvable."""
+
+_META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+
+
+def walk_limits(data: Any, report: Reporter) -> bool:
+    """Check depth (TG127) and JSON-representable values (TG126) without recursion; False if too deep."""
+    stack: list[tuple[str, Any, int]] = [("", data, 0)]
+    while stack:
+        pointer, value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            report("TG127", pointer, f"nested more than {MAX_DEPTH} levels deep; flatten it or use $defs and $ref")
+            return False
+        if isinstance(value, dict):
+            stack.extend((join(pointer, k), v, depth + 1) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((join(pointer, i), v, depth + 1) for i, v in enumerate(value))
+        elif isinstance(value, datetime.date | datetime.time):
+            report(
+                "TG126",
+                pointer,
+                f'a TOML {type(value).__name__} cannot be written as JSON; quote it, like "{value.isoformat()}"',
+            )
+        elif isinstance(value, float) and not math.isfinite(value):
+            report("TG126", pointer, f"{value} is not a JSON number; use a finite number or leave it out")
+    return True
+
+
+def subschemas(schema: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """Every (pointer, schema object) inside `schema`, itself first (iterative, document order)."""
+    stack: list[tuple[str, Any]] = [(pointer, schema)]
+    while stack:
+        here, node = stack.pop()
+        if not isinstance(node, Mapping):
+            continue
+        yield here, node
+        children: list[tuple[str, Any]] = []
+        for key, value in node.items():
+            if key in _SCHEMA_ONE:
+                children.append((join(here, key), value))
+            elif key in _SCHEMA_MAPS and isinstance(value, Mapping):
+                children.extend((join(here, key, k), v) for k, v in value.items())
+            elif key in _SCHEMA_LISTS and isinstance(value, list):
+                children.extend((join(here, key, i), v) for i, v in enumerate(value))
+        stack.extend(reversed(children))
+
+
+def check_schema(schema: Any, pointer: str, report: Reporter) -> bool:
+    """Check one schema (TG114-TG118, TG213); True when it is sound enough to validate examples with."""
+    label = pointer.lstrip("/")
+    if not isinstance(schema, dict):
+        report("TG114", pointer, f'`{label}` must be a table/object holding a JSON Schema, like {{ type = "object" }}')
+        return False
+    before = len(report.found)
+    if schema.get("type") != "object":
+        got = f"is {schema['type']!r}" if "type" in schema else "is missing"
+        report(
+            "TG115",
+            pointer,
+            f'the root `type` of `{label}` {got}; it must be "object" (wrap other values in a property)',
+        )
+    for error in sorted(_META.iter_errors(schema), key=lambda e: [str(p) for p in e.absolute_path]):
+        where = join(pointer, *error.absolute_path)
+        report("TG116", where, f"not valid JSON Schema (draft 2020-12): {_meta_message(error)}")
+    for here, node in subschemas(schema, pointer):
+        _check_refs(schema, here, node, report)
+        _check_keywords(here, node, report)
+    return not any(d.code in ("TG114", "TG116", "TG117", "TG118") for d in report.found[before:])
+
+
+def _meta_message(error: jsonschema.ValidationError) -> str:
+    message = str(error.message)
+    if error.validator == "type":
+        return f"{message}; change the value's type"
+    if (error.path and error.path[-1] == "type") or (error.validator == "anyOf" and "type" in error.schema_path):
+        return (
+            f"{error.instance!r} is not a JSON Schema type; use one of "
+            "array, boolean, integer, null, number, object, string"
+        )
+    return message
+
+
+def _check_refs(root: Mapping[str, Any], here: str, node: Mapping[str, Any], report: Reporter) -> None:
+    for keyword in ("$ref", "$dynamicRef"):
+        ref = node.get(keyword)
+        if not isinstance(ref, str):
+            continue
+        where = join(here, keyword)
+        if not ref.startswith("#"):
+            report(
+                "TG117",
+                where,
+                f"{keyword} {ref!r} points outside this contract and toolgen never fetches anything; "
+                "copy the definition into `$defs` and use a local reference like '#/$defs/name'",
+            )
+        elif not _resolves(root, ref[1:]):
+            names = sorted(root.get("$defs", {})) if isinstance(root.get("$defs"), Mapping) else []
+            hint = did_you_mean(ref[1:].rsplit("/", 1)[-1], names) if names else ""
+            report("TG118", where, f"{keyword} {ref!r} points at nothing in this schema{hint}; define it under `$defs`")
+
+
+def _resolves(root: Mapping[str, Any], fragment: str) -> bool:
+    if not fragment:
+        return True
+    if not fragment.startswith("/"):
+        return any(
+            node.get("$anchor") == fragment or node.get("$dynamicAnchor") == fragment
+            for _, node in subschemas(root, "")
+        )
+    node: Any = root
+    for raw in unquote(fragment)[1:].split("/"):
+        token = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, Mapping) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return False
+    return True
+
+
+def _check_keywords(here: str, node: Mapping[str, Any], report: Reporter) -> None:
+    for key in node:
+        if key in KEYWORDS or key.startswith("x-"):
+            continue
+        hint = did_you_mean(key, KEYWORDS, cutoff=0.75)
+        if hint:
+            report(
+                "TG213",
+                join(here, key),
+                f"{key!r} is not a JSON Schema keyword, so it is ignored{hint} (prefix custom keys with `x-`)",
+            )
+
+
+def validate_instance(schema: Mapping[str, Any], instance: Any, pointer: str, code: str, report: Reporter) -> None:
+    """Report every way `instance` fails `schema` (formats checked), at pointers under `pointer`."""
+    validator = Draft202012Validator(schema, registry=REGISTRY, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    what = "input" if code == "TG119" else "output"
+    try:
+        errors = sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.absolute_path])
+    except (referencing.exceptions.Unresolvable, jsonschema.exceptions.SchemaError) as exc:
+        report(code, pointer, f"the example cannot be checked against the {what} schema: {exc}")
+        return
+    for error in errors:
+        where = join(pointer, *error.absolute_path)
+        report(
+            code,
+            where,
+            f"example {what} does not match the {what} schema: {error.message}; fix the example or the schema",
+        )
