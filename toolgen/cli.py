@@ -175,3 +175,59 @@ def validate(ctx: Context, paths: tuple[Path, ...], fmt: str, strict: bool) -> N
 
 
 # Further commands register below, each a thin wrapper around its library module.
+
+
+@main.command()
+@click.argument("name")
+@click.option("--format", "fmt", type=click.Choice(["toml", "json"]), default="toml", help="Contract file format.")
+@click.option("--dir", "folder", default=None, help="Subfolder of the contracts folder to write into.")
+@click.pass_obj
+@guarded
+def new(ctx: Context, name: str, fmt: str, folder: str | None) -> None:
+    """Scaffold a contract NAME that passes `toolgen validate --strict`; never overwrites."""
+    from toolgen import scaffold
+
+    settings = settings_or_exit(ctx)
+    try:
+        scaffold.check_name(name)
+    except scaffold.ScaffoldError as exc:
+        raise click.BadParameter(str(exc), param_hint="NAME") from exc
+    try:
+        path = scaffold.create(settings, name, fmt, folder)
+    except scaffold.ScaffoldError as exc:
+        click.echo(f"toolgen: {exc}", err=True)
+        sys.exit(1)
+    click.echo(f"wrote {settings.rel(path)}; replace the TODOs, then run `toolgen validate`")
+
+
+@main.command()
+@guarded
+def schema() -> None:
+    """Print the JSON Schema of the contract format (for editors: `$schema` / taplo `#:schema`)."""
+    from toolgen.formatschema import schema_text
+
+    click.echo(schema_text(), nl=False)
+
+
+@main.command("stats")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
+@click.pass_obj
+@guarded
+def stats_command(ctx: Context, fmt: str) -> None:
+    """Size of the catalog per provider and per tool (bytes, estimated tokens), largest first."""
+    import json
+
+    from toolgen.render import providers
+    from toolgen.render.providers import stats
+
+    settings = settings_or_exit(ctx)
+    catalog, problems, _ = pipeline.load_catalog(settings)
+    if catalog is None:
+        emit(problems, "text")
+        click.echo(f"toolgen: contracts are invalid ({_counts(problems)})", err=True)
+        sys.exit(1)
+    measured = stats.measure(providers.project(catalog, settings))
+    if fmt == "json":
+        click.echo(json.dumps(measured.to_json(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(stats.render_text(measured), nl=False)

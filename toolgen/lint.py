@@ -23,7 +23,8 @@ MAX_DESCRIPTION = 1024
 UNCONFIRMED_TAG = "permissions:unconfirmed"
 """The tag `toolgen import` puts on contracts whose permissions it guessed (TG212)."""
 
-_VERSION_SUFFIX = re.compile(r"_v\d+$")
+VERSION_SUFFIX = re.compile(r"_v\d+$")
+"""A name ending like `_v2` (TG208)."""
 _PATH = re.compile(
     r"(?<![\w.:/~])(?:/(?:home|Users|root|etc|var|usr|opt|tmp|mnt|private)/[^\s`'\"]*"
     r"|~/[^\s`'\"]+|[A-Za-z]:\\[^\s`'\"]*)"
@@ -51,7 +52,7 @@ def review(data: Mapping[str, Any], report: Reporter) -> None:
     )
     _input_root(data.get("input_schema"), permissions, report)
     _errors(data.get("errors"), permissions, report)
-    if _VERSION_SUFFIX.search(name):
+    if VERSION_SUFFIX.search(name):
         report("TG208", "/name", f"name {name!r} ends in a version suffix; keep the name and bump `version` instead")
     for pointer, text in _texts(data):
         _text_checks(pointer, text, report)

@@ -1,0 +1,156 @@
+"""`toolgen new`: write a starting contract that already passes `toolgen validate --strict`.
+
+The scaffold carries the editor-schema line (a taplo `#:schema` comment in TOML, a `$schema` key in
+JSON) pointing at `<output>/contract.schema.json`, relative to the new file. It refuses a bad name,
+a folder outside `contracts/`, an existing file and a name another contract already uses.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from toolgen.config import Settings
+from toolgen.formatschema import SCHEMA_FILE
+from toolgen.lint import VERSION_SUFFIX
+from toolgen.load import CONTRACT_SUFFIXES
+from toolgen.validate import MAX_NAME, NAME_RE
+
+
+class ScaffoldError(Exception):
+    """The contract cannot be written; the message says why and what to do."""
+
+
+def check_name(name: str) -> None:
+    """Raise `ScaffoldError` unless `name` is a valid tool name that passes the strict review."""
+    if not NAME_RE.match(name) or len(name) > MAX_NAME:
+        raise ScaffoldError(
+            f"{name!r} is not a valid tool name: use snake_case (^[a-z][a-z0-9_]*$), at most {MAX_NAME} characters, "
+            "like read_file"
+        )
+    if VERSION_SUFFIX.search(name):
+        raise ScaffoldError(f"{name!r} ends in a version suffix; name the tool without it and use `version` instead")
+
+
+def document(name: str) -> dict[str, Any]:
+    """The starting contract for `name`, as data (keys in the order they are written)."""
+    words = name.replace("_", " ")
+    return {
+        "name": name,
+        "version": "0.1.0",
+        "title": words.capitalize(),
+        "description": (
+            f"TODO: say when the model should use {name}, what it must not be used for, and what it returns.\n"
+        ),
+        "permissions": [],
+        "idempotent": True,
+        "input_schema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["query"],
+            "properties": {
+                "query": {"type": "string", "description": "TODO: what this argument means.", "minLength": 1}
+            },
+        },
+        "output_schema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["result"],
+            "properties": {"result": {"type": "string", "description": "TODO: what the tool returns."}},
+        },
+        "errors": [
+            {
+                "code": "NOT_FOUND",
+                "description": "TODO: when this error happens and what the caller should do.",
+                "retryable": False,
+            }
+        ],
+        "examples": [
+            {"title": "A typical call", "input": {"query": "example"}, "output": {"result": "example result"}},
+            {
+                "title": "Nothing matches",
+                "input": {"query": "missing"},
+                "error": {"code": "NOT_FOUND", "message": "No match"},
+            },
+        ],
+    }
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + " }"
+    return str(value)
+
+
+def _toml_schema(table: str, schema: dict[str, Any]) -> list[str]:
+    lines = ["", f"[{table}]"]
+    lines += [f"{k} = {_toml_value(v)}" for k, v in schema.items() if k != "properties"]
+    for prop, sub in schema["properties"].items():
+        lines += ["", f"[{table}.properties.{prop}]"]
+        lines += [f"{k} = {_toml_value(v)}" for k, v in sub.items()]
+    return lines
+
+
+def to_toml(data: dict[str, Any], schema_path: str) -> str:
+    """The contract as TOML, with the taplo `#:schema` line first."""
+    lines = [f"#:schema {schema_path}"]
+    for key in ("name", "version", "title"):
+        lines.append(f"{key} = {_toml_value(data[key])}")
+    lines.append(f'description = """\n{data["description"]}"""')
+    lines += [f"{k} = {_toml_value(data[k])}" for k in ("permissions", "idempotent")]
+    lines += _toml_schema("input_schema", data["input_schema"])
+    lines += _toml_schema("output_schema", data["output_schema"])
+    for error in data["errors"]:
+        lines += ["", "[[errors]]", *(f"{k} = {_toml_value(v)}" for k, v in error.items())]
+    for example in data["examples"]:
+        lines += ["", "[[examples]]", *(f"{k} = {_toml_value(v)}" for k, v in example.items())]
+    return "\n".join(lines) + "\n"
+
+
+def to_json(data: dict[str, Any], schema_path: str) -> str:
+    """The contract as JSON, with the `$schema` key first."""
+    return json.dumps({"$schema": schema_path, **data}, indent=2, ensure_ascii=False) + "\n"
+
+
+def _existing(settings: Settings, name: str) -> Path | None:
+    if not settings.contracts_dir.is_dir():
+        return None
+    for suffix in CONTRACT_SUFFIXES:
+        for path in sorted(settings.contracts_dir.rglob(f"{name}{suffix}")):
+            return path
+    return None
+
+
+def target_path(settings: Settings, name: str, fmt: str, folder: str | None) -> Path:
+    """Where the new contract goes; raises `ScaffoldError` for a folder outside the contracts folder."""
+    base = settings.contracts_dir
+    where = (base / folder).resolve() if folder else base
+    if folder and (Path(folder).is_absolute() or not where.is_relative_to(base)):
+        raise ScaffoldError(f"--dir {folder!r} must be a folder inside {settings.rel(base)}/")
+    return where / f"{name}.{fmt}"
+
+
+def create(settings: Settings, name: str, fmt: str = "toml", folder: str | None = None) -> Path:
+    """Write the scaffold for `name` and return its path; raises `ScaffoldError` with the reason."""
+    check_name(name)
+    path = target_path(settings, name, fmt, folder)
+    if path.exists() or path.is_symlink():
+        raise ScaffoldError(f"{settings.rel(path)} already exists; toolgen new never overwrites a contract")
+    other = _existing(settings, name)
+    if other is not None:
+        raise ScaffoldError(f"a contract named {name!r} already exists at {settings.rel(other)}; tool names are unique")
+    schema_path = Path(os.path.relpath(settings.output_dir / SCHEMA_FILE, path.parent)).as_posix()
+    data = document(name)
+    text = to_toml(data, schema_path) if fmt == "toml" else to_json(data, schema_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("x", encoding="utf-8", newline="\n") as handle:
+        handle.write(text)
+    return path
