@@ -1,0 +1,189 @@
+"""The `python` target: a typed package under `python/<package>/` made from the catalog.
+
+Files: `_runtime.py` (results, policy, registry, traces: `templates/python/_runtime.py.jinja`), one
+`<module>.py` per tool (`templates/python/tool.py.jinja`, models from `python_models`), `__init__.py`
+(`CATALOG`, `CONTRACTS` and the runtime's public names) and `py.typed`. The mocks target adds
+`mocks.py`.
+
+Module names: a tool's module is its name, with a trailing underscore when the name is a Python
+keyword or one of the package's own modules (`RESERVED_MODULES`), and more underscores until it
+differs from every other tool's module. All contract text reaches Python as `repr` literals
+(`pyliteral`), never inside a docstring or comment, so nothing can break out of its string; header
+comments are escaped the same way. Every file is black-formatted in-process with a fixed mode, so
+a user's black configuration cannot change the output.
+"""
+
+from __future__ import annotations
+
+import keyword
+from collections.abc import Iterable, Mapping
+from importlib import metadata
+from typing import Any
+
+import black
+from black.mode import TargetVersion
+
+from toolgen.catalog import PERMISSIONS, STANDARD_ERRORS, Catalog, Contract
+from toolgen.config import Settings
+from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.render import Artifact, RenderResult, header_lines
+from toolgen.render.python_models import DCG_VERSION, ToolModels, models_for
+from toolgen.rules import Rule, register
+from toolgen.templating import environment
+
+BLACK_VERSION = metadata.version("black")
+"""The black version every generated Python file is formatted with."""
+
+BLACK_MODE = black.Mode(
+    target_versions={TargetVersion.PY311},
+    line_length=88,
+    string_normalization=True,
+    is_pyi=False,
+    magic_trailing_comma=True,
+    preview=False,
+)
+"""The fixed black mode: a project's own black configuration is never read."""
+
+RESERVED_MODULES: frozenset[str] = frozenset({"mocks"})
+"""Module names the package uses itself (besides `_runtime` and `__init__`, which no tool name can be)."""
+
+MODELS_FAILED = Rule("TG301", Severity.ERROR, "python target cannot make models for a schema")
+register(MODELS_FAILED)
+
+
+def safe_comment(text: str) -> str:
+    """Text for a `#` comment line: every non-printable character escaped, so it stays one line."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
+def pyliteral(value: Any) -> str:
+    """Python source for a JSON value (frozen or plain); strings via `repr`, so nothing escapes."""
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{pyliteral(str(k))}: {pyliteral(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(pyliteral(v) for v in value) + "]"
+    if value is None or isinstance(value, bool | int | float | str):
+        return repr(value)
+    raise TypeError(f"not JSON data: {type(value).__name__}")
+
+
+def module_names(names: Iterable[str]) -> dict[str, str]:
+    """Tool name -> module name: keywords and reserved names get underscores until unique."""
+    ordered = sorted(names)
+    taken = {n for n in ordered if not _needs_suffix(n)}
+    result: dict[str, str] = {}
+    for name in ordered:
+        module = name
+        if _needs_suffix(name):
+            module = name + "_"
+            while module in taken:
+                module += "_"
+            taken.add(module)
+        result[name] = module
+    return result
+
+
+def _needs_suffix(name: str) -> bool:
+    return keyword.iskeyword(name) or name in RESERVED_MODULES
+
+
+def format_python(source: str) -> str:
+    """`source` formatted by black with the fixed mode."""
+    return black.format_str(source, mode=BLACK_MODE)
+
+
+def _header(sources: str) -> list[str]:
+    lines = header_lines(sources)
+    lines.append(f"Models by datamodel-code-generator {DCG_VERSION}; formatted by black {BLACK_VERSION}.")
+    return [safe_comment(line) for line in lines]
+
+
+def _errors_literal(contract: Contract) -> list[str]:
+    return [
+        f"_runtime.ErrorInfo({pyliteral(e.code)}, {pyliteral(e.description)}, {e.retryable!r})" for e in contract.errors
+    ]
+
+
+def _tool_view(contract: Contract, module: str, models: ToolModels) -> dict[str, Any]:
+    output = contract.output_schema
+    return {
+        "header": _header(contract.source),
+        "module": module,
+        "imports": models.imports,
+        "models": models.body,
+        "input_class": models.input_class,
+        "output_class": models.output_class,
+        "error_codes": [pyliteral(code) for code in contract.all_error_codes],
+        "name": pyliteral(contract.name),
+        "version": pyliteral(contract.version),
+        "title": pyliteral(contract.title),
+        "description": pyliteral(contract.description),
+        "permissions": [pyliteral(p) for p in contract.permissions],
+        "input_schema": pyliteral(contract.input_schema),
+        "output_schema": pyliteral(output) if output is not None else "None",
+        "errors": _errors_literal(contract),
+        "idempotent": repr(contract.idempotent),
+        "deprecated": pyliteral(contract.deprecated),
+        "digest": pyliteral(contract.digest),
+        "examples": pyliteral([e.to_json() for e in contract.examples]),
+    }
+
+
+def _render(settings: Settings, template: str, view: Mapping[str, Any]) -> str:
+    env = environment(settings.templates_dir)
+    return format_python(env.get_template(template).render(**view))
+
+
+def _models(catalog: Catalog) -> tuple[dict[str, ToolModels], list[Diagnostic]]:
+    """Models per tool; a tool dcg cannot handle becomes a diagnostic naming its file."""
+    try:
+        return models_for(catalog), []
+    except Exception:
+        pass
+    found: dict[str, ToolModels] = {}
+    problems: list[Diagnostic] = []
+    for contract in catalog:
+        try:
+            found.update(models_for([contract]))
+        except Exception as exc:
+            message = f"cannot make Python models for tool {contract.name!r}: {type(exc).__name__}: {exc}"
+            problems.append(Diagnostic(MODELS_FAILED.code, Severity.ERROR, message, contract.source, "/input_schema"))
+    return found, problems
+
+
+def render(catalog: Catalog, settings: Settings) -> RenderResult:
+    """Render the package: runtime, one module per tool, `__init__.py` and `py.typed`."""
+    models, problems = _models(catalog)
+    if problems:
+        return RenderResult(diagnostics=tuple(problems))
+    base = f"python/{settings.python_package}/"
+    modules = module_names(catalog.names)
+    artifacts = [
+        Artifact(base + "py.typed", ""),
+        Artifact(base + "_runtime.py", _render(settings, "python/_runtime.py.jinja", _runtime_view())),
+        Artifact(base + "__init__.py", _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules))),
+    ]
+    for contract in catalog:
+        view = _tool_view(contract, modules[contract.name], models[contract.name])
+        text = _render(settings, "python/tool.py.jinja", view)
+        artifacts.append(Artifact(f"{base}{modules[contract.name]}.py", text))
+    return RenderResult(artifacts=tuple(sorted(artifacts, key=lambda a: a.path)))
+
+
+def _runtime_view() -> dict[str, Any]:
+    return {
+        "header": _header("no contract (the shared runtime)"),
+        "permissions": list(PERMISSIONS),
+        "standard_errors": sorted(STANDARD_ERRORS.items()),
+    }
+
+
+def _init_view(catalog: Catalog, modules: Mapping[str, str]) -> dict[str, Any]:
+    count = len(catalog)
+    return {
+        "header": _header(f"{count} contract{'s' if count != 1 else ''} (catalog {catalog.digest})"),
+        "modules": [modules[name] for name in catalog.names],
+    }
+
+
+__all__ = ["BLACK_MODE", "RESERVED_MODULES", "format_python", "module_names", "pyliteral", "render", "safe_comment"]

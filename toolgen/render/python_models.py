@@ -1,0 +1,122 @@
+"""Pydantic v2 models for the Python target, made by datamodel-code-generator (dcg) in-process.
+
+This is the only module that calls dcg. `models_for(contracts)` takes many contracts at once so a
+later change can batch or cache the calls without touching the target. dcg is pinned exactly
+(output changes between releases) and called with explicit settings: no timestamp, no formatter
+(the target runs black itself with a fixed mode), Python 3.11, field descriptions as
+`Field(description=...)` (dcg writes them with `repr`, so no contract text reaches a docstring),
+enums as `Literal`. Every class dcg names is prefixed with the tool's `<Pascal>Input` or
+`<Pascal>Output`, so the input and output models of a tool never collide with each other or with
+the names the tool module adds (`ErrorCode`, `CONTRACT`, `Implementation`).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from importlib import metadata
+
+from toolgen.catalog import Contract
+from toolgen.frozen import thaw
+
+DCG_VERSION = metadata.version("datamodel-code-generator")
+"""The dcg version the models are made with (recorded in each generated header)."""
+
+_WORD_RE = re.compile(r"[^0-9A-Za-z]+")
+
+
+def pascal(name: str) -> str:
+    """`read_file` -> `ReadFile`: the Pascal-case form of a tool or property name."""
+    return "".join(part[:1].upper() + part[1:] for part in _WORD_RE.split(name) if part)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolModels:
+    """The model code of one tool: merged import lines and class definitions."""
+
+    imports: tuple[str, ...]
+    body: str
+    input_class: str
+    output_class: str | None
+
+
+def _class_namer(root: str) -> Callable[[str], str]:
+    def name(raw: str) -> str:
+        return root if raw == "Model" else root + pascal(raw)
+
+    return name
+
+
+def _dcg(schema: Mapping[str, object], root: str) -> str:
+    from datamodel_code_generator import InputFileType, LiteralType, PythonVersion, generate
+    from datamodel_code_generator.enums import DataModelType
+
+    code = generate(
+        thaw(schema),
+        input_file_type=InputFileType.JsonSchema,
+        output_model_type=DataModelType.PydanticV2BaseModel,
+        target_python_version=PythonVersion.PY_311,
+        disable_timestamp=True,
+        formatters=[],
+        class_name=root,
+        custom_class_name_generator=_class_namer(root),
+        field_extra_keys={"description"},
+        enum_field_as_literal=LiteralType.All,
+        use_standard_collections=True,
+        use_union_operator=True,
+        use_annotated=True,
+        field_constraints=True,
+    )
+    if not isinstance(code, str):
+        raise TypeError(f"datamodel-code-generator returned {type(code).__name__} for {root}")
+    return code
+
+
+def _split(code: str) -> tuple[list[ast.Import | ast.ImportFrom], str]:
+    """The leading import statements of dcg's output, and the code after them."""
+    tree = ast.parse(code)
+    imports: list[ast.Import | ast.ImportFrom] = []
+    lines = code.splitlines()
+    start = len(lines)
+    for node in tree.body:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            imports.append(node)
+            continue
+        start = node.lineno - 1
+        break
+    return imports, "\n".join(lines[start:]).strip()
+
+
+def _merge_imports(nodes: Iterable[ast.Import | ast.ImportFrom]) -> tuple[str, ...]:
+    plain: set[str] = set()
+    from_names: dict[str, set[str]] = {}
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            plain.update(ast.unparse(ast.Import(names=[alias])) for alias in node.names)
+        elif node.module != "__future__":
+            names = from_names.setdefault("." * node.level + (node.module or ""), set())
+            names.update(a.name if a.asname is None else f"{a.name} as {a.asname}" for a in node.names)
+    lines = sorted(plain)
+    lines.extend(f"from {module} import {', '.join(sorted(names))}" for module, names in sorted(from_names.items()))
+    return tuple(lines)
+
+
+def tool_models(contract: Contract) -> ToolModels:
+    """The input (and output) models of one contract."""
+    base = pascal(contract.name)
+    imports, input_body = _split(_dcg(contract.input_schema, base + "Input"))
+    bodies = [input_body]
+    output_class = None
+    if contract.output_schema is not None:
+        output_class = base + "Output"
+        output_imports, output_body = _split(_dcg(contract.output_schema, output_class))
+        imports.extend(output_imports)
+        bodies.append(output_body)
+    return ToolModels(_merge_imports(imports), "\n\n\n".join(bodies), base + "Input", output_class)
+
+
+def models_for(contracts: Iterable[Contract]) -> dict[str, ToolModels]:
+    """The models of many contracts, by tool name (the one entry point into dcg)."""
+    return {contract.name: tool_models(contract) for contract in contracts}
