@@ -55,4 +55,7 @@ def targets() -> Mapping[str, Target]:
     from toolgen.render import docs
 
     registry["docs"] = docs.render
+    from toolgen.render import python
+
+    registry["python"] = python.render
     return registry
