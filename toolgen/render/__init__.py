@@ -55,6 +55,9 @@ def targets() -> Mapping[str, Target]:
     from toolgen.render import docs
 
     registry["docs"] = docs.render
+    from toolgen.render import providers
+
+    registry["providers"] = providers.render
     from toolgen.render import python
 
     registry["python"] = python.render

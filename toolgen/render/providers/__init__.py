@@ -1,0 +1,75 @@
+"""The `providers` target: the tool declarations each model API takes, under `providers/`.
+
+Five files, each exactly what its API takes as the tools parameter: `openai_chat.json`,
+`openai_responses.json`, `anthropic.json`, `gemini.json` and `mcp.json`. The decisions live in one
+small module per provider (`openai`, `anthropic`, `gemini`, `mcp`), shared rewrites in `lower` and
+`strict`, the TG3xx rules in `codes`. Payloads are built as dicts and dumped with
+`json.dumps(indent=2, ensure_ascii=False)`; JSON has no comments, so there is no header.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from toolgen.catalog import Catalog
+from toolgen.config import Settings
+from toolgen.diagnostics import Diagnostic, sort_diagnostics
+from toolgen.render import Artifact, RenderResult
+from toolgen.render.providers import anthropic, gemini, mcp, openai
+from toolgen.render.providers.common import Output, Payload
+
+FILES: tuple[str, ...] = ("openai_chat.json", "openai_responses.json", "anthropic.json", "gemini.json", "mcp.json")
+"""Every file of the target, in the order providers are reported."""
+
+_BUILDERS = (openai.build, anthropic.build, gemini.build, mcp.build)
+
+
+@dataclass(frozen=True, slots=True)
+class Projection:
+    """Every provider's payload for one catalog, with diagnostics and per-tool notes."""
+
+    payloads: tuple[Payload, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    notes: Mapping[str, tuple[str, ...]]
+
+
+def project(catalog: Catalog, settings: Settings) -> Projection:
+    """Project the catalog for every provider, in memory."""
+    payloads: list[Payload] = []
+    diagnostics: list[Diagnostic] = []
+    notes: dict[str, list[str]] = {}
+    for builder in _BUILDERS:
+        out: Output = builder(catalog, settings)
+        payloads.extend(out.payloads)
+        diagnostics.extend(out.diagnostics)
+        for tool, texts in out.notes.items():
+            notes.setdefault(tool, []).extend(texts)
+    ordered = tuple(sorted(payloads, key=lambda p: FILES.index(p.file)))
+    frozen_notes = {name: tuple(notes.get(name, ())) for name in catalog.names}
+    return Projection(ordered, tuple(sort_diagnostics(diagnostics)), frozen_notes)
+
+
+def dump(payload: Payload) -> str:
+    """The text of one provider file."""
+    return json.dumps(payload.document, indent=2, ensure_ascii=False) + "\n"
+
+
+def render(catalog: Catalog, settings: Settings) -> RenderResult:
+    """Render the five provider files."""
+    projection = project(catalog, settings)
+    artifacts = tuple(Artifact(f"providers/{p.file}", dump(p)) for p in projection.payloads)
+    return RenderResult(artifacts=artifacts, diagnostics=projection.diagnostics)
+
+
+def provider_notes(catalog: Catalog, settings: Settings) -> Mapping[str, tuple[str, ...]]:
+    """Per tool name, what a reader should know about its provider declarations (for the docs target).
+
+    For example `("OpenAI: not strict, because `/input_schema/properties/headers` is a free-form
+    map (additionalProperties is a schema)",)`. Every tool of the catalog has an entry, maybe empty.
+    """
+    return project(catalog, settings).notes
+
+
+__all__ = ["FILES", "Projection", "dump", "project", "provider_notes", "render"]

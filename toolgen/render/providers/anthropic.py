@@ -1,0 +1,105 @@
+"""Anthropic Messages API: `anthropic.json`.
+
+Mapping decisions:
+- Each tool is `{name, description, input_schema}` plus `input_examples`: the inputs of the
+  contract's examples, in order (left out when there are none). An example whose input sets a
+  top-level property marked `x-sensitive` is left out, so a secret never rides along in every request.
+- A root `anyOf`/`oneOf`/`allOf` is flattened (TG302): Anthropic refuses composition at the top level.
+- `x-` keys are removed; outside strict mode the schema is otherwise passed through unchanged.
+- `anthropic_strict = true` in the configuration: every tool carries `strict`. A tool is strict when
+  `strict.ANTHROPIC` can lower it (`additionalProperties: false` everywhere, numeric and length
+  bounds, `maxItems` and `minItems` > 1 stated in the description, 10 formats, no recursion) and
+  the per-request limits still hold, counted over strict tools in name order: 20 strict tools, 24
+  optional parameters, 16 parameters with a union (`anyOf` or a type list). Any other tool gets
+  `strict: false` and a TG307 warning that says why. Without the setting no tool carries `strict`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolgen.catalog import Catalog, Contract
+from toolgen.config import Settings
+from toolgen.frozen import thaw
+from toolgen.render.providers import codes, strict
+from toolgen.render.providers.common import Output, Payload, check_name, description, input_schema
+from toolgen.render.providers.lower import Schema, flatten_root, walk
+
+PROVIDER = "Anthropic"
+LIMITS = {"strict tools": 20, "optional parameters": 24, "union parameters": 16}
+"""Anthropic's per-request limits on strict tools (PROVIDERS.md 2.4)."""
+
+
+def _examples(contract: Contract) -> list[dict[str, Any]]:
+    properties = contract.input_schema.get("properties") or {}
+    sensitive = {n for n, s in properties.items() if hasattr(s, "get") and s.get("x-sensitive") is True}
+    return [thaw(e.input) for e in contract.examples if not sensitive & set(e.input)]
+
+
+def cost(schema: Schema) -> dict[str, int]:
+    """What one strict schema counts against the per-request limits."""
+    optional = unions = 0
+    for _, node in walk(schema):
+        required = node.get("required") or []
+        optional += sum(1 for name in node.get("properties") or {} if name not in required)
+        kind = node.get("type")
+        if "anyOf" in node or (isinstance(kind, list) and len(kind) > 1):
+            unions += 1
+    return {"strict tools": 1, "optional parameters": optional, "union parameters": unions}
+
+
+class _Budget:
+    """The per-request limits left for further strict tools."""
+
+    def __init__(self) -> None:
+        self.used = dict.fromkeys(LIMITS, 0)
+
+    def take(self, needs: dict[str, int]) -> str | None:
+        """Reserve `needs`, or say which limit it would break (and reserve nothing)."""
+        for key, limit in LIMITS.items():
+            if self.used[key] + needs[key] > limit:
+                return f"{key}: {self.used[key]} used by earlier tools + {needs[key]} > {limit}"
+        for key in LIMITS:
+            self.used[key] += needs[key]
+        return None
+
+
+def _strict(contract: Contract, schema: Schema, budget: _Budget, out: Output) -> tuple[Schema, bool]:
+    lowered, issues = strict.lower_strict(schema, "/input_schema", strict.ANTHROPIC)
+    reasons = [(i.pointer, f"{i.pointer} {i.message}") for i in issues]
+    if not reasons:
+        refused = budget.take(cost(lowered))
+        if refused is None:
+            return lowered, True
+        reasons = [("/input_schema", f"the per-request limit on {refused}")]
+    for pointer, reason in reasons:
+        message = f"is not strict, because {reason}; it is declared with strict: false"
+        out.diagnostics.append(codes.diagnostic(codes.ANTHROPIC_NOT_STRICT, contract, PROVIDER, pointer, message))
+    out.note(contract.name, f"Anthropic: not strict, because {reasons[0][1]}")
+    return schema, False
+
+
+def build(catalog: Catalog, settings: Settings) -> Output:
+    """The Anthropic payload for the catalog, with its diagnostics and notes."""
+    out = Output()
+    tools: dict[str, Any] = {}
+    budget = _Budget()
+    for contract in catalog:
+        out.diagnostics.extend(check_name(contract, PROVIDER))
+        schema, flattened = flatten_root(input_schema(contract), "/input_schema")
+        for issue in flattened:
+            diag = codes.diagnostic(codes.ROOT_COMPOSITION, contract, PROVIDER, issue.pointer, issue.message)
+            out.diagnostics.append(diag)
+        tool: dict[str, Any] = {"name": contract.name, "description": description(contract)}
+        if settings.anthropic_strict:
+            schema, is_strict = _strict(contract, schema, budget, out)
+            tool["input_schema"] = schema
+            tool["strict"] = is_strict
+        else:
+            tool["input_schema"] = schema
+        examples = _examples(contract)
+        if examples:
+            tool["input_examples"] = examples
+        tools[contract.name] = tool
+    out.payloads.append(Payload("anthropic.json", list(tools.values()), tools))
+    return out

@@ -1,0 +1,45 @@
+"""TG3xx rules: provider projection problems, registered with `toolgen.rules` on import.
+
+Warnings say a tool falls back to a weaker form for one provider and why; errors say a tool cannot
+be expressed for a provider at all, which stops the build. Each is documented with a failing and a
+fixed example in docs/rules-providers.md.
+"""
+
+from __future__ import annotations
+
+from toolgen import rules
+from toolgen.catalog import Contract
+from toolgen.diagnostics import Diagnostic, Severity
+
+_E, _W = Severity.ERROR, Severity.WARNING
+
+NOT_STRICT = "TG301"
+ROOT_COMPOSITION = "TG302"
+NAME = "TG303"
+DESCRIPTION_LENGTH = "TG304"
+TOOL_COUNT = "TG305"
+NOT_INLINABLE = "TG306"
+ANTHROPIC_NOT_STRICT = "TG307"
+GEMINI_ENUM = "TG308"
+
+PROVIDER_RULES = (
+    rules.Rule(NOT_STRICT, _W, "OpenAI declaration falls back to strict: false"),
+    rules.Rule(ROOT_COMPOSITION, _W, "root anyOf/oneOf/allOf is flattened for providers that refuse it"),
+    rules.Rule(NAME, _E, "tool name breaks a provider's naming rule"),
+    rules.Rule(DESCRIPTION_LENGTH, _E, "description is longer than a provider accepts"),
+    rules.Rule(TOOL_COUNT, _E, "more tools than a provider accepts in one request"),
+    rules.Rule(NOT_INLINABLE, _E, "schema cannot be inlined for Gemini (recursive or unresolvable $ref)"),
+    rules.Rule(ANTHROPIC_NOT_STRICT, _W, "Anthropic strict mode is not applied to a tool"),
+    rules.Rule(GEMINI_ENUM, _W, "enum Gemini cannot take moves to the description"),
+)
+"""Every TG3xx rule."""
+
+rules.register(*PROVIDER_RULES)
+
+
+def diagnostic(code: str, contract: Contract, provider: str, pointer: str, message: str) -> Diagnostic:
+    """A TG3xx diagnostic naming the tool (its file), the provider and the schema pointer."""
+    rule = rules.get(code)
+    severity = rule.severity if rule is not None else _E
+    text = f"{provider}: tool `{contract.name}` {message}"
+    return Diagnostic(code, severity, text, contract.source, pointer)

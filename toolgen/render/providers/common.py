@@ -1,0 +1,78 @@
+"""What every provider module shares: the result types, the description text and the name check."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolgen.catalog import Contract
+from toolgen.diagnostics import Diagnostic
+from toolgen.frozen import thaw
+from toolgen.render.providers import codes
+from toolgen.render.providers.lower import Schema, strip_annotations
+
+
+@dataclass(frozen=True, slots=True)
+class Payload:
+    """One output file: its name under `providers/`, the JSON document, and each tool's declaration."""
+
+    file: str
+    document: Any
+    tools: Mapping[str, Any]
+
+
+@dataclass(slots=True)
+class Output:
+    """What one provider module produced for a catalog."""
+
+    payloads: list[Payload] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    notes: dict[str, list[str]] = field(default_factory=dict)
+
+    def note(self, tool: str, text: str) -> None:
+        """Record a provider note for the docs of `tool`."""
+        self.notes.setdefault(tool, []).append(text)
+
+
+NAME_RULES: Mapping[str, tuple[re.Pattern[str], str]] = {
+    "OpenAI": (re.compile(r"^[a-zA-Z0-9_-]{1,64}$"), "letters, digits, `_` and `-`, at most 64 characters"),
+    "Anthropic": (re.compile(r"^[a-zA-Z0-9_-]{1,64}$"), "letters, digits, `_` and `-`, at most 64 characters"),
+    "Gemini": (
+        re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$"),
+        "a letter or `_` first, then letters, digits, `_ . : -`, at most 64 characters",
+    ),
+    "MCP": (re.compile(r"^[A-Za-z0-9._-]{1,128}$"), "letters, digits, `_ . -`, at most 128 characters"),
+}
+"""Each provider's tool-name rule (PROVIDERS.md 1.3, 2.2, 3.2, 4.2) and how to say it."""
+
+
+def check_name(contract: Contract, provider: str) -> list[Diagnostic]:
+    """A TG303 error when the tool's name breaks the provider's rule."""
+    pattern, rule = NAME_RULES[provider]
+    if pattern.match(contract.name):
+        return []
+    return [codes.diagnostic(codes.NAME, contract, provider, "/name", f"has a name {provider} refuses: use {rule}")]
+
+
+def description(contract: Contract) -> str:
+    """The description sent to the model; a deprecated tool says so first."""
+    if contract.deprecated is False:
+        return contract.description
+    instead = f" {contract.deprecated}" if isinstance(contract.deprecated, str) else ""
+    return f"Deprecated.{instead}\n\n{contract.description}"
+
+
+def input_schema(contract: Contract) -> Schema:
+    """A mutable copy of the input schema with `x-` annotations removed."""
+    schema: Schema = strip_annotations(thaw(contract.input_schema))
+    return schema
+
+
+def output_schema(contract: Contract) -> Schema | None:
+    """A mutable copy of the output schema with `x-` annotations removed, or None."""
+    if contract.output_schema is None:
+        return None
+    schema: Schema = strip_annotations(thaw(contract.output_schema))
+    return schema

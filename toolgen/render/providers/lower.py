@@ -1,0 +1,255 @@
+"""Shared lowering helpers: schema-aware walks and the rewrites more than one provider needs.
+
+Every helper takes a plain (thawed) schema and returns a new one; none mutates its argument. Walks
+visit only subschema positions (`properties/*`, `items`, `anyOf/*`, `$defs/*`, ...), never values
+such as `enum`, `const`, `default` or `examples`, so data that happens to contain `$ref` or `x-`
+keys is left alone. Pointers are RFC 6901 pointers into the contract, e.g.
+`/input_schema/properties/path`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+Schema = dict[str, Any]
+
+MAP_KEYWORDS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+"""Keywords whose value maps names to subschemas."""
+
+ONE_KEYWORDS = (
+    "items",
+    "additionalProperties",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+)
+"""Keywords whose value is one subschema."""
+
+LIST_KEYWORDS = ("anyOf", "oneOf", "allOf", "prefixItems")
+"""Keywords whose value is a list of subschemas."""
+
+COMPOSITION = ("anyOf", "oneOf", "allOf")
+"""Composition keywords, which some providers refuse at the root."""
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """A problem found while lowering: where (pointer into the contract) and what."""
+
+    pointer: str
+    message: str
+
+
+def escape(token: str) -> str:
+    """Escape one RFC 6901 reference token."""
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def unescape(token: str) -> str:
+    """Undo `escape`."""
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def children(node: Schema, pointer: str) -> Iterator[tuple[str, Any]]:
+    """The direct subschemas of `node` with their pointers (dicts only; boolean schemas are skipped)."""
+    for key in MAP_KEYWORDS:
+        value = node.get(key)
+        if isinstance(value, dict):
+            for name, sub in value.items():
+                if isinstance(sub, dict):
+                    yield f"{pointer}/{escape(key)}/{escape(name)}", sub
+    for key in ONE_KEYWORDS:
+        if isinstance(node.get(key), dict):
+            yield f"{pointer}/{key}", node[key]
+    for key in LIST_KEYWORDS:
+        value = node.get(key)
+        if isinstance(value, list):
+            for index, sub in enumerate(value):
+                if isinstance(sub, dict):
+                    yield f"{pointer}/{key}/{index}", sub
+
+
+def walk(node: Any, pointer: str = "") -> Iterator[tuple[str, Schema]]:
+    """Every schema node under (and including) `node`, pre-order, with its pointer."""
+    if not isinstance(node, dict):
+        return
+    yield pointer, node
+    for sub_pointer, sub in children(node, pointer):
+        yield from walk(sub, sub_pointer)
+
+
+def transform(node: Any, fn: Callable[[Schema, str], Schema], pointer: str = "") -> Any:
+    """A copy of `node` with `fn(copy, pointer)` applied to every schema node, children first."""
+    if not isinstance(node, dict):
+        return node
+    out: Schema = dict(node)
+    for key in MAP_KEYWORDS:
+        if isinstance(out.get(key), dict):
+            out[key] = {
+                name: transform(sub, fn, f"{pointer}/{escape(key)}/{escape(name)}") for name, sub in out[key].items()
+            }
+    for key in ONE_KEYWORDS:
+        if isinstance(out.get(key), dict):
+            out[key] = transform(out[key], fn, f"{pointer}/{key}")
+    for key in LIST_KEYWORDS:
+        if isinstance(out.get(key), list):
+            out[key] = [transform(sub, fn, f"{pointer}/{key}/{i}") for i, sub in enumerate(out[key])]
+    return fn(out, pointer)
+
+
+def strip_annotations(schema: Any) -> Any:
+    """Remove every `x-` key from every schema node (property names starting with `x-` stay)."""
+    return transform(schema, lambda node, _: {k: v for k, v in node.items() if not k.startswith("x-")})
+
+
+def add_note(node: Schema, note: str) -> None:
+    """Append `note` to the node's description (in place, on a node the caller owns)."""
+    description = node.get("description")
+    node["description"] = f"{description}\n\n{note}" if isinstance(description, str) and description else note
+
+
+def render_value(value: Any) -> str:
+    """A compact JSON rendering of a keyword value, for notes in descriptions."""
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def move_to_description(node: Schema, keys: tuple[str, ...] | set[str]) -> Schema:
+    """Drop `keys` from `node`, stating their values in its description instead."""
+    moved = [k for k in node if k in keys]
+    if not moved:
+        return node
+    out = {k: v for k, v in node.items() if k not in keys}
+    parts = []
+    for key in moved:
+        label = "Default" if key == "default" else key
+        parts.append(f"{label}: {render_value(node[key])}")
+    add_note(out, "; ".join(parts) + ".")
+    return out
+
+
+def resolve_pointer(root: Any, ref: str) -> Any:
+    """The node a local `$ref` (`#/...`) points at in `root`; KeyError when it points at nothing."""
+    if ref == "#":
+        return root
+    if not ref.startswith("#/"):
+        raise KeyError(ref)
+    node = root
+    for raw in ref[2:].split("/"):
+        token = unescape(raw)
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            raise KeyError(ref)
+    return node
+
+
+class RefError(Exception):
+    """A `$ref` that cannot be inlined: recursive, or pointing at nothing local."""
+
+    def __init__(self, pointer: str, message: str) -> None:
+        super().__init__(message)
+        self.pointer = pointer
+        self.message = message
+
+
+def inline_refs(schema: Schema, base: str = "", limit: int = 200_000) -> Schema:
+    """`schema` with every local `$ref` replaced by its target and `$defs`/`definitions` removed.
+
+    Keywords beside a `$ref` are kept and win over the target's. Raises `RefError` for a recursive
+    or dangling reference, or when inlining would grow past `limit` nodes.
+    """
+    budget = [limit]
+
+    def expand(node: Schema, pointer: str, stack: tuple[str, ...]) -> Schema:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise RefError(pointer, f"inlining the $refs grows the schema past {limit} nodes")
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            if ref in stack:
+                raise RefError(pointer, f"$ref {ref!r} is recursive, so it cannot be inlined")
+            try:
+                target = resolve_pointer(schema, ref)
+            except KeyError:
+                raise RefError(pointer, f"$ref {ref!r} is not a local reference that can be inlined") from None
+            if not isinstance(target, dict):
+                raise RefError(pointer, f"$ref {ref!r} does not point at a schema object")
+            siblings = {k: v for k, v in node.items() if k != "$ref"}
+            resolved = expand(target, base + ref[1:], (*stack, ref))
+            return {**resolved, **expand_children(siblings, pointer, stack)}
+        return expand_children(node, pointer, stack)
+
+    def expand_children(node: Schema, pointer: str, stack: tuple[str, ...]) -> Schema:
+        out = dict(node)
+        for key in ("properties", "patternProperties", "dependentSchemas"):
+            if isinstance(out.get(key), dict):
+                out[key] = {
+                    n: expand(s, f"{pointer}/{key}/{escape(n)}", stack) if isinstance(s, dict) else s
+                    for n, s in out[key].items()
+                }
+        for key in ONE_KEYWORDS:
+            if isinstance(out.get(key), dict):
+                out[key] = expand(out[key], f"{pointer}/{key}", stack)
+        for key in LIST_KEYWORDS:
+            if isinstance(out.get(key), list):
+                out[key] = [
+                    expand(s, f"{pointer}/{key}/{i}", stack) if isinstance(s, dict) else s
+                    for i, s in enumerate(out[key])
+                ]
+        return out
+
+    result = expand(schema, base, ())
+    return {k: v for k, v in result.items() if k not in ("$defs", "definitions")}
+
+
+def has_ref(schema: Any) -> bool:
+    """True when any node of `schema` carries a `$ref`."""
+    return any("$ref" in node for _, node in walk(schema))
+
+
+def flatten_root(schema: Schema, base: str) -> tuple[Schema, list[Issue]]:
+    """Remove `anyOf`/`oneOf`/`allOf` at the root, merging object branches into the root object.
+
+    Branch properties join the root's (the root's own definition wins on a clash). `allOf` adds
+    every branch's `required`; `anyOf`/`oneOf` keep only what every branch requires, and the
+    alternatives are stated in the description. Returns the new schema and one issue per keyword.
+    """
+    keys = [k for k in COMPOSITION if isinstance(schema.get(k), list)]
+    if not keys:
+        return schema, []
+    out = {k: v for k, v in schema.items() if k not in COMPOSITION}
+    properties = dict(out.get("properties") or {})
+    required = list(out.get("required") or [])
+    issues: list[Issue] = []
+    for key in keys:
+        branches = [b for b in schema[key] if isinstance(b, dict)]
+        for branch in branches:
+            for name, sub in (branch.get("properties") or {}).items():
+                properties.setdefault(name, sub)
+        sets = [list(b.get("required") or []) for b in branches]
+        if key == "allOf":
+            required += [n for s in sets for n in s if n not in required]
+            note = "the schema is flattened: every branch of the root allOf is merged into one object"
+        else:
+            common = [n for n in (sets[0] if sets else []) if all(n in s for s in sets)]
+            required += [n for n in common if n not in required]
+            if any(sets):
+                options = " | ".join(", ".join(f"`{n}`" for n in s) or "(none)" for s in sets)
+                add_note(out, f"Give {'exactly ' if key == 'oneOf' else ''}one of these sets of fields: {options}.")
+            note = f"the root {key} is removed; its alternatives move to the description"
+        issues.append(Issue(f"{base}/{key}", note))
+    if properties:
+        out["properties"] = properties
+    if required:
+        out["required"] = required
+    return out, issues

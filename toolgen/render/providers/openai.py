@@ -1,0 +1,92 @@
+"""OpenAI: `openai_chat.json` (Chat Completions) and `openai_responses.json` (Responses).
+
+Mapping decisions:
+- Chat: `{"type": "function", "function": {name, description, parameters, strict}}`; Responses: the
+  flat `{"type": "function", name, description, parameters, strict}`. Both always carry `strict`
+  (Responses would otherwise try strict mode on its own and make optional fields mandatory).
+- Strict when the schema can be made strict (`strict.OPENAI`): `additionalProperties: false` and
+  `properties` on every object, every property required with optional ones made nullable,
+  `oneOf` → `anyOf`, a one-branch `allOf` merged, keywords and formats outside the strict subset
+  (`default`, `minLength`, `uniqueItems`, `format: uri`, ...) stated in the description instead, and
+  the size limits checked (5,000 properties, depth 10, 120,000 characters, 1,000 enum values).
+- Otherwise `strict: false` with a TG301 warning per reason; the schema keeps its keywords, with
+  `oneOf` → `anyOf` and `items: {}` added to arrays without one (both APIs refuse them).
+- A root `anyOf`/`oneOf`/`allOf` is flattened first (TG302).
+- A description over 1,024 characters (Chat refuses it) and more than 128 tools are TG304/TG305
+  errors; the same limits are applied to Responses so both files declare the same tools.
+- No `output_schema` on Responses: it describes string outputs and its server semantics are
+  unverified (PROVIDERS.md 1.2).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolgen.catalog import Catalog, Contract
+from toolgen.config import Settings
+from toolgen.render.providers import codes, strict
+from toolgen.render.providers.common import Output, Payload, check_name, description, input_schema
+from toolgen.render.providers.lower import Schema, flatten_root, transform
+
+PROVIDER = "OpenAI"
+MAX_TOOLS = 128
+MAX_DESCRIPTION = 1024
+
+
+def _loose_node(node: Schema, _pointer: str) -> Schema:
+    if "oneOf" in node and "anyOf" not in node:
+        node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
+    kind = node.get("type")
+    if (kind == "array" or (isinstance(kind, list) and "array" in kind)) and "items" not in node:
+        node = {**node, "items": {}}
+    return node
+
+
+def parameters(contract: Contract, out: Output) -> tuple[Schema, bool]:
+    """The `parameters` schema for `contract` and whether it is strict; records diagnostics and notes."""
+    schema, flattened = flatten_root(input_schema(contract), "/input_schema")
+    for issue in flattened:
+        diag = codes.diagnostic(codes.ROOT_COMPOSITION, contract, PROVIDER, issue.pointer, issue.message)
+        out.diagnostics.append(diag)
+    lowered, issues = strict.lower_strict(schema, "/input_schema", strict.OPENAI)
+    if not issues:
+        optional = [n for n in schema.get("properties") or {} if n not in (schema.get("required") or [])]
+        if optional:
+            names = ", ".join(f"`{n}`" for n in optional)
+            text = f"OpenAI: strict; the optional properties {names} arrive as null when the model leaves them out"
+            out.note(contract.name, text)
+        return lowered, True
+    for issue in issues:
+        message = f"is not strict, because {issue.pointer} {issue.message}; it is declared with strict: false"
+        out.diagnostics.append(codes.diagnostic(codes.NOT_STRICT, contract, PROVIDER, issue.pointer, message))
+    first = issues[0]
+    out.note(contract.name, f"OpenAI: not strict, because `{first.pointer}` {first.message}")
+    loose: Schema = transform(schema, _loose_node)
+    return loose, False
+
+
+def _check(catalog: Catalog, contract: Contract, out: Output) -> None:
+    out.diagnostics.extend(check_name(contract, PROVIDER))
+    text = description(contract)
+    if len(text) > MAX_DESCRIPTION:
+        message = f"has a description of {len(text)} characters; Chat Completions accepts at most {MAX_DESCRIPTION}"
+        out.diagnostics.append(codes.diagnostic(codes.DESCRIPTION_LENGTH, contract, PROVIDER, "/description", message))
+    if catalog.contracts.index(contract) == MAX_TOOLS:
+        message = f"is tool {MAX_TOOLS + 1} of {len(catalog)}; OpenAI accepts at most {MAX_TOOLS} tools per request"
+        out.diagnostics.append(codes.diagnostic(codes.TOOL_COUNT, contract, PROVIDER, "", message))
+
+
+def build(catalog: Catalog, settings: Settings) -> Output:
+    """Both OpenAI payloads for the catalog, with their diagnostics and notes."""
+    out = Output()
+    chat: dict[str, Any] = {}
+    responses: dict[str, Any] = {}
+    for contract in catalog:
+        _check(catalog, contract, out)
+        schema, is_strict = parameters(contract, out)
+        function = {"name": contract.name, "description": description(contract), "parameters": schema}
+        chat[contract.name] = {"type": "function", "function": {**function, "strict": is_strict}}
+        responses[contract.name] = {"type": "function", **function, "strict": is_strict}
+    out.payloads.append(Payload("openai_chat.json", list(chat.values()), chat))
+    out.payloads.append(Payload("openai_responses.json", list(responses.values()), responses))
+    return out

@@ -1,0 +1,247 @@
+"""Strict-mode lowering, shared by OpenAI (`strict: true`) and Anthropic (`strict: true`).
+
+A `StrictProfile` says what one provider's strict mode accepts. `lower_strict` rewrites a schema
+into that subset where it can (`oneOf` → `anyOf`, a one-branch `allOf` merged, `additionalProperties:
+false` and `properties` on every object, optional properties made nullable when the profile needs
+every property required, unsupported keywords stated in the description) and returns one `Issue`
+per place where strict mode is impossible (a free-form map, an array without `items`, a node without
+a type, `not`/`if`/`prefixItems`/..., recursion where the profile forbids it, a size limit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from toolgen.render.providers.lower import (
+    Issue,
+    RefError,
+    Schema,
+    add_note,
+    children,
+    inline_refs,
+    render_value,
+    transform,
+    walk,
+)
+
+_FATAL = frozenset(
+    {
+        "not",
+        "if",
+        "then",
+        "else",
+        "dependentRequired",
+        "dependentSchemas",
+        "prefixItems",
+        "patternProperties",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+        "contains",
+        "propertyNames",
+        "additionalItems",
+    }
+)
+_SILENT = frozenset({"$schema", "$id", "$comment", "$anchor", "examples", "deprecated", "readOnly", "writeOnly"})
+_CORE = frozenset(
+    {"type", "enum", "const", "anyOf", "$defs", "definitions", "$ref", "description", "title", "properties"}
+    | {"required", "additionalProperties", "items"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StrictProfile:
+    """What one provider's strict mode accepts."""
+
+    provider: str
+    allowed: frozenset[str]
+    formats: frozenset[str]
+    all_required: bool
+    allow_recursion: bool
+    max_min_items: int | None = None
+    primitive_enums_only: bool = False
+
+
+OPENAI = StrictProfile(
+    provider="OpenAI",
+    allowed=_CORE
+    | {"pattern", "format", "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
+    | {"minItems", "maxItems"},
+    formats=frozenset({"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}),
+    all_required=True,
+    allow_recursion=True,
+)
+"""OpenAI Structured Outputs: every property required (optional ones nullable), 9 formats."""
+
+ANTHROPIC = StrictProfile(
+    provider="Anthropic",
+    allowed=_CORE | {"pattern", "format", "minItems"},
+    formats=frozenset({"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}),
+    all_required=False,
+    allow_recursion=False,
+    max_min_items=1,
+    primitive_enums_only=True,
+)
+"""Anthropic strict tools: optional properties allowed, no numeric or length bounds, no recursion."""
+
+OPENAI_LIMITS = {"properties": 5000, "depth": 10, "characters": 120_000, "enum_values": 1000}
+"""OpenAI strict-mode size limits (PROVIDERS.md 1.5, item 8)."""
+
+
+def accepts_null(node: Any) -> bool:
+    """True when the schema node already admits `null`."""
+    if not isinstance(node, dict):
+        return node is True
+    kind = node.get("type")
+    if kind == "null" or (isinstance(kind, list) and "null" in kind):
+        return True
+    if "const" in node and node["const"] is None:
+        return True
+    if isinstance(node.get("enum"), list) and None in node["enum"]:
+        return True
+    return any(accepts_null(branch) for branch in node.get("anyOf") or [])
+
+
+def nullable(node: Schema) -> Schema:
+    """`node` widened to also accept `null` (a type list where exact, else an `anyOf` with null)."""
+    if accepts_null(node):
+        return node
+    kind = node.get("type")
+    plain = not any(k in node for k in ("enum", "const", "$ref", "anyOf"))
+    if plain and isinstance(kind, str):
+        return {**node, "type": [kind, "null"]}
+    if plain and isinstance(kind, list):
+        return {**node, "type": [*kind, "null"]}
+    lifted: Schema = {k: node[k] for k in ("title", "description") if k in node}
+    inner = {k: v for k, v in node.items() if k not in lifted}
+    return {"anyOf": [inner, {"type": "null"}], **lifted}
+
+
+def _types(node: Schema) -> list[str]:
+    kind = node.get("type")
+    if isinstance(kind, str):
+        return [kind]
+    return [t for t in kind if isinstance(t, str)] if isinstance(kind, list) else []
+
+
+def _compose(node: Schema, pointer: str, issues: list[Issue]) -> Schema:
+    if "oneOf" in node:
+        if "anyOf" in node:
+            issues.append(Issue(f"{pointer}/oneOf", "has both oneOf and anyOf"))
+        else:
+            node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
+    all_of = node.get("allOf")
+    if isinstance(all_of, list):
+        rest = {k: v for k, v in node.items() if k != "allOf"}
+        if len(all_of) == 1 and isinstance(all_of[0], dict) and not set(all_of[0]) & set(rest):
+            node = {**rest, **all_of[0]}
+        else:
+            issues.append(Issue(f"{pointer}/allOf", f"uses allOf with {len(all_of)} branches"))
+    return node
+
+
+def _object(node: Schema, pointer: str, profile: StrictProfile, issues: list[Issue]) -> Schema:
+    extra = node.get("additionalProperties")
+    if extra is True or isinstance(extra, dict):
+        what = "true" if extra is True else "a schema"
+        issues.append(Issue(pointer, f"is a free-form map (additionalProperties is {what})"))
+    elif extra is None and not node.get("properties"):
+        issues.append(Issue(pointer, "is a free-form object (no properties, additionalProperties not false)"))
+    properties = dict(node.get("properties") or {})
+    node = {**node, "properties": properties, "additionalProperties": False}
+    if profile.all_required:
+        required = set(node.get("required") or [])
+        for name, sub in properties.items():
+            if name not in required and isinstance(sub, dict):
+                properties[name] = nullable(sub)
+        node["required"] = list(properties)
+    return node
+
+
+def _checks(node: Schema, pointer: str, profile: StrictProfile, issues: list[Issue]) -> None:
+    for key in sorted(_FATAL & set(node)):
+        issues.append(Issue(f"{pointer}/{key}", f"uses {key}, which {profile.provider} strict mode does not support"))
+    if "array" in _types(node):
+        items = node.get("items")
+        if not isinstance(items, dict) or not items:
+            issues.append(Issue(pointer, "is an array without an items schema"))
+    if not any(k in node for k in ("type", "anyOf", "$ref", "enum", "const")):
+        issues.append(Issue(pointer, "accepts any value (it has no type)"))
+    enum = node.get("enum")
+    if profile.primitive_enums_only and isinstance(enum, list) and any(isinstance(v, dict | list) for v in enum):
+        issues.append(Issue(f"{pointer}/enum", "has object or array enum values"))
+    ref_siblings = set(node) - {"$ref", "title", "description"}
+    if "$ref" in node and ref_siblings:
+        issues.append(Issue(pointer, f"has keywords beside $ref ({', '.join(sorted(ref_siblings))})"))
+
+
+def _node(node: Schema, pointer: str, profile: StrictProfile, issues: list[Issue]) -> Schema:
+    node = _compose(node, pointer, issues)
+    if "object" in _types(node) or "properties" in node:
+        node = _object(node, pointer, profile, issues)
+    moved: list[str] = []
+    out: Schema = {}
+    for key, value in node.items():
+        if key == "format" and value not in profile.formats:
+            moved.append(f"format: {value}")
+        elif key == "minItems" and profile.max_min_items is not None and value > profile.max_min_items:
+            moved.append(f"minItems: {value}")
+        elif key in profile.allowed or key in _FATAL:
+            out[key] = value
+        elif key not in _SILENT:
+            label = "Default" if key == "default" else key
+            moved.append(f"{label}: {render_value(value)}")
+    if moved:
+        add_note(out, "; ".join(moved) + ".")
+    _checks(out, pointer, profile, issues)
+    return out
+
+
+def lower_strict(schema: Schema, base: str, profile: StrictProfile) -> tuple[Schema, list[Issue]]:
+    """`schema` lowered to the profile's strict subset, and every reason it cannot be strict."""
+    issues: list[Issue] = []
+    lowered = transform(schema, lambda node, pointer: _node(node, pointer, profile, issues), base)
+    if not profile.allow_recursion:
+        try:
+            inline_refs(lowered, base)
+        except RefError as exc:
+            issues.append(Issue(exc.pointer, exc.message))
+    if profile is OPENAI:
+        issues.extend(openai_limits(lowered, base))
+    return lowered, _outermost(issues)
+
+
+def _outermost(issues: list[Issue]) -> list[Issue]:
+    """Drop issues inside a place that already has one (one reason per place is enough)."""
+    places = {i.pointer for i in issues}
+    kept = [i for i in issues if not any(i.pointer.startswith(p + "/") for p in places)]
+    return sorted(set(kept), key=lambda i: (i.pointer, i.message))
+
+
+def _depth(node: Any) -> int:
+    if not isinstance(node, dict):
+        return 0
+    deepest = max((_depth(sub) for _, sub in children(node, "")), default=0)
+    return deepest + (1 if "properties" in node else 0)
+
+
+def openai_limits(schema: Schema, base: str) -> list[Issue]:
+    """Where `schema` passes OpenAI's strict-mode size limits, and if not, how it fails them."""
+    properties = enum_values = characters = 0
+    issues: list[Issue] = []
+    for pointer, node in walk(schema, base):
+        names = list(node.get("properties") or {})
+        properties += len(names)
+        characters += sum(len(n) for n in names) + sum(len(n) for n in node.get("$defs") or {})
+        enum: list[Any] = node["enum"] if isinstance(node.get("enum"), list) else []
+        enum_values += len(enum)
+        enum_chars = sum(len(str(v)) for v in enum) + (len(str(node["const"])) if "const" in node else 0)
+        characters += enum_chars
+        if len(enum) > 250 and enum_chars > 15_000:
+            issues.append(Issue(f"{pointer}/enum", f"has {len(enum)} values in {enum_chars} characters (limit 15,000)"))
+    found = {"properties": properties, "depth": _depth(schema), "characters": characters, "enum_values": enum_values}
+    for key, limit in OPENAI_LIMITS.items():
+        if found[key] > limit:
+            what = key.replace("_", " ")
+            issues.append(Issue(base, f"exceeds the strict-mode limit on {what}: {found[key]} > {limit}"))
+    return issues
