@@ -61,4 +61,7 @@ def targets() -> Mapping[str, Target]:
     from toolgen.render import python
 
     registry["python"] = python.render
+    from toolgen.render import mocks
+
+    registry["mocks"] = mocks.render
     return registry
