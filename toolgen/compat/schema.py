@@ -1,0 +1,276 @@
+"""Schema comparison: walk two JSON Schemas side by side and classify every difference.
+
+Local `$ref`s are followed on both sides before comparing, so moving a subschema into `$defs` is no
+change; each finding carries the pointer where the compared part really lives in each version. A
+pair of locations already being compared higher up the walk is a recursion and counts as equal
+(coinduction), so recursive schemas terminate. What no rule covers is reported as TG441 and needs
+a major bump (fail closed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import unquote
+
+from toolgen.compat import keywords as kw
+from toolgen.compat.model import ABSENT, Bump, Change, Direction
+from toolgen.compat.table import DECISIONS
+from toolgen.frozen import thaw
+
+MAX_DEPTH = 64
+"""Deeper than this the walk stops and reports TG442 (fail closed)."""
+
+_IGNORED = frozenset({"$defs", "definitions", "$ref"})
+_HANDLED = kw.LEAF_KEYWORDS | _IGNORED | {
+    "default", "properties", "required", "additionalProperties", "items", "prefixItems", "contains",
+    "anyOf", "oneOf", "allOf", "not",
+}  # fmt: skip
+_MISSING = object()
+
+
+def escape(token: str) -> str:
+    """One RFC 6901 reference token."""
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def _lookup(root: Any, fragment: str) -> Any:
+    node = root
+    for raw in unquote(fragment).split("/")[1:]:
+        token = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, Mapping) and token in node:
+            node = node[token]
+        elif isinstance(node, Sequence) and not isinstance(node, str) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return _MISSING
+    return node
+
+
+def _merge(target: Any, siblings: dict[str, Any]) -> Any:
+    """A `$ref` with sibling keywords: both apply (2020-12); merged when no keyword appears in both."""
+    if not siblings or target is False:
+        return target
+    if not isinstance(target, Mapping):
+        return siblings
+    constraints = {k for k in siblings if not kw.is_annotation(k) and k not in _IGNORED}
+    if constraints & set(target):
+        return {"allOf": [target, {k: siblings[k] for k in constraints}]}
+    return {**target, **siblings}
+
+
+class SchemaDiff:
+    """Compare one schema of a tool (its input or its output) between base and head."""
+
+    def __init__(self, direction: Direction, base: Any, head: Any, base_at: str, head_at: str) -> None:
+        self.direction = direction
+        self.roots = (base, head)
+        self.prefixes = (base_at, head_at)
+        self.changes: list[Change] = []
+        self._active: set[tuple[str, str]] = set()
+        self._done: set[tuple[str, str]] = set()
+
+    def run(self) -> list[Change]:
+        """Every change between the two schemas, in walk order."""
+        self.compare(self.roots[0], self.roots[1], self.prefixes[0], self.prefixes[1], 0)
+        return self.changes
+
+    def add(self, code: str, at: tuple[str, str], old: Any, new: Any, message: str) -> None:
+        """Record a finding of rule `code` at (base pointer, head pointer)."""
+        decision = DECISIONS[code]
+        bump = decision.bump(self.direction)
+        self.changes.append(Change(code, self.direction, bump, message, decision.hint, at[0], at[1], old, new))
+
+    def _resolve(self, schema: Any, pointer: str, side: int) -> tuple[Any, str] | None:
+        seen: set[str] = set()
+        while isinstance(schema, Mapping) and "$ref" in schema:
+            ref = schema["$ref"]
+            if not isinstance(ref, str) or not ref.startswith("#") or ref in seen:
+                return None
+            seen.add(ref)
+            target = _lookup(self.roots[side], ref[1:])
+            if target is _MISSING:
+                return None
+            siblings = {k: v for k, v in schema.items() if k != "$ref"}
+            schema, pointer = _merge(target, siblings), self.prefixes[side] + ref[1:]
+        return schema, pointer
+
+    def compare(self, old: Any, new: Any, base_at: str, head_at: str, depth: int) -> None:
+        """Compare two subschemas found at these pointers (following `$ref` first)."""
+        resolved_old, resolved_new = self._resolve(old, base_at, 0), self._resolve(new, head_at, 1)
+        if resolved_old is None or resolved_new is None:
+            if kw.canonical(old) != kw.canonical(new):
+                message = "a $ref could not be resolved, so this part cannot be compared"
+                self.add("TG442", (base_at, head_at), thaw(old), thaw(new), message)
+            return
+        (old, base_at), (new, head_at) = resolved_old, resolved_new
+        key = (base_at, head_at)
+        if key in self._active or key in self._done:
+            return
+        if depth > MAX_DEPTH:
+            self.add("TG442", key, ABSENT, ABSENT, f"schemas nest deeper than {MAX_DEPTH} levels")
+            return
+        self._active.add(key)
+        try:
+            self._compare_resolved(old, new, key, depth)
+        finally:
+            self._active.discard(key)
+            self._done.add(key)
+
+    def _compare_resolved(self, old: Any, new: Any, at: tuple[str, str], depth: int) -> None:
+        old = {} if old is True or old is None else old
+        new = {} if new is True or new is None else new
+        if old is False or new is False:
+            if old is not new:
+                code = kw.TIGHTENED if new is False else kw.LOOSENED
+                what = "now accepts no value" if new is False else "accepted no value, now accepts some"
+                self.add(code, at, thaw(old), thaw(new), f"schema {what}")
+            return
+        if not isinstance(old, Mapping) or not isinstance(new, Mapping):
+            if kw.canonical(old) != kw.canonical(new):
+                self.add("TG441", at, thaw(old), thaw(new), "schema is not an object or boolean")
+            return
+        finding, overlap = kw.compare_type(old, new)
+        self._report(finding, old, new, at)
+        if not overlap:
+            return
+        self._report(kw.compare_enum(old, new), old, new, at)
+        for leaf in kw.compare_leaves(old, new):
+            self._report(leaf, old, new, at)
+        self._rest(old, new, at)
+        self._objects(old, new, at, depth)
+        self._arrays(old, new, at, depth)
+        self._combinators(old, new, at, depth)
+
+    def _report(self, finding: kw.Finding | None, old: Mapping[str, Any], new: Mapping[str, Any], at: Any) -> None:
+        if finding is not None:
+            where = self._keyword_at(at, old, new, finding.keyword)
+            self.add(finding.code, where, finding.old, finding.new, finding.message)
+
+    @staticmethod
+    def _keyword_at(at: tuple[str, str], old: Mapping[str, Any], new: Mapping[str, Any], key: str) -> tuple[str, str]:
+        base = f"{at[0]}/{escape(key)}" if key in old else at[0]
+        head = f"{at[1]}/{escape(key)}" if key in new else at[1]
+        return base, head
+
+    def _rest(self, old: Mapping[str, Any], new: Mapping[str, Any], at: tuple[str, str]) -> None:
+        """`default`, annotations, and every keyword no rule handles (fail closed)."""
+        for key in sorted(set(old) | set(new)):
+            if key in _HANDLED and key != "default":
+                continue
+            before = thaw(old[key]) if key in old else ABSENT
+            after = thaw(new[key]) if key in new else ABSENT
+            same = kw.canonical(None if before is ABSENT else before) == kw.canonical(
+                None if after is ABSENT else after
+            )
+            if same and (before is ABSENT) == (after is ABSENT):
+                continue
+            where = self._keyword_at(at, old, new, key)
+            if key == "default":
+                self.add("TG439", where, before, after, "default changed")
+            elif kw.is_annotation(key):
+                self.add("TG440", where, before, after, f"{key} changed")
+            else:
+                self.add("TG441", where, before, after, f"{key} changed, and no rule proves the change safe")
+
+    def _objects(self, old: Mapping[str, Any], new: Mapping[str, Any], at: tuple[str, str], depth: int) -> None:
+        old_props: Mapping[str, Any] = old.get("properties") or {}
+        new_props: Mapping[str, Any] = new.get("properties") or {}
+        old_req, new_req = set(old.get("required", ())), set(new.get("required", ()))
+        for name in sorted(set(old_props) | set(new_props)):
+            token = f"/properties/{escape(name)}"
+            where = (at[0] + token if name in old_props else at[0], at[1] + token if name in new_props else at[1])
+            if name in old_props and name in new_props:
+                self._requiredness(name, name in old_req, name in new_req, where)
+                self.compare(old_props[name], new_props[name], where[0], where[1], depth + 1)
+            elif name in new_props:
+                code = "TG421" if name in new_req and name not in old_req else "TG420"
+                kind = "required" if code == "TG421" else "optional"
+                self.add(code, where, ABSENT, thaw(new_props[name]), f"{kind} property `{name}` added")
+            else:
+                self.add("TG422", where, thaw(old_props[name]), ABSENT, f"property `{name}` removed")
+        for name in sorted((old_req ^ new_req) - set(old_props) - set(new_props)):
+            where = (at[0] + "/required" if old_req else at[0], at[1] + "/required" if new_req else at[1])
+            self._requiredness(name, name in old_req, name in new_req, where)
+        self._additional(old, new, at, depth)
+
+    def _requiredness(self, name: str, before: bool, after: bool, at: tuple[str, str]) -> None:
+        if after and not before:
+            self.add("TG423", at, "optional", "required", f"property `{name}` became required")
+        elif before and not after:
+            self.add("TG424", at, "required", "optional", f"property `{name}` became optional")
+
+    def _additional(self, old: Mapping[str, Any], new: Mapping[str, Any], at: tuple[str, str], depth: int) -> None:
+        if "additionalProperties" not in old and "additionalProperties" not in new:
+            return
+        before, after = old.get("additionalProperties", True), new.get("additionalProperties", True)
+        where = self._keyword_at(at, old, new, "additionalProperties")
+        if before is False and after is False:
+            return
+        if before is False:
+            self.add("TG434", where, False, thaw(after), "additionalProperties no longer false")
+        elif after is False:
+            self.add("TG435", where, thaw(before), False, "additionalProperties became false")
+        else:
+            self.compare(before, after, where[0], where[1], depth + 1)
+
+    def _arrays(self, old: Mapping[str, Any], new: Mapping[str, Any], at: tuple[str, str], depth: int) -> None:
+        if "items" in old or "items" in new:
+            where = self._keyword_at(at, old, new, "items")
+            self.compare(old.get("items", True), new.get("items", True), where[0], where[1], depth + 1)
+        before, after = old.get("prefixItems", ()), new.get("prefixItems", ())
+        if len(before) == len(after):
+            for index, (a, b) in enumerate(zip(before, after, strict=True)):
+                self.compare(a, b, f"{at[0]}/prefixItems/{index}", f"{at[1]}/prefixItems/{index}", depth + 1)
+        else:
+            where = self._keyword_at(at, old, new, "prefixItems")
+            self.add("TG441", where, thaw(before), thaw(after), "prefixItems changed length")
+        if "contains" in old or "contains" in new:
+            where = self._keyword_at(at, old, new, "contains")
+            if "contains" not in old:
+                self.add(kw.TIGHTENED, where, ABSENT, thaw(new["contains"]), "contains added")
+            elif "contains" not in new:
+                self.add(kw.LOOSENED, where, thaw(old["contains"]), ABSENT, "contains removed")
+            else:
+                self.compare(old["contains"], new["contains"], where[0], where[1], depth + 1)
+
+    def _combinators(self, old: Mapping[str, Any], new: Mapping[str, Any], at: tuple[str, str], depth: int) -> None:
+        for key in ("anyOf", "oneOf", "allOf"):
+            if key in old or key in new:
+                self._combinator(key, old.get(key), new.get(key), self._keyword_at(at, old, new, key), depth)
+        if "not" in old or "not" in new:
+            before, after = thaw(old.get("not", ABSENT)), thaw(new.get("not", ABSENT))
+            if before is ABSENT or after is ABSENT or kw.canonical(before) != kw.canonical(after):
+                where = self._keyword_at(at, old, new, "not")
+                self.add("TG438", where, before, after, "not changed")
+
+    def _combinator(self, key: str, before: Any, after: Any, at: tuple[str, str], depth: int) -> None:
+        if before is None or after is None:
+            code, verb = ("TG437", "added") if before is None else ("TG436", "removed")
+            self.add(code, at, thaw(before) if before else ABSENT, thaw(after) if after else ABSENT, f"{key} {verb}")
+            return
+        if len(before) == len(after):
+            mark = len(self.changes)
+            for index, (a, b) in enumerate(zip(before, after, strict=True)):
+                self.compare(a, b, f"{at[0]}/{index}", f"{at[1]}/{index}", depth + 1)
+            if key == "oneOf" and any(c.bump > Bump.PATCH for c in self.changes[mark:]):
+                message = "a oneOf branch changed: a value may now match two branches or none"
+                self.add("TG438", at, thaw(before), thaw(after), message)
+            return
+        old_set, new_set = {kw.canonical(b) for b in before}, {kw.canonical(b) for b in after}
+        added, removed = bool(new_set - old_set), bool(old_set - new_set)
+        if not added and not removed:
+            return
+        widening = {"anyOf": (True, False), "allOf": (False, True)}.get(key)
+        if widening is None or (added and removed):
+            code = "TG438"
+        elif (added, removed) == widening:
+            code = "TG436"
+        else:
+            code = "TG437"
+        self.add(code, at, thaw(before), thaw(after), f"{key} branches {'added' if added else 'removed'}")
+
+
+def diff_schema(direction: Direction, base: Any, head: Any, base_at: str, head_at: str) -> list[Change]:
+    """Every change between two versions of one schema; `base_at`/`head_at` prefix the pointers."""
+    return SchemaDiff(direction, base, head, base_at, head_at).run()
