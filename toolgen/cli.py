@@ -231,3 +231,43 @@ def stats_command(ctx: Context, fmt: str) -> None:
         click.echo(json.dumps(measured.to_json(), indent=2, ensure_ascii=False))
     else:
         click.echo(stats.render_text(measured), nl=False)
+
+
+@main.command("diff")
+@click.option("--base", "base_ref", metavar="REF", help="Git ref whose committed catalog.json is the base.")
+@click.option("--base-file", type=click.Path(dir_okay=False, path_type=Path), help="A catalog.json to compare with.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "markdown", "github"]),
+    default="text",
+    show_default=True,
+    help="Output format (markdown is ready to paste as a pull-request comment).",
+)
+@click.option("--allow-escalation", is_flag=True, help="Accept added permissions (still reported).")
+@click.option("--allow-removal", is_flag=True, help="Accept removed tools (still reported).")
+@click.pass_obj
+@guarded
+def diff_command(
+    ctx: Context, *, base_ref: str | None, base_file: Path | None, fmt: str, allow_escalation: bool, allow_removal: bool
+) -> None:
+    """Classify every change against a base catalog and check each tool's version bump (exit 1 if incompatible)."""
+    from toolgen import compat
+
+    if (base_ref is None) == (base_file is None):
+        raise click.UsageError("give exactly one of --base REF and --base-file PATH")
+    settings = settings_or_exit(ctx)
+    try:
+        base = compat.read_base_file(base_file) if base_file else compat.read_base_at_ref(settings, base_ref or "")
+    except compat.BaseError as exc:
+        click.echo(f"toolgen: {exc}", err=True)
+        sys.exit(2)
+    head, problems, documents = pipeline.load_catalog(settings)
+    if head is None:
+        emit(problems, "github" if fmt == "github" else "text")
+        click.echo(f"toolgen: contracts are invalid ({_counts(problems)}); fix them before diffing", err=True)
+        sys.exit(1)
+    report = compat.diff_catalogs(base, head, allow_escalation=allow_escalation, allow_removal=allow_removal)
+    click.echo(compat.render(report, fmt, {d.rel: d.locate for d in documents}), nl=False)
+    if not report.compatible:
+        sys.exit(1)
