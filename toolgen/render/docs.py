@@ -4,7 +4,7 @@ Every piece of contract text is escaped here, in Python, before a template sees 
 `toolgen.render.markdown`); the templates `docs/README.md.jinja` and `docs/tool.md.jinja` only loop
 over the prepared view data. Sensitive example values (`x-sensitive = true`) are masked.
 Provider notes (why a tool is not strict on OpenAI, what Gemini lowering changed) come from the
-providers target through `provider_notes()`; without it the section is left out.
+providers target (`toolgen.render.providers.provider_notes`), computed from the same catalog.
 """
 
 from __future__ import annotations
@@ -37,20 +37,10 @@ class ExampleView:
 
 
 def provider_notes(catalog: Catalog, settings: Settings) -> Mapping[str, tuple[str, ...]]:
-    """Seam to the providers target: per tool, plain-text notes such as "OpenAI: not strict, because ...".
+    """Per tool, the providers target's notes, such as "OpenAI: not strict, because ..."."""
+    from toolgen.render import providers
 
-    Uses `toolgen.render.providers.provider_notes` when the providers target offers it; otherwise
-    there are no notes and the section is left out.
-    """
-    try:
-        from toolgen.render import providers
-    except ImportError:
-        return {}
-    notes = getattr(providers, "provider_notes", None)
-    if notes is None:
-        return {}
-    found = notes(catalog, settings)
-    return {name: tuple(str(n) for n in items) for name, items in found.items()}
+    return providers.provider_notes(catalog, settings)
 
 
 def _schema_rows(schema: Mapping[str, Any] | None) -> list[list[str]]:
@@ -144,7 +134,7 @@ def tool_view(contract: Contract, notes: tuple[str, ...]) -> dict[str, Any]:
         "errors": _errors(contract),
         "standard_errors": ", ".join(md.code(c, in_table=False) for c in STANDARD_ERRORS),
         "examples": _examples(contract),
-        "notes": [md.cell(n) for n in notes],
+        "notes": [md.with_code_spans(n) for n in notes],
         "source": md.code(contract.source, in_table=False),
     }
 

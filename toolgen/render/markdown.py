@@ -81,6 +81,17 @@ def code(text: str, *, in_table: bool = True) -> str:
     return f"{ticks}{pad}{body}{pad}{ticks}"
 
 
+def with_code_spans(text: str) -> str:
+    """One line of toolgen-written text whose backtick pairs become safe code spans; the rest is escaped.
+
+    With an odd number of backticks nothing is taken as code and every backtick is escaped.
+    """
+    parts = _WHITESPACE.sub(" ", text).strip().split("`")
+    if len(parts) % 2 == 0:
+        return escape_inline(" ".join(parts))
+    return "".join(code(part, in_table=False) if i % 2 else escape_inline(part) for i, part in enumerate(parts))
+
+
 def fence(text: str) -> str:
     """The backtick fence for a code block holding `text`: longer than any backtick run in it."""
     longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0)
