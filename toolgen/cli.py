@@ -233,6 +233,68 @@ def stats_command(ctx: Context, fmt: str) -> None:
         click.echo(stats.render_text(measured), nl=False)
 
 
+def _permission_list(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[str, ...] | None:
+    from toolgen.catalog import PERMISSIONS
+
+    if value is None:
+        return None
+    chosen = tuple(p.strip() for p in value.split(",") if p.strip() and p.strip() != "none")
+    unknown = [p for p in chosen if p not in PERMISSIONS]
+    if unknown:
+        raise click.BadParameter(f"unknown {', '.join(unknown)}; choose from {', '.join(PERMISSIONS)} or none")
+    return chosen
+
+
+@main.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--from",
+    "shape",
+    type=click.Choice(["openai", "anthropic", "gemini", "mcp"]),
+    required=True,
+    help="The provider format of FILE (JSON or JSON Lines).",
+)
+@click.option("--repair", is_flag=True, help="Fix what real catalogs get wrong, reporting every repair per tool.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["toml", "json"]),
+    default="toml",
+    show_default=True,
+    help="Format of the contracts written.",
+)
+@click.option("--force", is_flag=True, help="Overwrite contracts that already exist.")
+@click.option(
+    "--permissions",
+    callback=_permission_list,
+    help="Comma-separated permissions for every imported tool (or `none`); default: all four, unconfirmed.",
+)
+@click.pass_obj
+@guarded
+def import_command(
+    ctx: Context, *, file: Path, shape: str, repair: bool, fmt: str, force: bool, permissions: tuple[str, ...] | None
+) -> None:
+    """Write one contract per tool declared in FILE (a provider's tools, a tools/list result, JSON Lines)."""
+    from toolgen import importer
+
+    settings = settings_or_exit(ctx)
+    options = importer.Options(file.as_posix(), repair=repair, fmt=fmt, force=force, permissions=permissions)
+    plan, lines = importer.import_file(file, shape, settings, options)
+    for line in lines:
+        click.echo(line)
+    emit(plan.diagnostics, "text")
+    rejected = plan.records - len(plan.planned)
+    click.echo(f"{plan.records} declarations: {len(plan.planned)} imported, {rejected} rejected", err=True)
+    if plan.planned and permissions is None:
+        click.echo(
+            "Permissions were set to all four and marked unconfirmed (TG212): review each tool's "
+            "`permissions`, then remove its `permissions:unconfirmed` tag.",
+            err=True,
+        )
+    if has_errors(plan.diagnostics):
+        sys.exit(1)
+
+
 @main.command("diff")
 @click.option("--base", "base_ref", metavar="REF", help="Git ref whose committed catalog.json is the base.")
 @click.option("--base-file", type=click.Path(dir_okay=False, path_type=Path), help="A catalog.json to compare with.")

@@ -1,0 +1,319 @@
+"""Import: tool declarations in a provider's format become one contract per tool.
+
+Reads a JSON file (an array of declarations, OpenAI chat or responses shape, an MCP `tools/list`
+result, a Gemini `functionDeclarations` list) or JSON Lines of any of these, and plans one contract
+per tool; `write_plan` writes them (TOML by default, JSON on request or when TOML cannot hold a value
+such as null). Decisions:
+- permissions cannot be inferred: they come from `--permissions` or are the most cautious set (all
+  four) with the tag `permissions:unconfirmed`, which validation reports as TG212 until a human
+  removes it;
+- a missing description becomes a placeholder that TG201 flags; the version starts at 1.0.0;
+- MCP `annotations.idempotentHint` becomes `idempotent`, `title`/`annotations.title` the title;
+  Anthropic `input_examples` become examples; Gemini and MCP output schemas become `output_schema`;
+- a problem never raises: it is a diagnostic naming the source file, JSONL line and record pointer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolgen import tomlemit
+from toolgen.catalog import PERMISSIONS
+from toolgen.config import Settings
+from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.importshapes import SHAPES, Record, Shape, find_records
+from toolgen.lint import UNCONFIRMED_TAG
+from toolgen.repair import Repair, join, repair_schema, snake_case
+
+PLACEHOLDER = "TODO: describe."
+"""The description of a tool whose source has none: short enough that TG201 flags it for review."""
+
+_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What `toolgen import` was asked to do."""
+
+    source: str
+    repair: bool = False
+    fmt: str = "toml"
+    force: bool = False
+    permissions: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """One tool ready to write: where it came from, its contract document and every repair made."""
+
+    record: Record
+    original_name: str
+    document: dict[str, Any]
+    path: Path
+    fmt: str
+    repairs: tuple[Repair, ...]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass
+class Plan:
+    """Everything an import would do: tools to write and diagnostics for the records it rejects."""
+
+    planned: list[Planned] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    records: int = 0
+
+
+def _diag(record: Record | None, file: str, code: str, message: str, pointer: str = "") -> Diagnostic:
+    line = record.line if record else None
+    where = (record.pointer if record else "") + pointer
+    return Diagnostic(code, Severity.ERROR, message, file, where, line)
+
+
+def existing_contracts(settings: Settings) -> dict[str, Path]:
+    """Contract files already in the contracts folder, by name (file stem)."""
+    if not settings.contracts_dir.is_dir():
+        return {}
+    found: dict[str, Path] = {}
+    for path in sorted(settings.contracts_dir.rglob("*")):
+        if path.suffix in (".toml", ".json") and path.is_file() and not path.name.startswith("."):
+            found.setdefault(path.stem, path)
+    return found
+
+
+def _name(raw: Any, notes: list[Repair]) -> str | None:
+    if not isinstance(raw, str) or not raw.strip():
+        return None
+    if _NAME_RE.match(raw) and len(raw) <= 64:
+        return raw
+    fixed = snake_case(raw) or "tool"
+    notes.append(Repair("/name", f"name {raw!r} is not snake_case (at most 64 characters); now {fixed!r}"))
+    return fixed
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    index = 2
+    while True:
+        suffix = f"_{index}"
+        candidate = name[: 64 - len(suffix)] + suffix
+        if candidate not in taken:
+            return candidate
+        index += 1
+
+
+def _permissions(options: Options) -> dict[str, Any]:
+    if options.permissions is not None:
+        return {"permissions": sorted(set(options.permissions))}
+    return {"permissions": list(PERMISSIONS), "tags": [UNCONFIRMED_TAG]}
+
+
+def _description(raw: Any, notes: list[str]) -> str:
+    if isinstance(raw, str) and raw.strip():
+        return raw.strip()
+    notes.append("the source has no description: a placeholder was written (TG201); describe the tool")
+    return PLACEHOLDER
+
+
+def _schema(raw: Any, where: str, repairs: list[Repair], optional: bool) -> dict[str, Any] | None:
+    if raw is None:
+        return None if optional else {"type": "object", "properties": {}}
+    if not isinstance(raw, dict):
+        if optional:
+            repairs.append(Repair(where, "the output schema is not an object; left out"))
+            return None
+        raise _Reject("TG114", where, "the input schema is not an object")
+    schema = repair_schema(json.loads(json.dumps(raw)), where, repairs)
+    if schema.get("type") != "object":
+        if optional:
+            repairs.append(
+                Repair(where, f"the output schema's root type is {schema.get('type')!r}, not object; left out")
+            )
+            return None
+        raise _Reject(
+            "TG115", join(where, "type"), f"the input schema's root type is {schema.get('type')!r}, not object"
+        )
+    return schema
+
+
+class _Reject(Exception):
+    def __init__(self, code: str, pointer: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.pointer, self.message = code, pointer, message
+
+
+def _examples(raw: Any, schema: dict[str, Any], repairs: list[Repair]) -> list[dict[str, Any]]:
+    from jsonschema import Draft202012Validator
+
+    if not isinstance(raw, list):
+        return []
+    validator = Draft202012Validator(schema)
+    kept: list[dict[str, Any]] = []
+    for index, example in enumerate(raw):
+        try:
+            valid = isinstance(example, dict) and not any(validator.iter_errors(example))
+        except Exception:  # a broken pattern or reference in the source schema
+            valid = False
+        if valid:
+            kept.append({"input": example})
+        else:
+            repairs.append(Repair(f"/input_examples/{index}", "example does not match the input schema; left out"))
+    return kept
+
+
+def _document(
+    record: Record, shape: Shape, name: str, options: Options, repairs: list[Repair]
+) -> tuple[dict[str, Any], list[str]]:
+    decl = record.data
+    notes: list[str] = []
+    parts = shape.parts(decl)
+    document: dict[str, Any] = {"name": name, "version": "1.0.0"}
+    if isinstance(parts.title, str) and parts.title.strip():
+        document["title"] = parts.title.strip()
+    document["description"] = _description(decl.get("description"), notes)
+    document.update(_permissions(options))
+    if parts.idempotent is not None:
+        document["idempotent"] = parts.idempotent
+    repairs.extend(parts.repairs)
+    document["input_schema"] = _schema(parts.input_schema, parts.input_pointer, repairs, optional=False)
+    output = _schema(parts.output_schema, parts.output_pointer, repairs, optional=True)
+    if output is not None:
+        document["output_schema"] = output
+    examples = _examples(parts.examples, document["input_schema"], repairs)
+    if examples:
+        document["examples"] = examples
+    return document, notes
+
+
+@dataclass
+class _Session:
+    """The state of one import: what is asked, what exists and which names are taken."""
+
+    shape: Shape
+    settings: Settings
+    options: Options
+    existing: Mapping[str, Path]
+    plan: Plan
+    taken: dict[str, Record] = field(default_factory=dict)
+
+    def add(self, record: Record) -> None:
+        """Plan one record, or report why it cannot be imported."""
+        self.plan.records += 1
+        source = self.options.source
+        try:
+            planned = self._plan(record)
+        except _Reject as exc:
+            self.plan.diagnostics.append(_diag(record, source, exc.code, f"{record.label}: {exc.message}", exc.pointer))
+            return
+        except RecursionError:
+            self.plan.diagnostics.append(_diag(record, source, "TG127", f"{record.label}: nested too deeply to import"))
+            return
+        if planned is not None:
+            self.taken[planned.document["name"]] = record
+            self.plan.planned.append(planned)
+
+    def _plan(self, record: Record) -> Planned | None:
+        options = self.options
+        mismatch = self.shape.mismatch(record.data)
+        if mismatch:
+            raise _Reject("TG106", "", mismatch)
+        raw_name = record.data.get("name")
+        repairs: list[Repair] = []
+        name = _name(raw_name, repairs)
+        if name is None:
+            raise _Reject("TG105", "/name", "the declaration has no name (a non-empty string)")
+        if name in self.taken:
+            if not options.repair:
+                first = self.taken[name].label
+                raise _Reject(
+                    "TG109", "/name", f"the name {name!r} is already used by {first}; --repair would rename it"
+                )
+            fixed = _unique(name, set(self.taken) | set(self.existing))
+            repairs.append(Repair("/name", f"the name {name!r} is already taken in this import; now {fixed!r}"))
+            name = fixed
+        document, notes = _document(record, self.shape, name, options, repairs)
+        if repairs and not options.repair:
+            for repair in repairs:
+                code = "TG107" if repair.pointer == "/name" else "TG116"
+                message = f"{record.label}: {repair.message.split(';')[0]}; --repair would fix it"
+                self.plan.diagnostics.append(_diag(record, options.source, code, message, repair.pointer))
+            return None
+        path, fmt = _target(name, self.settings, options, self.existing)
+        return Planned(record, str(raw_name), document, path, fmt, tuple(repairs), tuple(notes))
+
+
+def plan_import(text: str, shape_name: str, settings: Settings, options: Options) -> Plan:
+    """Plan the import of a whole source file: one contract per declaration, or a diagnostic."""
+    session = _Session(SHAPES[shape_name], settings, options, existing_contracts(settings), Plan())
+    records, problems = find_records(text, options.source)
+    session.plan.diagnostics.extend(problems)
+    for record in records:
+        session.add(record)
+    return session.plan
+
+
+def _target(name: str, settings: Settings, options: Options, existing: Mapping[str, Path]) -> tuple[Path, str]:
+    if name in existing:
+        path = existing[name]
+        if not options.force:
+            raise _Reject(
+                "TG109",
+                "/name",
+                f"a contract named {name!r} already exists ({settings.rel(path)}); pass --force to overwrite it",
+            )
+        return path, path.suffix[1:]
+    return settings.contracts_dir / f"{name}.{options.fmt}", options.fmt
+
+
+def render_document(document: Mapping[str, Any], fmt: str) -> tuple[str, str]:
+    """The contract text and its format; TOML falls back to JSON when TOML cannot hold a value."""
+    if fmt == "toml":
+        try:
+            return tomlemit.dumps(document), "toml"
+        except tomlemit.TomlEmitError:
+            pass
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n", "json"
+
+
+def write_plan(plan: Plan, settings: Settings) -> list[tuple[Planned, Path, str]]:
+    """Write every planned contract; return (planned, path written, note) for each."""
+    written: list[tuple[Planned, Path, str]] = []
+    for item in plan.planned:
+        text, fmt = render_document(item.document, item.fmt)
+        path = item.path if fmt == item.fmt else item.path.with_suffix(f".{fmt}")
+        note = "" if fmt == item.fmt else "written as JSON: TOML has no null and only 64-bit integers"
+        if path != item.path and path.exists() and not item.path.exists():
+            note = f"{note}; {settings.rel(path)} existed and was overwritten"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8", newline="\n")
+        written.append((item, path, note))
+    return written
+
+
+def report_lines(written: Sequence[tuple[Planned, Path, str]], settings: Settings) -> Iterator[str]:
+    """The per-tool report: what was written from which record, and every repair."""
+    for item, path, note in written:
+        yield f"{item.record.label} -> {settings.rel(path)}"
+        for repair in item.repairs:
+            yield f"  repaired {repair.pointer or '/'}: {repair.message}"
+        for text in (*item.notes, note):
+            if text:
+                yield f"  note: {text}"
+
+
+def import_file(path: Path, shape_name: str, settings: Settings, options: Options) -> tuple[Plan, list[str]]:
+    """Read, plan and write one source file; returns the plan and the report lines."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        return Plan(diagnostics=[_diag(None, options.source, "TG101", f"cannot read the file: {exc}")]), []
+    plan = plan_import(text, shape_name, settings, options)
+    written = write_plan(plan, settings)
+    return plan, list(report_lines(written, settings))
+
+
+__all__ = ["PLACEHOLDER", "Options", "Plan", "Planned", "existing_contracts", "import_file", "plan_import"]
