@@ -180,3 +180,20 @@ def test_descriptions_fit_every_provider() -> None:
     for name, doc in BY_NAME.items():
         assert len(doc["description"].strip()) < 900, name
         assert all(s.get("description") for _, s in properties(doc)), name
+
+
+def test_contracts_satisfy_the_editor_schema() -> None:
+    """What an editor checks as the author types (`toolgen schema`) accepts every example contract."""
+    code, out, err = invoke(REPO, "schema")
+    assert code == 0, err
+    editor = Draft202012Validator(json.loads(out))
+    for rel, doc in DOCS.items():
+        assert [f"{e.json_path}: {e.message}" for e in editor.iter_errors(doc)] == [], rel
+    first_lines = {rel: (REPO / rel).read_text(encoding="utf-8").splitlines()[0] for rel in DOCS}
+    for rel, line in first_lines.items():
+        depth = "../" * rel.count("/")
+        expected = f"{depth}generated/contract.schema.json"
+        if rel.endswith(".toml"):
+            assert line == f"#:schema {expected}", rel
+        else:
+            assert DOCS[rel]["$schema"] == expected, rel
