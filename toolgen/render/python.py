@@ -47,7 +47,7 @@ BLACK_MODE = black.Mode(
 RESERVED_MODULES: frozenset[str] = frozenset({"mocks"})
 """Module names the package uses itself (besides `_runtime` and `__init__`, which no tool name can be)."""
 
-MODELS_FAILED = Rule("TG301", Severity.ERROR, "python target cannot make models for a schema")
+MODELS_FAILED = Rule("TG350", Severity.ERROR, "python target cannot make models for a schema")
 register(MODELS_FAILED)
 
 
@@ -134,17 +134,17 @@ def _render(settings: Settings, template: str, view: Mapping[str, Any]) -> str:
     return format_python(env.get_template(template).render(**view))
 
 
-def _models(catalog: Catalog) -> tuple[dict[str, ToolModels], list[Diagnostic]]:
+def _models(catalog: Catalog, package: str) -> tuple[dict[str, ToolModels], list[Diagnostic]]:
     """Models per tool; a tool dcg cannot handle becomes a diagnostic naming its file."""
     try:
-        return models_for(catalog), []
+        return models_for(catalog, package), []
     except Exception:
         pass
     found: dict[str, ToolModels] = {}
     problems: list[Diagnostic] = []
     for contract in catalog:
         try:
-            found.update(models_for([contract]))
+            found.update(models_for([contract], package))
         except Exception as exc:
             message = f"cannot make Python models for tool {contract.name!r}: {type(exc).__name__}: {exc}"
             problems.append(Diagnostic(MODELS_FAILED.code, Severity.ERROR, message, contract.source, "/input_schema"))
@@ -153,7 +153,7 @@ def _models(catalog: Catalog) -> tuple[dict[str, ToolModels], list[Diagnostic]]:
 
 def render(catalog: Catalog, settings: Settings) -> RenderResult:
     """Render the package: runtime, one module per tool, `__init__.py` and `py.typed`."""
-    models, problems = _models(catalog)
+    models, problems = _models(catalog, settings.python_package)
     if problems:
         return RenderResult(diagnostics=tuple(problems))
     base = f"python/{settings.python_package}/"

@@ -49,7 +49,7 @@ def _class_namer(root: str) -> Callable[[str], str]:
     return name
 
 
-def _dcg(schema: Mapping[str, object], root: str) -> str:
+def _dcg(schema: Mapping[str, object], root: str, package: str) -> str:
     from datamodel_code_generator import InputFileType, LiteralType, PythonVersion, generate
     from datamodel_code_generator.enums import DataModelType
 
@@ -68,6 +68,7 @@ def _dcg(schema: Mapping[str, object], root: str) -> str:
         use_union_operator=True,
         use_annotated=True,
         field_constraints=True,
+        base_class=f"{package}._runtime.ToolModel",
     )
     if not isinstance(code, str):
         raise TypeError(f"datamodel-code-generator returned {type(code).__name__} for {root}")
@@ -103,20 +104,20 @@ def _merge_imports(nodes: Iterable[ast.Import | ast.ImportFrom]) -> tuple[str, .
     return tuple(lines)
 
 
-def tool_models(contract: Contract) -> ToolModels:
-    """The input (and output) models of one contract."""
+def tool_models(contract: Contract, package: str) -> ToolModels:
+    """The input (and output) models of one contract; they derive from `<package>._runtime.ToolModel`."""
     base = pascal(contract.name)
-    imports, input_body = _split(_dcg(contract.input_schema, base + "Input"))
+    imports, input_body = _split(_dcg(contract.input_schema, base + "Input", package))
     bodies = [input_body]
     output_class = None
     if contract.output_schema is not None:
         output_class = base + "Output"
-        output_imports, output_body = _split(_dcg(contract.output_schema, output_class))
+        output_imports, output_body = _split(_dcg(contract.output_schema, output_class, package))
         imports.extend(output_imports)
         bodies.append(output_body)
     return ToolModels(_merge_imports(imports), "\n\n\n".join(bodies), base + "Input", output_class)
 
 
-def models_for(contracts: Iterable[Contract]) -> dict[str, ToolModels]:
+def models_for(contracts: Iterable[Contract], package: str) -> dict[str, ToolModels]:
     """The models of many contracts, by tool name (the one entry point into dcg)."""
-    return {contract.name: tool_models(contract) for contract in contracts}
+    return {contract.name: tool_models(contract, package) for contract in contracts}
