@@ -333,3 +333,29 @@ def diff_command(
     click.echo(compat.render(report, fmt, {d.rel: d.locate for d in documents}), nl=False)
     if not report.compatible:
         sys.exit(1)
+
+
+@main.command("mock-server")
+@click.pass_obj
+@guarded
+def mock_server_command(ctx: Context) -> None:
+    """Serve the catalog's mock tools over MCP stdio (needs the MCP SDK: toolgen[mcp])."""
+    from toolgen import mock_server
+
+    try:
+        mock_server.require_mcp()
+    except mock_server.MissingDependencyError as exc:
+        click.echo(f"toolgen: {exc}", err=True)
+        sys.exit(1)
+    settings = settings_or_exit(ctx)
+    catalog, problems, _ = pipeline.load_catalog(settings)
+    if catalog is None:
+        emit(problems, "text")
+        click.echo(f"toolgen: contracts are invalid ({_counts(problems)}); nothing to serve", err=True)
+        sys.exit(1)
+    try:
+        mock_server.run(catalog, settings)
+    except mock_server.GenerationError as exc:
+        emit(exc.diagnostics, "text")
+        click.echo("toolgen: the mocks could not be generated; nothing to serve", err=True)
+        sys.exit(1)

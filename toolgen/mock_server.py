@@ -1,0 +1,144 @@
+"""The mock server: the catalog's mock tools served over MCP stdio with the official `mcp` SDK.
+
+`tools/list` answers with exactly the tools of `providers/mcp.json` (built by
+`toolgen.render.providers.mcp`, not re-projected here). `tools/call` goes through the generated
+package's `mocks.mock_registry()`: the python and mocks targets are rendered into a temporary
+folder and imported from there, so the server runs the very code a build writes. Every tool
+outcome, including invalid input, an example's error and an unknown tool, is a `CallToolResult`
+(`isError: true` for failures) with `structuredContent` and a text copy, never a protocol error.
+The `mcp` package is optional (`toolgen[mcp]`) and imported only here, when the server starts.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from toolgen import __version__
+from toolgen.catalog import Catalog
+from toolgen.config import Settings
+from toolgen.diagnostics import Diagnostic, has_errors
+from toolgen.render import Artifact, targets
+
+SERVER_NAME = "toolgen-mock"
+"""The server name the MCP handshake reports."""
+
+INSTALL_HINT = "toolgen mock-server needs the MCP Python SDK; install it with: pip install 'toolgen[mcp]'"
+"""What to tell a user whose environment lacks the `mcp` package."""
+
+
+class MissingDependencyError(RuntimeError):
+    """An optional dependency the command needs is not installed."""
+
+
+class GenerationError(RuntimeError):
+    """A target failed while preparing the mocks; the diagnostics say why."""
+
+    def __init__(self, diagnostics: tuple[Diagnostic, ...]) -> None:
+        super().__init__("the mocks could not be generated")
+        self.diagnostics = diagnostics
+
+
+@dataclass(frozen=True, slots=True)
+class MockService:
+    """What the server answers from: the `tools/list` document and the mock registry."""
+
+    tools: Mapping[str, Any]
+    registry: Any
+
+    def list_tools(self) -> dict[str, Any]:
+        """The `tools/list` result: the `providers/mcp.json` document."""
+        return dict(self.tools)
+
+    def call_tool(self, name: str, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The `tools/call` result for one call, as plain MCP JSON (`content`, `structuredContent`, `isError`)."""
+        result = self.registry.call(name, dict(arguments or {}))
+        answer: dict[str, Any] = result.to_mcp()
+        return answer
+
+
+def require_mcp() -> None:
+    """Raise `MissingDependencyError` with the install hint when the `mcp` SDK is not importable."""
+    try:
+        importlib.import_module("mcp.server.lowlevel")
+        importlib.import_module("mcp.server.stdio")
+    except ImportError as exc:
+        raise MissingDependencyError(INSTALL_HINT) from exc
+
+
+def mcp_tools(catalog: Catalog, settings: Settings) -> Mapping[str, Any]:
+    """The `providers/mcp.json` document of the catalog, from the providers target's MCP module."""
+    from toolgen.render.providers import mcp
+
+    output = mcp.build(catalog, settings)
+    document: Mapping[str, Any] = output.payloads[0].document
+    return document
+
+
+def _package_artifacts(catalog: Catalog, settings: Settings) -> tuple[Artifact, ...]:
+    registry = targets()
+    found: list[Artifact] = []
+    problems: list[Diagnostic] = []
+    for name in ("python", "mocks"):
+        result = registry[name](catalog, settings)
+        found.extend(result.artifacts)
+        problems.extend(result.diagnostics)
+    if has_errors(problems):
+        raise GenerationError(tuple(problems))
+    return tuple(a for a in found if a.path.startswith("python/"))
+
+
+@contextmanager
+def mock_service(catalog: Catalog, settings: Settings) -> Iterator[MockService]:
+    """Render the package with its mocks into a temporary folder and yield the service built on it."""
+    artifacts = _package_artifacts(catalog, settings)
+    package = settings.python_package
+    with tempfile.TemporaryDirectory(prefix="toolgen-mock-") as folder:
+        root = Path(folder)
+        for artifact in artifacts:
+            target = root / artifact.path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(artifact.data())
+        sys.path.insert(0, str(root / "python"))
+        stale = [m for m in sys.modules if m == package or m.startswith(package + ".")]
+        for module in stale:
+            del sys.modules[module]
+        try:
+            mocks = importlib.import_module(f"{package}.mocks")
+            yield MockService(mcp_tools(catalog, settings), mocks.mock_registry())
+        finally:
+            sys.path.remove(str(root / "python"))
+
+
+async def serve_stdio(service: MockService) -> None:
+    """Serve `service` over stdin/stdout until the client closes the connection."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+    from mcp.server.stdio import stdio_server
+
+    listed = types.ListToolsResult.model_validate(service.list_tools())
+
+    async def list_tools(ctx: Any, params: Any) -> Any:
+        return listed
+
+    async def call_tool(ctx: Any, params: Any) -> Any:
+        return types.CallToolResult.model_validate(service.call_tool(params.name, params.arguments))
+
+    server: Any = Server(SERVER_NAME, version=__version__, on_list_tools=list_tools, on_call_tool=call_tool)
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def run(catalog: Catalog, settings: Settings) -> None:
+    """Start the mock server on stdio and block until the client disconnects."""
+    require_mcp()
+    import anyio
+
+    with mock_service(catalog, settings) as service:
+        anyio.run(serve_stdio, service)
