@@ -7,8 +7,6 @@ made here and in docs/compatibility.md too (a test below compares the docs with 
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -249,9 +247,7 @@ GATE_CELLS: list[tuple[str, str, str, dict[str, Any], Status]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("old", "new", "head", "status"), [pytest.param(*cell[1:], id=cell[0]) for cell in GATE_CELLS]
-)
+@pytest.mark.parametrize(("old", "new", "head", "status"), [pytest.param(*cell[1:], id=cell[0]) for cell in GATE_CELLS])
 def test_version_gate(old: str, new: str, head: dict[str, Any], status: Status) -> None:
     tool = diff_tool(make(version=old), make(version=new, **head))
     assert tool.status is status
