@@ -226,7 +226,7 @@ def check_rules_table(table: Mapping[str, Any], report: Reporter) -> dict[str, s
     for code, level in table.items():
         pointer = join("/rules", code)
         rule = rules.get(code)
-        if not rules.is_known_code(code):
+        if not rules.is_known_code(code) or (rule is None and code[:3] in ("TG1", "TG2")):
             report(
                 "TG128", pointer, f"unknown rule code {code!r}{did_you_mean(code, [r.code for r in rules.all_rules()])}"
             )
