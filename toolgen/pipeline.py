@@ -7,8 +7,8 @@ when validation found no error; an error from any target means nothing may be wr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -46,9 +46,23 @@ def load_catalog(settings: Settings) -> tuple[Catalog | None, list[Diagnostic], 
     return build_catalog(contracts), problems, documents
 
 
+def locate(diagnostics: Iterable[Diagnostic], documents: Iterable[RawDocument]) -> list[Diagnostic]:
+    """Fill in line and column for diagnostics that carry only a pointer into a contract."""
+    by_file = {d.rel: d for d in documents}
+    out: list[Diagnostic] = []
+    for diagnostic in diagnostics:
+        document = by_file.get(diagnostic.file)
+        if diagnostic.line is None and document is not None:
+            line, column = document.locate(diagnostic.pointer)
+            out.append(replace(diagnostic, line=line, column=column))
+        else:
+            out.append(diagnostic)
+    return out
+
+
 def generate(settings: Settings) -> Generated:
     """Validate and render every configured target in memory."""
-    catalog, problems, _ = load_catalog(settings)
+    catalog, problems, documents = load_catalog(settings)
     if catalog is None:
         return Generated(settings, tuple(problems))
     per_file = {c.source: c.rules for c in catalog}
@@ -58,7 +72,8 @@ def generate(settings: Settings) -> Generated:
         if name not in registry:
             continue
         result = registry[name](catalog, settings)
-        problems.extend(resolve_severities(result.diagnostics, settings.rule_severities, per_file))
+        found = resolve_severities(result.diagnostics, settings.rule_severities, per_file)
+        problems.extend(locate(found, documents))
         artifacts.extend(result.artifacts)
     diagnostics = tuple(sort_diagnostics(problems))
     if has_errors(diagnostics):
