@@ -1,0 +1,169 @@
+"""Source positions: RFC 6901 pointers map to the line and column of the key, header or element."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolgen.positions import escape, join, locator_for, parent
+
+TOML = '''#:schema ../generated/contract.schema.json
+name = "read_file"   # a comment with = and [brackets]
+description = """
+A multi-line string that mentions
+[input_schema] and key = "value" and ""quotes""
+"""
+literal = \'\'\'C:\\path [x] = 1\'\'\'
+"quoted key" = 1
+a.b."c.d" = 2
+when = 1979-05-27 07:32:00
+permissions = [
+  "read",   # first
+  "write",
+]
+
+[input_schema]
+type = "object"
+
+[input_schema.properties.path]
+type = "string"
+
+[[errors]]
+code = "NOT_FOUND"
+
+[[errors]]
+code = "BINARY_FILE"
+retryable = false
+
+[[examples]]
+input = { path = "src/app.py", nested = { deep = [1, { x = 2 }] } }
+
+[examples.output]
+content = "text"
+
+[[examples]]
+input = {}
+error = { code = "NOT_FOUND", message = "No file" }
+'''
+
+
+def where(text: str, fmt: str, pointer: str) -> tuple[int | None, int | None]:
+    return locator_for(text, fmt)(pointer)
+
+
+def at(text: str, line: int | None, column: int | None, width: int) -> str:
+    assert line is not None and column is not None
+    return text.split("\n")[line - 1][column - 1 : column - 1 + width]
+
+
+def test_toml_positions_of_keys_tables_and_inline_values() -> None:
+    expected = {
+        "/name": (2, 1),
+        "/description": (3, 1),
+        "/literal": (7, 1),
+        "/quoted key": (8, 1),
+        "/a": (9, 1),
+        "/a/b": (9, 3),
+        "/a/b/c.d": (9, 5),
+        "/when": (10, 1),
+        "/permissions": (11, 1),
+        "/permissions/0": (12, 3),
+        "/permissions/1": (13, 3),
+        "/input_schema": (16, 2),
+        "/input_schema/type": (17, 1),
+        "/input_schema/properties/path": (19, 26),
+        "/input_schema/properties/path/type": (20, 1),
+        "/errors": (22, 3),
+        "/errors/0": (22, 1),
+        "/errors/0/code": (23, 1),
+        "/errors/1": (25, 1),
+        "/errors/1/retryable": (27, 1),
+        "/examples/0": (29, 1),
+        "/examples/0/input": (30, 1),
+        "/examples/0/input/path": (30, 11),
+        "/examples/0/input/nested/deep": (30, 43),
+        "/examples/0/input/nested/deep/1": (30, 54),
+        "/examples/0/input/nested/deep/1/x": (30, 56),
+        "/examples/0/output": (32, 11),
+        "/examples/0/output/content": (33, 1),
+        "/examples/1": (35, 1),
+        "/examples/1/error/message": (37, 31),
+    }
+    tomllib.loads(TOML)  # the fixture is valid TOML
+    locate = locator_for(TOML, "toml")
+    assert {p: locate(p) for p in expected} == expected
+
+
+def test_missing_pointer_falls_back_to_nearest_ancestor() -> None:
+    locate = locator_for(TOML, "toml")
+    assert locate("/errors/1/description") == locate("/errors/1")
+    assert locate("/input_schema/properties/nope/type") == locate("/input_schema/properties")
+
+
+def test_json_positions_are_exact() -> None:
+    data = {"name": "x", "a/b": {"t~": [1, {"k": "v"}]}, "é": "ü", 'esc"aped': [[], {}]}
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    locate = locator_for(text, "json")
+    assert locate("") == (1, 1)
+    assert at(text, *locate("/name"), 6) == '"name"'
+    assert at(text, *locate("/a~1b/t~0"), 4) == '"t~"'
+    assert at(text, *locate("/a~1b/t~0/1/k"), 3) == '"k"'
+    assert at(text, *locate("/a~1b/t~0/0"), 1) == "1"
+    assert at(text, *locate("/é"), 3) == '"é"'
+    assert at(text, *locate('/esc"aped/1'), 2) == "{}"
+
+
+def test_unparseable_text_gives_unknown_positions_instead_of_raising() -> None:
+    assert locator_for("{ not json", "json")("/a") in ((1, 1), (None, None))
+    assert locator_for("x = [1, \n", "toml")("/x/0")[0] in (1, 2, None)
+
+
+def test_pointer_helpers() -> None:
+    assert escape("a/b~c") == "a~1b~0c"
+    assert join("/a", "b/c", 0) == "/a/b~1c/0"
+    assert parent("/a/b") == "/a"
+    assert parent("/a") == ""
+    assert parent("") == ""
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=4), children, max_size=3),
+    max_leaves=12,
+)
+
+
+def pointers(value: Any, pointer: str = "") -> list[tuple[str, Any, str | None]]:
+    """Every pointer in the value, with the value there and its key (None for array items)."""
+    out: list[tuple[str, Any, str | None]] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out.append((join(pointer, key), item, key))
+            out.extend(pointers(item, join(pointer, key)))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            out.append((join(pointer, index), item, None))
+            out.extend(pointers(item, join(pointer, index)))
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.text(max_size=4), json_values, max_size=4), st.sampled_from([None, 2]))
+def test_every_json_pointer_points_at_its_key_or_value(data: dict[str, Any], indent: int | None) -> None:
+    text = json.dumps(data, indent=indent, ensure_ascii=bool(indent))
+    locate = locator_for(text, "json")
+    lines = text.split("\n")
+    for pointer, value, key in pointers(data):
+        line, column = locate(pointer)
+        assert line is not None and column is not None
+        rest = lines[line - 1][column - 1 :]
+        token = (
+            json.dumps(key, ensure_ascii=bool(indent))
+            if key is not None
+            else json.dumps(value, indent=indent, ensure_ascii=bool(indent)).split("\n")[0]
+        )
+        assert rest.startswith(token), (pointer, rest, token)
