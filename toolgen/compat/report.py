@@ -149,6 +149,7 @@ def _code(text: str) -> str:
 
 
 def _md_text(text: str) -> str:
+    text = text.replace("->", "→")
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|").replace("\n", " ")
 
 
@@ -162,7 +163,7 @@ def render_markdown(report: Report) -> str:
         lines += ["", "| tool | version | needs | made | result |", "|---|---|---|---|---|"]
         for t in shown:
             ok = "✅" if not t.failed and t.status is not Status.REMOVED else "❌"
-            versions = _md_text(_versions(t)).replace("->", "→")
+            versions = _md_text(_versions(t))
             lines.append(f"| {_code(t.name)} | {versions} | {t.needed.label} | {_made(t)} | {ok} {_verdict(t)} |")
     if report.escalations:
         lines += ["", "### ⚠️ Permission escalations", "", "| tool | gains | owners |", "|---|---|---|"]
