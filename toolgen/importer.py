@@ -226,7 +226,7 @@ class _Session:
         name = _name(raw_name, repairs)
         if name is None:
             raise _Reject("TG105", "/name", "the declaration has no name (a non-empty string)")
-        if name in self.taken:
+        if name in self.taken and (options.repair or not repairs):
             if not options.repair:
                 first = self.taken[name].label
                 raise _Reject(

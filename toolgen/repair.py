@@ -222,9 +222,9 @@ def repair_schema(schema: dict[str, Any], where: str, notes: list[Repair]) -> di
         if id(node) in seen:
             continue
         seen.add(id(node))
+        _fix_required(node, here, notes)
         _fix_properties(node, here, notes)
         _fix_node_keys(node, here, notes)
-        _fix_required(node, here, notes)
         stack.extend(reversed(list(_children(node, here))))
     _fix_metaschema(schema, where, notes)
     return schema

@@ -1,0 +1,244 @@
+"""`--repair`: each fix real catalogs need, reported per tool; without it, each is an error."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_import_shapes import assert_catalog_loads, read_contract, run_import
+from toolgen.repair import Repair, repair_schema, snake_case
+
+DESCRIPTION = "Add up a list of numbers and return the total, rounded as asked."
+
+
+@pytest.mark.parametrize(
+    ("raw", "fixed"),
+    [
+        ("math.sum", "math_sum"),
+        ("ChaDri.change_drink", "cha_dri_change_drink"),
+        ("npmVersions", "npm_versions"),
+        ("getHTTPResponse", "get_http_response"),
+        ("lol-champion-analysis", "lol_champion_analysis"),
+        ("Summarize Detection", "summarize_detection"),
+        ("Events_3_FindEvents", "events_3_find_events"),
+        ("2fa-check", "tool_2fa_check"),
+        ("__private__", "private"),
+        ("x" * 80, "x" * 64),
+    ],
+)
+def test_snake_case(raw: str, fixed: str) -> None:
+    assert snake_case(raw) == fixed
+
+
+def repaired(schema: dict[str, Any]) -> tuple[dict[str, Any], list[Repair]]:
+    notes: list[Repair] = []
+    return repair_schema(json.loads(json.dumps(schema)), "/parameters", notes), notes
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ("dict", "object"),
+        ("float", "number"),
+        ("double", "number"),
+        ("tuple", "array"),
+        ("ArrayList", "array"),
+        ("HashMap", "object"),
+        ("String", "string"),
+        ("Boolean", "boolean"),
+        ("long", "integer"),
+        ("char", "string"),
+        ("str", "string"),
+        ("int", "integer"),
+        ("List[str]", "array"),
+        ("Array<Number>", "array"),
+    ],
+)
+def test_non_standard_types_become_json_schema(given: str, expected: str) -> None:
+    schema, notes = repaired({"type": "dict", "properties": {"x": {"type": given}}})
+    assert schema["type"] == "object"
+    assert schema["properties"]["x"]["type"] == expected
+    assert (
+        Repair("/parameters/properties/x/type", f"type {given!r} is not a JSON Schema type; now {expected!r}") in notes
+    )
+
+
+@pytest.mark.parametrize("given", ["any", "", "Whatever"])
+def test_any_and_unknown_types_accept_any_value(given: str) -> None:
+    schema, notes = repaired({"type": "object", "properties": {"x": {"type": given, "description": "d"}}})
+    assert schema["properties"]["x"] == {"description": "d"}
+    assert "removed it (any value is accepted)" in notes[0].message
+
+
+def test_optional_flags_are_honoured() -> None:
+    schema, notes = repaired(
+        {
+            "type": "object",
+            "properties": {
+                "a": {"type": "string", "optional": True},
+                "b": {"type": "string", "optional": False},
+                "c": {"type": "string", "required": True},
+            },
+            "required": ["a"],
+        }
+    )
+    assert schema["required"] == ["b", "c"]
+    assert all("optional" not in p and "required" not in p for p in schema["properties"].values())
+    assert Repair("/parameters/properties/a/optional", "non-standard `optional` honoured: 'a' is optional") in notes
+
+
+@pytest.mark.parametrize(
+    ("prop", "kept"),
+    [
+        ({"type": "boolean", "default": "false"}, False),
+        ({"type": "integer", "default": "0"}, False),
+        ({"type": "integer", "default": "5 years"}, False),
+        ({"type": "string", "default": ["a"]}, False),
+        ({"type": "string", "default": None}, False),
+        ({"type": "string", "enum": ["a", "b"], "default": "c"}, False),
+        ({"type": "integer", "default": 2.0}, True),
+        ({"type": "number", "default": 2}, True),
+        ({"type": ["string", "null"], "default": None}, True),
+        ({"type": "boolean", "default": True}, True),
+        ({"type": "integer", "default": True}, False),
+    ],
+)
+def test_defaults_that_do_not_match_are_dropped(prop: dict[str, Any], kept: bool) -> None:
+    schema, notes = repaired({"type": "object", "properties": {"x": prop}})
+    assert ("default" in schema["properties"]["x"]) is kept
+    assert bool(notes) is not kept
+
+
+def test_required_names_missing_from_properties_are_dropped() -> None:
+    schema, notes = repaired(
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a", "b", "a", 3]}
+    )
+    assert schema["required"] == ["a"]
+    assert [n.pointer for n in notes] == ["/parameters/required/1", "/parameters/required/2", "/parameters/required/3"]
+
+
+def test_draft07_schema_and_items_list_are_modernised() -> None:
+    schema, notes = repaired(
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "object",
+            "properties": {"pair": {"type": "array", "items": [{"type": "string"}, {"type": "number"}]}},
+        }
+    )
+    assert "$schema" not in schema
+    assert schema["properties"]["pair"] == {"type": "array", "prefixItems": [{"type": "string"}, {"type": "number"}]}
+    assert len(notes) == 2
+
+
+def test_root_without_type_and_leftover_invalid_keywords() -> None:
+    schema, notes = repaired({"properties": {"a": {"type": "string", "minLength": "3", "enum": "x"}}})
+    assert schema == {"type": "object", "properties": {"a": {"type": "string"}}}
+    assert {n.pointer for n in notes} == {
+        "/parameters/type",
+        "/parameters/properties/a/minLength",
+        "/parameters/properties/a/enum",
+    }
+
+
+def test_openapi_nullable_becomes_a_null_type() -> None:
+    schema, _ = repaired({"type": "object", "properties": {"a": {"type": "string", "nullable": True}}})
+    assert schema["properties"]["a"] == {"type": ["string", "null"]}
+
+
+def test_repairs_reach_nested_and_composed_schemas() -> None:
+    schema, _ = repaired(
+        {
+            "type": "dict",
+            "properties": {
+                "x": {
+                    "type": "array",
+                    "items": {
+                        "anyOf": [
+                            {"type": "float"},
+                            {
+                                "type": "dict",
+                                "properties": {"y": {"type": "tuple"}},
+                                "additionalProperties": {"type": "int"},
+                            },
+                        ]
+                    },
+                }
+            },
+        }
+    )
+    branches = schema["properties"]["x"]["items"]["anyOf"]
+    assert branches[0] == {"type": "number"}
+    assert branches[1]["properties"]["y"] == {"type": "array"}
+    assert branches[1]["additionalProperties"] == {"type": "integer"}
+
+
+BFCL_LIKE = [
+    {
+        "name": "math.sum",
+        "description": DESCRIPTION,
+        "parameters": {
+            "type": "dict",
+            "properties": {
+                "numbers": {"type": "array", "items": {"type": "float"}, "description": "Numbers."},
+                "places": {"type": "integer", "default": "2", "description": "Decimal places.", "optional": True},
+            },
+            "required": ["numbers", "places", "ghost"],
+        },
+    },
+    {"name": "math_sum", "description": DESCRIPTION, "parameters": {"type": "object", "properties": {}}},
+    {"name": "MathSum", "description": DESCRIPTION, "parameters": {"type": "object", "properties": {}}},
+]
+
+
+def test_cli_repair_reports_every_fix_per_tool(project: Path) -> None:
+    text = "".join(json.dumps(r) + "\n" for r in BFCL_LIKE)
+    result = run_import(project, text, "openai", "--repair", name="bfcl.jsonl")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "line 1 (math.sum) -> contracts/math_sum.toml" in out
+    assert "  repaired /name: name 'math.sum' is not snake_case (at most 64 characters); now 'math_sum'" in out
+    assert "  repaired /parameters/type: type 'dict' is not a JSON Schema type; now 'object'" in out
+    assert "  repaired /parameters/properties/numbers/items/type: type 'float'" in out
+    assert "  repaired /parameters/properties/places/default: default '2' does not match" in out
+    assert "  repaired /parameters/properties/places/optional: non-standard `optional` honoured" in out
+    assert "  repaired /parameters/required/2: required 'ghost' is not a property; dropped" in out
+    assert "line 2 (math_sum) -> contracts/math_sum_2.toml" in out
+    assert "  repaired /name: the name 'math_sum' is already taken in this import; now 'math_sum_2'" in out
+    assert "line 3 (MathSum) -> contracts/math_sum_3.toml" in out
+    assert read_contract(project, "math_sum")["input_schema"]["required"] == ["numbers"]
+    assert_catalog_loads(project, {"math_sum", "math_sum_2", "math_sum_3"})
+
+
+def test_without_repair_each_problem_is_an_error_naming_line_and_place(project: Path) -> None:
+    text = "".join(json.dumps(r) + "\n" for r in BFCL_LIKE)
+    result = run_import(project, text, "openai", name="bfcl.jsonl")
+    assert result.exit_code == 1
+    err = result.stderr
+    assert "bfcl.jsonl:1: TG107 line 1 (math.sum): name 'math.sum' is not snake_case" in err
+    assert "--repair would fix it [at /name]" in err
+    assert (
+        "bfcl.jsonl:1: TG116 line 1 (math.sum): type 'dict' is not a JSON Schema type; --repair would fix it "
+        "[at /parameters/type]" in err
+    )
+    assert "bfcl.jsonl:3: TG107 line 3 (MathSum)" in err
+    assert "3 declarations: 1 imported, 2 rejected" in err
+    assert sorted(p.name for p in (project / "contracts").iterdir()) == ["math_sum.toml"]
+
+
+def test_duplicate_names_without_repair_name_the_first_record(project: Path) -> None:
+    same = {"name": "get_x", "description": DESCRIPTION, "parameters": {"type": "object", "properties": {}}}
+    result = run_import(project, [same, same], "openai")
+    assert result.exit_code == 1
+    assert "TG109 record #/1 (get_x): the name 'get_x' is already used by record #/0 (get_x)" in result.stderr
+
+
+def test_collision_suffix_keeps_names_within_64_characters(project: Path) -> None:
+    long = "a" * 70
+    records = [{"name": long, "description": DESCRIPTION, "parameters": {"type": "object"}} for _ in range(3)]
+    result = run_import(project, records, "openai", "--repair")
+    assert result.exit_code == 0, result.output
+    names = sorted(p.stem for p in (project / "contracts").iterdir())
+    assert names == ["a" * 62 + "_2", "a" * 62 + "_3", "a" * 64]
