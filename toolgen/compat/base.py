@@ -53,7 +53,7 @@ def read_base_at_ref(settings: Settings, ref: str) -> Catalog:
         raise BaseError(
             f"{path} does not exist at {ref}; commit the output of `toolgen build` there, or use --base-file PATH"
         )
-    return parse_base(shown.stdout, f"{ref}:{path}")
+    return parse_base(shown.stdout, f"{ref}:{path}", settings.rel(settings.output_dir / "catalog.json"))
 
 
 def read_base_file(path: Path) -> Catalog:
@@ -65,8 +65,11 @@ def read_base_file(path: Path) -> Catalog:
     return parse_base(text, str(path))
 
 
-def parse_base(text: str, where: str) -> Catalog:
-    """Parse a `catalog.json` document; anything malformed is a `BaseError` naming `where`."""
+def parse_base(text: str, where: str, source: str | None = None) -> Catalog:
+    """Parse a `catalog.json` document; anything malformed is a `BaseError` naming `where`.
+
+    Each contract's `source` becomes `source` (default `where`): a removed tool is reported there.
+    """
     try:
         document: Any = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -80,7 +83,7 @@ def parse_base(text: str, where: str) -> Catalog:
         if problem:
             raise BaseError(f"{where}: tools[{index}]: {problem}")
     try:
-        return catalog_from_json(document, where)
+        return catalog_from_json(document, source or where)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise BaseError(f"{where}: malformed catalog entry: {type(exc).__name__}: {exc}") from exc
 

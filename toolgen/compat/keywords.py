@@ -119,7 +119,8 @@ def compare_enum(old: Mapping[str, Any], new: Mapping[str, Any]) -> Finding | No
     if not added and not removed:
         return None
     code = "TG430" if added and removed else "TG428" if added else "TG429"
-    parts = [f"values {verb}: {', '.join(vals)}" for verb, vals in (("added", added), ("removed", removed)) if vals]
+    both = (("added", added), ("removed", removed))
+    parts = [f"{keyword} values {verb}: {', '.join(vals)}" for verb, vals in both if vals]
     return Finding(code, keyword, shown_old, shown_new, "; ".join(parts))
 
 

@@ -173,7 +173,7 @@ def render_markdown(report: Report) -> str:
     if report.failures:
         lines += ["", "### Problems", ""] + [f"- {_md_text(f)}" for f in report.failures]
     for t in shown:
-        if not t.changes:
+        if not t.changes or t.status in (Status.ADDED, Status.REMOVED):
             continue
         lines += ["", f"### {_code(t.name)}: {len(t.changes)} change{'s' * (len(t.changes) != 1)}", ""]
         lines += ["| rule | direction | change | location (base → head) | old → new | needs | hint |"]

@@ -79,7 +79,8 @@ class SchemaDiff:
         """Record a finding of rule `code` at (base pointer, head pointer)."""
         decision = DECISIONS[code]
         bump = decision.bump(self.direction)
-        self.changes.append(Change(code, self.direction, bump, message, decision.hint, at[0], at[1], old, new))
+        hint = decision.advice(self.direction)
+        self.changes.append(Change(code, self.direction, bump, message, hint, at[0], at[1], old, new))
 
     def _resolve(self, schema: Any, pointer: str, side: int) -> tuple[Any, str] | None:
         seen: set[str] = set()

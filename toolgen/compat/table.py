@@ -30,6 +30,7 @@ class Decision:
     output: Bump | None
     metadata: Bump | None
     hint: str
+    output_hint: str = ""
 
     def bump(self, direction: Direction) -> Bump:
         """The bump this rule needs in `direction` (major where the table has no cell: fail closed)."""
@@ -37,55 +38,71 @@ class Decision:
         found = value[direction]
         return Bump.MAJOR if found is None else found
 
+    def advice(self, direction: Direction) -> str:
+        """The hint for a finding in `direction` (schema rules have one per direction)."""
+        return self.output_hint if direction is Direction.OUTPUT and self.output_hint else self.hint
 
-_SCHEMA: tuple[tuple[str, str, str, Bump, Bump, str], ...] = (
+
+_OK_IN = "Compatible for input: every call that was valid still is."
+_OK_OUT = "Compatible for output: callers receive a subset of what they handled before."
+
+_SCHEMA: tuple[tuple[str, str, str, Bump, Bump, str, str], ...] = (
     ("TG420", "property-added", "optional property added", _MI, _MI,
-     "Nothing to fix; callers that do not know the property are unaffected."),
+     "Compatible: callers send only the properties they know (see the assumption in the docs).",
+     "Compatible: callers ignore output properties they do not know."),
     ("TG421", "required-property-added", "required property added", _MA, _MI,
-     "For input, make the new property optional (with a default in the tool) to keep old callers working."),
+     "Old calls lack it: make it optional with a default in the tool, or bump the major version.", _OK_OUT),
     ("TG422", "property-removed", "property removed", _MA, _MA,
-     "Keep the property (mark it deprecated in its description) until the next major version."),
+     "Old calls may still send it: keep it (say it is deprecated in its description) until the next major.",
+     "Callers may read it: keep returning it (deprecated in its description) until the next major."),
     ("TG423", "property-now-required", "optional property became required", _MA, _MI,
-     "For input, keep it optional and give the tool a default."),
+     "Old calls may leave it out: keep it optional and give the tool a default.", _OK_OUT),
     ("TG424", "property-now-optional", "required property became optional", _MI, _MA,
-     "For output, keep returning it (callers read it unconditionally) or bump the major version."),
+     _OK_IN, "Callers may read it unconditionally: keep returning it or bump the major version."),
     ("TG425", "type-widened", "type widened", _MI, _MA,
-     "For output, callers may not handle the new type; keep the old type or bump the major version."),
+     _OK_IN, "Callers may not handle the new type: keep the old type or bump the major version."),
     ("TG426", "type-narrowed", "type narrowed", _MA, _MI,
-     "For input, keep accepting the old type and convert it inside the tool."),
+     "Old calls may send the old type: keep accepting it and convert inside the tool.", _OK_OUT),
     ("TG427", "type-changed", "type changed to an unrelated type", _MA, _MA,
+     "Add a new property with the new type and deprecate the old one instead of changing it.",
      "Add a new property with the new type and deprecate the old one instead of changing it."),
     ("TG428", "enum-widened", "enum or const allows more values", _MI, _MA,
-     "For output, callers may not handle the new values; bump the major version or keep the old set."),
+     _OK_IN, "Callers may not handle the new values: bump the major version or keep the old set."),
     ("TG429", "enum-narrowed", "enum or const allows fewer values", _MA, _MI,
-     "For input, keep accepting the removed values (map them to the new ones inside the tool)."),
+     "Old calls may send the removed values: keep accepting them and map them inside the tool.", _OK_OUT),
     ("TG430", "enum-changed", "enum values both added and removed", _MA, _MA,
-     "Split the edit: add the new values first (compatible for input), remove the old ones in a major."),
+     "Split the edit: add the new values now (minor), remove the old ones in the next major.",
+     "Callers may not handle the new values: bump the major version."),
     ("TG431", "constraint-loosened", "constraint loosened or removed", _MI, _MA,
-     "For output, callers may rely on the old bound; keep it or bump the major version."),
+     _OK_IN, "Callers may rely on the old bound: keep it or bump the major version."),
     ("TG432", "constraint-tightened", "constraint tightened or added", _MA, _MI,
-     "For input, values that were valid are now rejected; keep the old bound or bump the major version."),
+     "Old calls may break the new bound: keep the old bound or bump the major version.", _OK_OUT),
     ("TG433", "constraint-changed", "pattern, format or multipleOf changed incomparably", _MA, _MA,
-     "toolgen cannot prove the new value accepts the same strings/numbers; bump the major version."),
+     "toolgen cannot prove the new value accepts the same values: bump the major version.",
+     "toolgen cannot prove the new value produces values callers accept: bump the major version."),
     ("TG434", "additional-properties-opened", "additionalProperties false became allowed", _MI, _MI,
-     "Nothing to fix; callers send and read only the properties the schema declares."),
+     _OK_IN, "Compatible: callers ignore output properties they do not know."),
     ("TG435", "additional-properties-closed", "additionalProperties became false", _MA, _MI,
-     "For input, callers sending undeclared properties are now rejected; bump the major version."),
+     "Old calls sending undeclared properties are now rejected: bump the major version.", _OK_OUT),
     ("TG436", "composition-widened", "anyOf branch added or allOf branch removed", _MI, _MA,
-     "For output, callers may receive a shape they do not handle; bump the major version."),
+     _OK_IN, "Callers may receive a shape they do not handle: bump the major version."),
     ("TG437", "composition-narrowed", "anyOf branch removed or allOf branch added", _MA, _MI,
-     "For input, values matching the removed branch are now rejected; bump the major version."),
+     "Old calls matching only the removed branch are now rejected: bump the major version.", _OK_OUT),
     ("TG438", "composition-changed", "oneOf or not changed, or branches rewritten", _MA, _MA,
-     "toolgen cannot prove the new combination accepts the same values (a oneOf value may now match "
-     "two branches); bump the major version."),
+     "toolgen cannot prove the same values are accepted (a oneOf value may now match two branches): "
+     "bump the major version, or use anyOf for overlapping branches.",
+     "toolgen cannot prove callers handle the new values: bump the major version."),
     ("TG439", "default-changed", "default value changed", _MI, _P,
-     "Callers that leave the property out now get other behaviour; say so in the description."),
+     "Calls that leave the property out now behave differently: say so in the description.",
+     "Documentation-only for output: a patch bump."),
     ("TG440", "annotation-changed", "schema description, title, examples or x- annotation changed", _P, _P,
-     "Nothing to fix; documentation-only changes need a patch bump."),
+     "Documentation-only: a patch bump.", "Documentation-only: a patch bump."),
     ("TG441", "unrecognized-change", "schema change no rule proves safe (fail closed)", _MA, _MA,
-     "toolgen cannot prove this change compatible; bump the major version or undo it."),
+     "toolgen cannot prove this change compatible: bump the major version or undo it.",
+     "toolgen cannot prove this change compatible: bump the major version or undo it."),
     ("TG442", "unresolvable-schema", "$ref cannot be resolved or recursion is too deep (fail closed)", _MA, _MA,
-     "Fix the $ref so it points inside the same schema; toolgen compares what it can resolve."),
+     "Make every $ref point inside the same schema; what cannot be resolved needs a major bump.",
+     "Make every $ref point inside the same schema; what cannot be resolved needs a major bump."),
 )  # fmt: skip
 
 _TOOL: tuple[tuple[str, str, str, Severity, Bump | None, str], ...] = (
@@ -115,8 +132,8 @@ _TOOL: tuple[tuple[str, str, str, Severity, Bump | None, str], ...] = (
 
 def _build() -> dict[str, Decision]:
     table: dict[str, Decision] = {}
-    for code, name, title, inp, out, hint in _SCHEMA:
-        table[code] = Decision(code, name, title, inp, out, None, hint)
+    for code, name, title, inp, out, hint, output_hint in _SCHEMA:
+        table[code] = Decision(code, name, title, inp, out, None, hint, output_hint)
     for code, name, title, _severity, meta, hint in _TOOL:
         table[code] = Decision(code, name, title, None, None, meta, hint)
     return table
