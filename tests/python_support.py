@@ -150,3 +150,40 @@ def run_mypy(folder: Path, package: str) -> subprocess.CompletedProcess[str]:
         check=False,
         env={"PATH": "/usr/bin:/bin", "MYPYPATH": str(folder)},
     )
+
+
+def basic_contracts() -> dict[str, dict[str, Any]]:
+    """A small, ordinary catalog: one tool with an output schema and examples, one without."""
+    read = {
+        "name": "read_file",
+        "version": "1.2.0",
+        "title": "Read file",
+        "description": "Read a UTF-8 text file from the workspace and return its lines.",
+        "permissions": ["read"],
+        "idempotent": True,
+        "input_schema": _object(
+            {
+                "path": {"type": "string", "description": "Relative path.", "minLength": 1},
+                "max_lines": {"type": "integer", "description": "At most this many.", "minimum": 1, "default": 200},
+                "encoding": {"enum": ["utf-8", "latin-1"], "description": "Text encoding."},
+            },
+            ["path"],
+        ),
+        "output_schema": _object(
+            {
+                "content": {"type": "string", "description": "The lines."},
+                "lines": {"type": "array", "items": _object({"n": {"type": "integer"}, "text": {"type": "string"}})},
+            },
+            ["content"],
+        ),
+        "errors": [{"code": "NOT_FOUND", "description": "No such file."}],
+        "examples": [{"title": "Read", "input": {"path": "a.py"}, "output": {"content": "x"}}],
+    }
+    ping = {
+        "name": "ping",
+        "version": "0.1.0",
+        "description": "Check that the agent runtime answers at all.",
+        "permissions": [],
+        "input_schema": _object({}),
+    }
+    return {"read_file": read, "ping": ping}

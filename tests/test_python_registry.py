@@ -16,7 +16,8 @@ import openai.types.chat
 import openai.types.responses.response_input_param as responses_param
 import pydantic
 import pytest
-from python_support import HOSTILE, build, hostile_contracts, write_package, write_project
+
+from tests.python_support import HOSTILE, build, hostile_contracts, write_package, write_project
 
 PACKAGE = "reg_tools"
 

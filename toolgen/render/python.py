@@ -48,7 +48,8 @@ RESERVED_MODULES: frozenset[str] = frozenset({"mocks"})
 """Module names the package uses itself (besides `_runtime` and `__init__`, which no tool name can be)."""
 
 MODELS_FAILED = Rule("TG350", Severity.ERROR, "python target cannot make models for a schema")
-register(MODELS_FAILED)
+MODEL_WEAKER = Rule("TG351", Severity.WARNING, "python model cannot carry a schema constraint")
+register(MODELS_FAILED, MODEL_WEAKER)
 
 
 def safe_comment(text: str) -> str:
@@ -156,6 +157,11 @@ def render(catalog: Catalog, settings: Settings) -> RenderResult:
     models, problems = _models(catalog, settings.python_package)
     if problems:
         return RenderResult(diagnostics=tuple(problems))
+    notes = [
+        Diagnostic(MODEL_WEAKER.code, MODEL_WEAKER.severity, _weaker(name, text), catalog_source(catalog, name), ptr)
+        for name, found in sorted(models.items())
+        for ptr, text in found.notes
+    ]
     base = f"python/{settings.python_package}/"
     modules = module_names(catalog.names)
     artifacts = [
@@ -167,7 +173,20 @@ def render(catalog: Catalog, settings: Settings) -> RenderResult:
         view = _tool_view(contract, modules[contract.name], models[contract.name])
         text = _render(settings, "python/tool.py.jinja", view)
         artifacts.append(Artifact(f"{base}{modules[contract.name]}.py", text))
-    return RenderResult(artifacts=tuple(sorted(artifacts, key=lambda a: a.path)))
+    return RenderResult(artifacts=tuple(sorted(artifacts, key=lambda a: a.path)), diagnostics=tuple(notes))
+
+
+def catalog_source(catalog: Catalog, name: str) -> str:
+    """The contract file of the tool `name`."""
+    contract = catalog.get(name)
+    return contract.source if contract is not None else name
+
+
+def _weaker(name: str, text: str) -> str:
+    return (
+        f"python: the model of tool {name!r} is weaker than its schema ({text}); "
+        "the registry still enforces the schema with jsonschema"
+    )
 
 
 def _runtime_view() -> dict[str, Any]:

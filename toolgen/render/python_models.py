@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
@@ -40,6 +41,8 @@ class ToolModels:
     body: str
     input_class: str
     output_class: str | None
+    notes: tuple[tuple[str, str], ...] = ()
+    """What dcg warned about, as (schema pointer, message): constraints a model cannot carry."""
 
 
 def _class_namer(root: str) -> Callable[[str], str]:
@@ -104,18 +107,28 @@ def _merge_imports(nodes: Iterable[ast.Import | ast.ImportFrom]) -> tuple[str, .
     return tuple(lines)
 
 
+def _noted(schema: Mapping[str, object], root: str, package: str, pointer: str) -> tuple[str, list[tuple[str, str]]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        code = _dcg(schema, root, package)
+    return code, sorted({(pointer, str(w.message)) for w in caught})
+
+
 def tool_models(contract: Contract, package: str) -> ToolModels:
     """The input (and output) models of one contract; they derive from `<package>._runtime.ToolModel`."""
     base = pascal(contract.name)
-    imports, input_body = _split(_dcg(contract.input_schema, base + "Input", package))
+    code, notes = _noted(contract.input_schema, base + "Input", package, "/input_schema")
+    imports, input_body = _split(code)
     bodies = [input_body]
     output_class = None
     if contract.output_schema is not None:
         output_class = base + "Output"
-        output_imports, output_body = _split(_dcg(contract.output_schema, output_class, package))
+        code, output_notes = _noted(contract.output_schema, output_class, package, "/output_schema")
+        output_imports, output_body = _split(code)
         imports.extend(output_imports)
         bodies.append(output_body)
-    return ToolModels(_merge_imports(imports), "\n\n\n".join(bodies), base + "Input", output_class)
+        notes.extend(output_notes)
+    return ToolModels(_merge_imports(imports), "\n\n\n".join(bodies), base + "Input", output_class, tuple(notes))
 
 
 def models_for(contracts: Iterable[Contract], package: str) -> dict[str, ToolModels]:
