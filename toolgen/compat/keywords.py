@@ -132,6 +132,8 @@ def _number(value: Any) -> Fraction | None:
 
 def compare_bound(keyword: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> Finding | None:
     """A numeric bound: added or moved inward tightens, removed or moved outward loosens."""
+    if keyword not in old and keyword not in new:
+        return None
     before, after = _get(old, keyword), _get(new, keyword)
     if canonical(before if before is not ABSENT else None) == canonical(after if after is not ABSENT else None):
         return None
@@ -175,6 +177,8 @@ def compare_multiple_of(old: Mapping[str, Any], new: Mapping[str, Any]) -> Findi
 
 def compare_present(keyword: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> Finding | None:
     """`pattern`, `format` and `uniqueItems`: adding tightens, removing loosens, changing is unknown."""
+    if keyword not in old and keyword not in new:
+        return None
     before, after = _get(old, keyword), _get(new, keyword)
     if keyword == "uniqueItems":
         before = True if before is True else ABSENT
