@@ -161,3 +161,10 @@ def test_markdown_tables_keep_their_columns_whatever_the_contract_text() -> None
             raise AssertionError(f"contract text became HTML: {token.content}")
     assert widths and all(w in (3, 5, 7) for w in widths)
     assert len(Path(__file__).read_text(encoding="utf-8")) > 0
+
+
+def test_a_malformed_base_schema_fails_closed_instead_of_crashing() -> None:
+    base = {"type": "object", "properties": [{"a": 1}], "required": True}
+    changes = diff(base, obj({"a": {"type": "string"}}))
+    assert [(c.rule, c.bump) for c in changes] == [("TG441", Bump.MAJOR)]
+    assert "malformed" in changes[0].message

@@ -47,6 +47,13 @@ def _lookup(root: Any, fragment: str) -> Any:
     return node
 
 
+def _names(value: Any) -> set[str]:
+    """The names in a `required` list (anything else, such as draft-3 `required: true`, names none)."""
+    if isinstance(value, list | tuple):
+        return {v for v in value if isinstance(v, str)}
+    return set()
+
+
 def _merge(target: Any, siblings: dict[str, Any]) -> Any:
     """A `$ref` with sibling keywords: both apply (2020-12); merged when no keyword appears in both."""
     if not siblings or target is False:
@@ -177,7 +184,7 @@ class SchemaDiff:
     def _objects(self, old: Mapping[str, Any], new: Mapping[str, Any], at: tuple[str, str], depth: int) -> None:
         old_props: Mapping[str, Any] = old.get("properties") or {}
         new_props: Mapping[str, Any] = new.get("properties") or {}
-        old_req, new_req = set(old.get("required", ())), set(new.get("required", ()))
+        old_req, new_req = _names(old.get("required")), _names(new.get("required"))
         for name in sorted(set(old_props) | set(new_props)):
             token = f"/properties/{escape(name)}"
             where = (at[0] + token if name in old_props else at[0], at[1] + token if name in new_props else at[1])
@@ -273,5 +280,15 @@ class SchemaDiff:
 
 
 def diff_schema(direction: Direction, base: Any, head: Any, base_at: str, head_at: str) -> list[Change]:
-    """Every change between two versions of one schema; `base_at`/`head_at` prefix the pointers."""
-    return SchemaDiff(direction, base, head, base_at, head_at).run()
+    """Every change between two versions of one schema; `base_at`/`head_at` prefix the pointers.
+
+    A schema too malformed to walk (a hand-edited base catalog) gives one TG441 finding: fail closed.
+    """
+    walker = SchemaDiff(direction, base, head, base_at, head_at)
+    try:
+        return walker.run()
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError) as exc:
+        walker.changes.clear()
+        message = f"schema is malformed and cannot be compared ({type(exc).__name__})"
+        walker.add("TG441", (base_at, head_at), thaw(base), thaw(head), message)
+        return walker.changes
