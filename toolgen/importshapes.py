@@ -206,10 +206,18 @@ def _loads(text: str) -> Any:
     return json.loads(text, parse_constant=_reject_constant)
 
 
+def _parse_message(exc: Exception) -> str:
+    if isinstance(exc, RecursionError):
+        return "nested too deeply to read"
+    return exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+
+
 def find_records(text: str, source: str) -> tuple[list[Record], list[Diagnostic]]:
     """Every declaration in a JSON or JSON Lines text, and a diagnostic for each unreadable part."""
     try:
-        return list(_unwrap(_loads(text), None, "")), []
+        value = _loads(text)
+        single = isinstance(value, dict) and "name" in value and len(text.strip().splitlines()) == 1
+        return list(_unwrap(value, 1 if single else None, "")), []
     except (ValueError, RecursionError) as exc:
         whole_error = exc
     lines = text.splitlines()
@@ -221,7 +229,7 @@ def find_records(text: str, source: str) -> tuple[list[Record], list[Diagnostic]
         try:
             value = _loads(line)
         except (ValueError, RecursionError) as exc:
-            message = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+            message = _parse_message(exc)
             problems.append(Diagnostic("TG102", Severity.ERROR, f"malformed JSON line: {message}", source, "", number))
             continue
         parsed_any = True
@@ -229,7 +237,7 @@ def find_records(text: str, source: str) -> tuple[list[Record], list[Diagnostic]
     if not parsed_any:
         line_no = getattr(whole_error, "lineno", None)
         column = getattr(whole_error, "colno", None)
-        message = whole_error.msg if isinstance(whole_error, json.JSONDecodeError) else str(whole_error)
+        message = _parse_message(whole_error)
         return [], [Diagnostic("TG102", Severity.ERROR, f"malformed JSON: {message}", source, "", line_no, column)]
     return records, problems
 
