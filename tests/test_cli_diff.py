@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from click.testing import CliRunner, Result
 from factory import contract, write_json
 
+from tests.conftest import REPO
 from toolgen.cli import main
 
 GIT = ["git", "-c", "user.name=toolgen tests", "-c", "user.email=tests@example.invalid", "-c", "commit.gpgsign=false"]
@@ -203,3 +206,37 @@ def test_python_m_toolgen_runs_the_same_command(repo: Path) -> None:
     document = json.loads(done.stdout)
     assert document["compatible"] is True
     assert [c["rule"] for c in document["tools"][0]["changes"]] == ["TG420"]
+
+
+def test_removed_tool_annotation_points_at_the_committed_catalog(repo: Path) -> None:
+    (repo / "contracts" / "echo_text.json").unlink()
+    write_json(repo, contract("other_tool"))
+    lines = run(repo, "diff", "--base", "HEAD", "--format", "github").output.splitlines()
+    assert "::error file=generated/catalog.json,title=TG401::tool echo_text 1.0.0 removed" in lines
+
+
+def test_the_pre_commit_hook_runs(repo: Path) -> None:
+    hooks = {h["id"]: h for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
+    hook = hooks["toolgen-diff"]
+    assert hook["entry"] == "toolgen diff" and hook["pass_filenames"] is False
+    git(repo, "branch", "-q", "-m", "main")
+    git(repo, "update-ref", "refs/remotes/origin/main", "HEAD")
+    assert run(repo, "diff", *hook["args"]).exit_code == 0
+    write(repo, owners=["@echo-team"], permissions=["read", "write"], version="2.0.0")
+    assert run(repo, "diff", *hook["args"]).exit_code == 1
+
+
+def test_the_ci_recipe_commands_parse_and_run(repo: Path) -> None:
+    text = (REPO / "docs" / "ci.md").read_text(encoding="utf-8")
+    workflow = yaml.safe_load(text.split("```yaml\n", 1)[1].split("```", 1)[0])
+    commands = [
+        step["run"]
+        for step in workflow["jobs"]["contracts"]["steps"]
+        if str(step.get("run", "")).startswith("toolgen ")
+    ]
+    assert any(c.startswith("toolgen check") for c in commands)
+    assert any(c.startswith('toolgen diff --base "origin/$BASE_REF"') for c in commands)
+    for command in commands:
+        line = command.split(" >>")[0].replace('"origin/$BASE_REF"', "HEAD").replace(" $ALLOW", "")
+        result = run(repo, *shlex.split(line)[1:])
+        assert result.exit_code == 0, (line, result.output)
