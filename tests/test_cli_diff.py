@@ -122,7 +122,7 @@ def test_json_markdown_and_github_formats(repo: Path) -> None:
     github = run(repo, "diff", "--base", "HEAD", "--format", "github").output.splitlines()
     assert github[0].startswith("::error file=contracts/echo_text.json,line=3,title=TG404::echo_text: changes need a")
     assert github[1].startswith("::warning file=contracts/echo_text.json,line=")
-    assert ",title=TG425::echo_text: output type widened (needs major)" in github[1]
+    assert ",title=TG425::echo_text: output `text`: type widened (needs major)" in github[1]
 
 
 def test_base_file(repo: Path, tmp_path: Path) -> None:

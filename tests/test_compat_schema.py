@@ -38,6 +38,16 @@ def test_change_behind_a_ref_is_located_in_both_versions() -> None:
     assert change.base_pointer == "/input_schema/properties/range/properties/start/type"
     assert change.head_pointer == "/input_schema/$defs/range/properties/start/type"
     assert (change.old, change.new) == ("integer", "number")
+    assert change.message == "`range.start`: type widened"
+
+
+def test_messages_name_the_property_path() -> None:
+    base = obj({"files": {"type": "array", "items": obj({"path": {"type": "string"}, "mode": {"type": "string"}})}})
+    head = obj({"files": {"type": "array", "items": obj({"path": {"type": "string", "maxLength": 9}})}})
+    assert [c.message for c in diff(base, head)] == [
+        "property `files[].mode` removed",
+        "`files[].path`: maxLength added",
+    ]
 
 
 def test_restructure_into_defs_and_a_ref_with_siblings_are_no_change() -> None:

@@ -40,15 +40,31 @@ def _docs(base: Contract, head: Contract) -> list[Change]:
     pairs: list[tuple[str, Any, Any]] = [
         ("description", base.description, head.description),
         ("title", base.title, head.title),
-        ("examples", [e.to_json() for e in base.examples], [e.to_json() for e in head.examples]),
         ("owners", list(base.owners), list(head.owners)),
         ("tags", list(base.tags), list(head.tags)),
     ]
-    return [
+    out = [
         _change("TG407", _META, (f"/{key}", f"/{key}"), (old, new), f"{key} changed")
         for key, old, new in pairs
         if old != new
     ]
+    return out + _examples(base, head)
+
+
+def _examples(base: Contract, head: Contract) -> list[Change]:
+    """One finding per example that was added, removed or edited (by position)."""
+    old, new = [e.to_json() for e in base.examples], [e.to_json() for e in head.examples]
+    out: list[Change] = []
+    for index in range(max(len(old), len(new))):
+        before = old[index] if index < len(old) else ABSENT
+        after = new[index] if index < len(new) else ABSENT
+        if before == after:
+            continue
+        at = (f"/examples/{index}" if before is not ABSENT else "/examples",
+              f"/examples/{index}" if after is not ABSENT else "/examples")  # fmt: skip
+        verb = "added" if before is ABSENT else "removed" if after is ABSENT else "changed"
+        out.append(_change("TG407", _META, at, (before, after), f"example {index + 1} {verb}"))
+    return out
 
 
 def _permissions(base: Contract, head: Contract) -> list[Change]:

@@ -27,6 +27,10 @@ _HANDLED = kw.LEAF_KEYWORDS | _IGNORED | {
     "anyOf", "oneOf", "allOf", "not",
 }  # fmt: skip
 _MISSING = object()
+_NAMES_ITS_PROPERTY = frozenset({"TG420", "TG421", "TG422", "TG423", "TG424"})
+_NAMED = frozenset({"properties", "$defs", "definitions"})
+_INDEXED = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
+_SHAPES = {"items": "[]", "additionalProperties": "{}", "contains": "[?]", "not": "!"}
 
 
 def escape(token: str) -> str:
@@ -83,11 +87,32 @@ class SchemaDiff:
         return self.changes
 
     def add(self, code: str, at: tuple[str, str], old: Any, new: Any, message: str) -> None:
-        """Record a finding of rule `code` at (base pointer, head pointer)."""
+        """Record a finding of rule `code` at (base pointer, head pointer), naming the property it is in."""
+        subject = max(self.label(at[0], 0), self.label(at[1], 1), key=len)
+        if subject and code not in _NAMES_ITS_PROPERTY:
+            message = f"`{subject}`: {message}"
         decision = DECISIONS[code]
         bump = decision.bump(self.direction)
         hint = decision.advice(self.direction)
         self.changes.append(Change(code, self.direction, bump, message, hint, at[0], at[1], old, new))
+
+    def label(self, pointer: str, side: int) -> str:
+        """A readable path of the property a pointer is in: `range.start`, `files[].path`."""
+        tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer[len(self.prefixes[side]) :].split("/")[1:]]
+        parts: list[str] = []
+        index = 0
+        while index < len(tokens):
+            token, following = tokens[index], tokens[index + 1] if index + 1 < len(tokens) else None
+            if token in _NAMED and following is not None:
+                parts.append(("." if parts else "") + following)
+                index += 1
+            elif token in _INDEXED and following is not None:
+                parts.append(f"{token}[{following}]")
+                index += 1
+            elif token in _SHAPES:
+                parts.append(_SHAPES[token])
+            index += 1
+        return "".join(parts)
 
     def _resolve(self, schema: Any, pointer: str, side: int) -> tuple[Any, str] | None:
         seen: set[str] = set()
@@ -189,17 +214,19 @@ class SchemaDiff:
             token = f"/properties/{escape(name)}"
             where = (at[0] + token if name in old_props else at[0], at[1] + token if name in new_props else at[1])
             if name in old_props and name in new_props:
-                self._requiredness(name, name in old_req, name in new_req, where)
+                self._requiredness(self.label(where[1], 1), name in old_req, name in new_req, where)
                 self.compare(old_props[name], new_props[name], where[0], where[1], depth + 1)
             elif name in new_props:
                 code = "TG421" if name in new_req and name not in old_req else "TG420"
                 kind = "required" if code == "TG421" else "optional"
-                self.add(code, where, ABSENT, thaw(new_props[name]), f"{kind} property `{name}` added")
+                label = self.label(where[1], 1)
+                self.add(code, where, ABSENT, thaw(new_props[name]), f"{kind} property `{label}` added")
             else:
-                self.add("TG422", where, thaw(old_props[name]), ABSENT, f"property `{name}` removed")
+                self.add("TG422", where, thaw(old_props[name]), ABSENT, f"property `{self.label(where[0], 0)}` removed")
         for name in sorted((old_req ^ new_req) - set(old_props) - set(new_props)):
             where = (at[0] + "/required" if old_req else at[0], at[1] + "/required" if new_req else at[1])
-            self._requiredness(name, name in old_req, name in new_req, where)
+            parent = self.label(at[1], 1)
+            self._requiredness(f"{parent}.{name}" if parent else name, name in old_req, name in new_req, where)
         self._additional(old, new, at, depth)
 
     def _requiredness(self, name: str, before: bool, after: bool, at: tuple[str, str]) -> None:
