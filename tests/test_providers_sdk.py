@@ -1,0 +1,164 @@
+"""Every generated provider declaration validates with the provider SDK types (PROVIDERS.md).
+
+Two catalogs: an edge-case project built through the real pipeline (free-form maps, `$ref`s, `const`,
+root `oneOf`, deprecation, sensitive examples, integer enums), and a sweep over the real tool schemas
+of the shared corpora, projected directly.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+from tests.providers_support import (
+    SHARED_CORPORA,
+    catalog_of,
+    check_all,
+    check_anthropic,
+    make_contract,
+    settings,
+    strict_problems,
+)
+from toolgen import pipeline
+from toolgen.config import load_settings
+from toolgen.render import providers
+from toolgen.render.providers import stats
+
+EDGE_PROJECT = Path(__file__).parent / "data" / "providers" / "edge_project"
+
+
+def edge_payloads(tmp_path: Path, *, anthropic_strict: bool = False) -> tuple[dict[str, Any], pipeline.Generated]:
+    """Build the edge-case project in a temporary copy and parse its provider files."""
+    import shutil
+
+    root = tmp_path / "edge"
+    shutil.copytree(EDGE_PROJECT, root)
+    if anthropic_strict:
+        config = root / "toolgen.toml"
+        config.write_text(config.read_text(encoding="utf-8") + "anthropic_strict = true\n", encoding="utf-8")
+    found, problems = load_settings(root)
+    assert problems == []
+    result = pipeline.generate(found)
+    assert result.ok, [str(d) for d in result.diagnostics if d.is_error]
+    files = {a.path.removeprefix("providers/"): json.loads(a.text) for a in result.artifacts if "providers/" in a.path}
+    assert sorted(files) == sorted(providers.FILES)
+    return files, result
+
+
+@pytest.mark.parametrize("anthropic_strict", [False, True])
+def test_edge_project_validates_with_every_sdk(tmp_path: Path, anthropic_strict: bool) -> None:
+    files, _ = edge_payloads(tmp_path, anthropic_strict=anthropic_strict)
+    check_all(files)
+    strict_flags = {t["function"]["name"]: t["function"]["strict"] for t in files["openai_chat.json"]}
+    assert strict_flags["set_headers"] is False
+    assert strict_flags["read_text"] is True
+    anthropic = {t["name"]: t for t in files["anthropic.json"]}
+    assert all(("strict" in t) is anthropic_strict for t in anthropic.values())
+
+
+def test_edge_project_responses_match_chat(tmp_path: Path) -> None:
+    files, _ = edge_payloads(tmp_path)
+    chat = [t["function"] for t in files["openai_chat.json"]]
+    responses = [{k: v for k, v in t.items() if k != "type"} for t in files["openai_responses.json"]]
+    assert chat == responses
+
+
+def test_strict_checker_catches_what_it_should() -> None:
+    """The test's own strict checker is not vacuous: each rule of PROVIDERS.md 1.5 it enforces fires."""
+    ok = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": False}
+    assert strict_problems(ok) == []
+    bad_cases = [
+        {**ok, "additionalProperties": True},
+        {**ok, "required": []},
+        {**ok, "properties": {"a": {"type": "string", "format": "uri"}}},
+        {**ok, "properties": {"a": {"oneOf": [{"type": "string"}]}}},
+        {**ok, "properties": {"a": {"type": "array"}}},
+        {**ok, "properties": {"a": {"description": "anything"}}},
+        {**ok, "properties": {"a": {"type": "string", "default": "x"}}},
+        {**ok, "properties": {"a": {"$ref": "#/$defs/missing"}}},
+        {"anyOf": [ok]},
+    ]
+    for case in bad_cases:
+        assert strict_problems(case), case
+
+
+SAMPLE_EVERY = 4
+"""The sweep takes every fourth record of each corpus file (about 700 tools) to stay fast."""
+
+
+def _corpus_contracts() -> list[Any]:
+    contracts = []
+    seen: set[str] = set()
+    for file in ("mcp_tools.jsonl", "other/taubench_tools.jsonl", "other/acebench_en_functions.jsonl"):
+        for line in (SHARED_CORPORA / file).read_text(encoding="utf-8").splitlines()[::SAMPLE_EVERY]:
+            record = json.loads(line)
+            schema = record.get("inputSchema") or record.get("parameters")
+            name = re.sub(r"[^a-z0-9_]", "_", re.sub(r"(?<!^)(?=[A-Z])", "_", record["name"]).lower()).strip("_")[:64]
+            if not isinstance(schema, dict) or schema.get("type") != "object" or not name or name in seen:
+                continue
+            try:
+                Draft202012Validator.check_schema(schema)
+            except SchemaError:
+                continue
+            seen.add(name)
+            output = record.get("outputSchema")
+            extra = {"output_schema": output} if isinstance(output, dict) and output.get("type") == "object" else {}
+            description = (record.get("description") or "").strip() or f"The {name} tool."
+            contracts.append(make_contract(name, schema, description=description, **extra))
+    return contracts
+
+
+@pytest.mark.slow
+def test_corpus_sweep_validates_with_every_sdk(tmp_path: Path) -> None:
+    """Real schemas: every declaration of a tool without a TG3xx error validates with the SDK types."""
+    contracts = _corpus_contracts()
+    assert len(contracts) > 500, len(contracts)
+    failed: set[str] = set()
+    for start in range(0, len(contracts), 100):
+        catalog = catalog_of(*contracts[start : start + 100])
+        projection = providers.project(catalog, settings(tmp_path, anthropic_strict=True))
+        errors = [d for d in projection.diagnostics if d.is_error]
+        assert {d.code for d in errors} <= {"TG304", "TG306"}, sorted({d.code for d in errors})
+        broken = {d.file.removeprefix("contracts/").removesuffix(".json") for d in errors}
+        failed |= broken
+        for payload in projection.payloads:
+            _check_payload(payload.file, payload.tools, broken)
+    assert 0 < len(failed) < len(contracts) / 10
+
+
+def _check_payload(file: str, tools: Any, broken: set[str]) -> None:
+    from tests import providers_support as support
+
+    ok = {name: tool for name, tool in tools.items() if name not in broken}
+    if file == "openai_chat.json":
+        for tool in ok.values():
+            support.check_openai_chat(tool)
+    elif file == "openai_responses.json":
+        for tool in ok.values():
+            support.check_openai_responses(tool)
+    elif file == "anthropic.json":
+        for tool in ok.values():
+            check_anthropic(tool)
+    elif file == "gemini.json":
+        support.check_gemini([{"functionDeclarations": list(ok.values())}])
+    else:
+        support.check_mcp({"tools": list(ok.values())})
+
+
+def test_stats_sizes_are_the_compact_json_of_each_declaration(tmp_path: Path) -> None:
+    files, result = edge_payloads(tmp_path)
+    assert result.catalog is not None
+    measured = stats.measure(providers.project(result.catalog, result.settings))
+    sizes = {p: s.bytes for p, _, s in measured.providers}
+    for file, document in files.items():
+        assert sizes[file] == len(stats.compact(document).encode("utf-8"))
+    assert [s.bytes for _, _, s in measured.providers] == sorted(sizes.values(), reverse=True)
+    largest = [max(s.bytes for s in sizes.values()) for _, sizes in measured.tools]
+    assert largest == sorted(largest, reverse=True)
+    assert stats.estimate_tokens('{"type":"object"}') == 9
