@@ -58,7 +58,14 @@ def _array(children: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any]
     return st.fixed_dictionaries(required, optional={"minItems": st.integers(0, 2)})
 
 
-SUBSCHEMAS = st.recursive(_LEAF, lambda children: st.one_of(_object(children), _array(children)), max_leaves=8)
+def _combined(children: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any]]:
+    keyword = st.sampled_from(["anyOf", "oneOf", "allOf"])
+    return st.builds(lambda k, xs: {k: xs}, keyword, st.lists(children, min_size=1, max_size=3))
+
+
+SUBSCHEMAS = st.recursive(
+    _LEAF, lambda children: st.one_of(_object(children), _array(children), _combined(children)), max_leaves=8
+)
 ROOTS = _object(SUBSCHEMAS)
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
