@@ -56,8 +56,11 @@ def _dcg(schema: Mapping[str, object], root: str, package: str) -> str:
     from datamodel_code_generator import InputFileType, LiteralType, PythonVersion, generate
     from datamodel_code_generator.enums import DataModelType
 
+    plain = thaw(schema)
+    for key in ("title", "$id"):  # dcg would name the root class after these; the root is named `root`
+        plain.pop(key, None)
     code = generate(
-        thaw(schema),
+        plain,
         input_file_type=InputFileType.JsonSchema,
         output_model_type=DataModelType.PydanticV2BaseModel,
         target_python_version=PythonVersion.PY_311,
@@ -75,6 +78,8 @@ def _dcg(schema: Mapping[str, object], root: str, package: str) -> str:
     )
     if not isinstance(code, str):
         raise TypeError(f"datamodel-code-generator returned {type(code).__name__} for {root}")
+    if not re.search(rf"^class {root}\(", code, re.MULTILINE):
+        raise ValueError(f"datamodel-code-generator did not make the class {root}")
     return code
 
 

@@ -41,7 +41,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_schema=_runtime.freeze(
         {"type": "object", "additionalProperties": False, "properties": {}}
     ),
-    output_schema=_runtime.freeze(None),
+    output_schema=None,
     errors=(),
     idempotent=False,
     deprecated=False,

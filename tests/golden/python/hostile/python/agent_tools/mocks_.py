@@ -47,7 +47,7 @@ CONTRACT: Final = _runtime.ToolContract(
             "properties": {"q": {"type": "string", "description": "A query."}},
         }
     ),
-    output_schema=_runtime.freeze(None),
+    output_schema=None,
     errors=(),
     idempotent=False,
     deprecated=False,
