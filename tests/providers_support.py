@@ -232,7 +232,7 @@ def _check_gemini_schema(schema: dict[str, Any]) -> None:
     while stack:
         node = stack.pop()
         assert not {"$ref", "$defs", "definitions", "const", "exclusiveMinimum", "exclusiveMaximum"} & set(node)
-        assert not {"$schema", "examples", "discriminator"} & set(node)
+        assert not {"$schema", "examples", "discriminator", "oneOf"} & set(node)
         assert all(isinstance(v, str) and v for v in node.get("enum", ["ok"]))
         stack.extend(sub for _, sub in _all_subschemas(node))
 

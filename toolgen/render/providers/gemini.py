@@ -6,6 +6,7 @@ Mapping decisions:
   JSON Schema fields are used rather than the OpenAPI-subset `parameters`, as the SDK recommends.
 - Local `$ref`s are inlined and `$defs`/`definitions` removed (Gemini mishandles references); a
   recursive or unresolvable `$ref` cannot be inlined and is a TG306 error.
+- `oneOf` becomes `anyOf` (Gemini documents `anyOf` only; the model sees the same alternatives).
 - `const` becomes a one-value `enum`. An enum Gemini cannot take (a non-string value, or the empty
   string) is removed and its values stated in the description, with a TG308 warning. Turning the
   values into strings, as some converters do, would make the model send `"1"` where the contract
@@ -43,6 +44,8 @@ _DESCRIBE = ("exclusiveMinimum", "exclusiveMaximum")
 
 def _node(node: Schema, pointer: str, contract: Contract, out: Output) -> Schema:
     node = {k: v for k, v in node.items() if k not in _DROP}
+    if "oneOf" in node and "anyOf" not in node:
+        node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
     if "const" in node:
         node = {("enum" if k == "const" else k): ([v] if k == "const" else v) for k, v in node.items() if k != "enum"}
     enum = node.get("enum")

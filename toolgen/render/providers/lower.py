@@ -239,14 +239,14 @@ def flatten_root(schema: Schema, base: str) -> tuple[Schema, list[Issue]]:
         sets = [list(b.get("required") or []) for b in branches]
         if key == "allOf":
             required += [n for s in sets for n in s if n not in required]
-            note = "the schema is flattened: every branch of the root allOf is merged into one object"
+            note = "has a root allOf, which this provider refuses; its branches are merged into one object"
         else:
             common = [n for n in (sets[0] if sets else []) if all(n in s for s in sets)]
             required += [n for n in common if n not in required]
             if any(sets):
                 options = " | ".join(", ".join(f"`{n}`" for n in s) or "(none)" for s in sets)
                 add_note(out, f"Give {'exactly ' if key == 'oneOf' else ''}one of these sets of fields: {options}.")
-            note = f"the root {key} is removed; its alternatives move to the description"
+            note = f"has a root {key}, which this provider refuses; it is removed and the description states it"
         issues.append(Issue(f"{base}/{key}", note))
     if properties:
         out["properties"] = properties

@@ -21,6 +21,7 @@ from toolgen.render.providers.lower import (
     children,
     inline_refs,
     render_value,
+    resolve_pointer,
     transform,
     walk,
 )
@@ -206,6 +207,13 @@ def lower_strict(schema: Schema, base: str, profile: StrictProfile) -> tuple[Sch
             inline_refs(lowered, base)
         except RefError as exc:
             issues.append(Issue(exc.pointer, exc.message))
+    for pointer, node in walk(lowered, base):
+        ref = node.get("$ref")
+        try:
+            if isinstance(ref, str):
+                resolve_pointer(lowered, ref)
+        except KeyError:
+            issues.append(Issue(pointer, f"has a $ref ({ref}) into a place the strict rewrite moved"))
     if profile is OPENAI:
         issues.extend(openai_limits(lowered, base))
     return lowered, _outermost(issues)
