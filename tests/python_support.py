@@ -140,10 +140,11 @@ def write_package(files: dict[str, str], dest: Path) -> Path:
     return dest / "python"
 
 
-def run_mypy(folder: Path, package: str) -> subprocess.CompletedProcess[str]:
-    """`mypy --strict` over the package in `folder`, ignoring any project configuration."""
+def run_mypy(folder: Path, package: str, module: bool = False) -> subprocess.CompletedProcess[str]:
+    """`mypy --strict` over the package (or module) in `folder`, ignoring any project configuration."""
+    kind = "-m" if module else "-p"
     return subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", "--no-incremental", "-p", package],
+        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", "--no-incremental", kind, package],
         cwd=folder,
         capture_output=True,
         text=True,
@@ -187,3 +188,36 @@ def basic_contracts() -> dict[str, dict[str, Any]]:
         "input_schema": _object({}),
     }
     return {"read_file": read, "ping": ping}
+
+
+USER_CODE = '''
+"""A user's implementation, type-checked against the generated protocol."""
+
+from typing import Literal, assert_type
+
+from agent_tools import Err, Ok, Policy, Registry, ToolResult, TraceRecord
+from agent_tools import ping, read_file
+
+
+def read(arguments: read_file.ReadFileInput) -> ToolResult[read_file.ReadFileOutput]:
+    if arguments.path == "missing":
+        return read_file.CONTRACT.error("NOT_FOUND", "no such file")
+    return Ok(read_file.ReadFileOutput(content=arguments.path))
+
+
+def pong(arguments: ping.PingInput) -> ToolResult[dict[str, bool]]:
+    return Ok({"pong": True})
+
+
+implementation: read_file.Implementation = read
+other: ping.Implementation = pong
+traces: list[TraceRecord] = []
+registry = Registry(Policy(allow={"read"}), traces.append)
+registry.register("read_file", implementation)
+result = registry.call("read_file", {"path": "a"})
+if isinstance(result, Err):
+    assert_type(result.code, str)
+else:
+    assert_type(result.ok, Literal[True])
+'''
+"""Code a user writes against the basic catalog; `mypy --strict` must accept it."""

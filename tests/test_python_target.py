@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from tests.conftest import GOLDEN, REPO, assert_golden
 from tests.python_support import (
     HOSTILE,
+    USER_CODE,
     basic_contracts,
     build,
     hostile_contracts,
@@ -83,6 +84,16 @@ def test_mypy_strict_on_generated_package(case: str, tmp_path: Path) -> None:
     result = run_mypy(folder, package)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Success: no issues found" in result.stdout
+
+
+def test_mypy_strict_on_user_code_against_the_protocols(tmp_path: Path) -> None:
+    folder = write_package(build(write_project(tmp_path, basic_contracts())), tmp_path / "out")
+    (folder / "user_code.py").write_text(USER_CODE, encoding="utf-8")
+    result = run_mypy(folder, "user_code", module=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    (folder / "user_code.py").write_text(USER_CODE.replace("content=arguments.path", "content=1"), encoding="utf-8")
+    wrong = run_mypy(folder, "user_code", module=True)
+    assert wrong.returncode == 1 and "user_code.py" in wrong.stdout
 
 
 def test_imports_from_a_fresh_interpreter(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ a user's black configuration cannot change the output.
 
 from __future__ import annotations
 
+import functools
 import keyword
 from collections.abc import Iterable, Mapping
 from importlib import metadata
@@ -88,8 +89,9 @@ def _needs_suffix(name: str) -> bool:
     return keyword.iskeyword(name) or name in RESERVED_MODULES
 
 
+@functools.lru_cache(maxsize=64)
 def format_python(source: str) -> str:
-    """`source` formatted by black with the fixed mode."""
+    """`source` formatted by black with the fixed mode (cached: the runtime is the same every build)."""
     return black.format_str(source, mode=BLACK_MODE)
 
 
