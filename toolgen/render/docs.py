@@ -51,7 +51,7 @@ def _schema_rows(schema: Mapping[str, Any] | None) -> list[list[str]]:
             "yes" if row.required else "no",
             md.code(row.default) if row.default else " ",
             md.cell("; ".join(row.constraints)) if row.constraints else " ",
-            md.cell(row.description + (" (sensitive: masked in docs and traces)" if row.sensitive else "")),
+            md.prose(row.description + (" (sensitive: masked in docs and traces)" if row.sensitive else "")),
         ]
 
     return [one(r) for r in rows(schema)]
@@ -66,7 +66,7 @@ def _errors(contract: Contract) -> list[list[str]]:
             [
                 md.code(error.code),
                 "yes" if error.retryable else "no",
-                md.cell(meaning),
+                md.prose(meaning),
                 md.cell(_next_step(error.code, error.retryable)),
             ]
         )
@@ -102,7 +102,7 @@ def _deprecation(contract: Contract) -> str:
     if contract.deprecated is False:
         return ""
     if isinstance(contract.deprecated, str):
-        return md.cell(contract.deprecated)
+        return md.prose(contract.deprecated, in_table=False)
     return "This tool is deprecated."
 
 
@@ -140,12 +140,14 @@ def tool_view(contract: Contract, notes: tuple[str, ...]) -> dict[str, Any]:
 
 
 def _index_row(contract: Contract) -> list[str]:
-    deprecated = "yes" if contract.deprecated is True else md.cell(contract.deprecated) if contract.deprecated else "no"
+    deprecated = "no"
+    if contract.deprecated:
+        deprecated = "yes" if contract.deprecated is True else md.prose(contract.deprecated)
     return [
         f"[{md.escape_inline(contract.name)}]({contract.name}.md)",
         md.code(contract.version),
         ", ".join(contract.permissions) or "none",
-        md.cell(contract.summary),
+        md.prose(contract.summary),
         deprecated,
     ]
 

@@ -21,6 +21,7 @@ _BACKTICKS = re.compile(r"`+")
 _WHITESPACE = re.compile(r"\s+")
 _ORDERED = re.compile(r"^(\d+)([.)])")
 _ENTITY = re.compile(r"&(?=#?\w+;)")
+_CODE_SPAN = re.compile(r"`([^`\n]*[^`\s][^`\n]*)`")
 
 
 def escape_inline(text: str) -> str:
@@ -52,6 +53,26 @@ def cell(text: str) -> str:
     return escape_inline(folded) if folded else " "
 
 
+def prose(text: str, *, in_table: bool = True, fold: bool = True) -> str:
+    """One line of author prose: each `single-backtick` span becomes a safe code span, the rest is escaped.
+
+    Only a span opened and closed by one backtick on the same line counts, and its content goes
+    through `code()`, so it cannot run into the text around it; every other backtick is escaped.
+    Whitespace is folded to one line unless `fold` is False (then `text` must hold no newline).
+    """
+    folded = _WHITESPACE.sub(" ", text).strip() if fold else text
+    if not folded:
+        return " "
+    parts = _CODE_SPAN.split(folded)
+    out = []
+    for index, part in enumerate(parts):
+        if index % 2:
+            out.append(code(part, in_table=in_table))
+        elif part:
+            out.append(escape_inline(part))
+    return "".join(out)
+
+
 def block(text: str) -> str:
     """Multi-line text as Markdown paragraphs that keep the author's line breaks but no syntax.
 
@@ -62,7 +83,7 @@ def block(text: str) -> str:
     rendered = []
     for paragraph in paragraphs:
         lines = [_indent(line.rstrip()) for line in paragraph.split("\n")]
-        rendered.append("\\\n".join(escape_inline(line) for line in lines))
+        rendered.append("\\\n".join(prose(line, in_table=False, fold=False) for line in lines))
     return "\n\n".join(rendered)
 
 
