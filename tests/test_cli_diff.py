@@ -240,3 +240,18 @@ def test_the_ci_recipe_commands_parse_and_run(repo: Path) -> None:
         line = command.split(" >>")[0].replace('"origin/$BASE_REF"', "HEAD").replace(" $ALLOW", "")
         result = run(repo, *shlex.split(line)[1:])
         assert result.exit_code == 0, (line, result.output)
+
+
+def test_a_project_in_a_subfolder_of_the_repository(tmp_path: Path) -> None:
+    project = tmp_path / "tools" / "agent"
+    project.mkdir(parents=True)
+    (project / "toolgen.toml").write_text('targets = ["catalog"]\n', encoding="utf-8")
+    write(project)
+    assert run(project, "build").exit_code == 0
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "base")
+    write(project, version="0.9.0")
+    result = run(project, "diff", "--base", "main")
+    assert result.exit_code == 1, result.output
+    assert "version went down (1.0.0 -> 0.9.0)" in result.output
