@@ -22,8 +22,8 @@ from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
 from toolgen.frozen import thaw
 from toolgen.render.providers import codes, strict
-from toolgen.render.providers.common import Output, Payload, check_name, description, input_schema
-from toolgen.render.providers.lower import Schema, flatten_root, walk
+from toolgen.render.providers.common import Output, Payload, check_name, description, flat_input_schema
+from toolgen.render.providers.lower import Schema, walk
 
 PROVIDER = "Anthropic"
 LIMITS = {"strict tools": 20, "optional parameters": 24, "union parameters": 16}
@@ -86,10 +86,7 @@ def build(catalog: Catalog, settings: Settings) -> Output:
     budget = _Budget()
     for contract in catalog:
         out.diagnostics.extend(check_name(contract, PROVIDER))
-        schema, flattened = flatten_root(input_schema(contract), "/input_schema")
-        for issue in flattened:
-            diag = codes.diagnostic(codes.ROOT_COMPOSITION, contract, PROVIDER, issue.pointer, issue.message)
-            out.diagnostics.append(diag)
+        schema = flat_input_schema(contract, PROVIDER, out)
         tool: dict[str, Any] = {"name": contract.name, "description": description(contract)}
         if settings.anthropic_strict:
             schema, is_strict = _strict(contract, schema, budget, out)

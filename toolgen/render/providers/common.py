@@ -11,7 +11,7 @@ from toolgen.catalog import Contract
 from toolgen.diagnostics import Diagnostic
 from toolgen.frozen import thaw
 from toolgen.render.providers import codes
-from toolgen.render.providers.lower import Schema, strip_annotations
+from toolgen.render.providers.lower import Schema, flatten_root, strip_annotations
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,4 +75,13 @@ def output_schema(contract: Contract) -> Schema | None:
     if contract.output_schema is None:
         return None
     schema: Schema = strip_annotations(thaw(contract.output_schema))
+    return schema
+
+
+def flat_input_schema(contract: Contract, provider: str, out: Output) -> Schema:
+    """The input schema with a root `anyOf`/`oneOf`/`allOf` flattened, each one reported as TG302."""
+    schema, issues = flatten_root(input_schema(contract), "/input_schema")
+    for issue in issues:
+        message = issue.message.format(provider=provider)
+        out.diagnostics.append(codes.diagnostic(codes.ROOT_COMPOSITION, contract, provider, issue.pointer, message))
     return schema

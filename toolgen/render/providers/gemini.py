@@ -24,12 +24,11 @@ from typing import Any
 from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
 from toolgen.render.providers import codes
-from toolgen.render.providers.common import Output, Payload, check_name, description, input_schema, output_schema
+from toolgen.render.providers.common import Output, Payload, check_name, description, flat_input_schema, output_schema
 from toolgen.render.providers.lower import (
     RefError,
     Schema,
     add_note,
-    flatten_root,
     inline_refs,
     move_to_description,
     render_value,
@@ -71,10 +70,7 @@ def lower(schema: Schema, base: str, contract: Contract, out: Output) -> Schema:
 
 def declaration(contract: Contract, out: Output) -> dict[str, Any]:
     """The function declaration of one tool."""
-    schema, flattened = flatten_root(input_schema(contract), "/input_schema")
-    for issue in flattened:
-        diag = codes.diagnostic(codes.ROOT_COMPOSITION, contract, PROVIDER, issue.pointer, issue.message)
-        out.diagnostics.append(diag)
+    schema = flat_input_schema(contract, PROVIDER, out)
     decl: dict[str, Any] = {
         "name": contract.name,
         "description": description(contract),

@@ -222,7 +222,8 @@ def flatten_root(schema: Schema, base: str) -> tuple[Schema, list[Issue]]:
 
     Branch properties join the root's (the root's own definition wins on a clash). `allOf` adds
     every branch's `required`; `anyOf`/`oneOf` keep only what every branch requires, and the
-    alternatives are stated in the description. Returns the new schema and one issue per keyword.
+    alternatives are stated in the description. Returns the new schema and one issue per keyword
+    (its message has a `{provider}` placeholder).
     """
     keys = [k for k in COMPOSITION if isinstance(schema.get(k), list)]
     if not keys:
@@ -239,14 +240,14 @@ def flatten_root(schema: Schema, base: str) -> tuple[Schema, list[Issue]]:
         sets = [list(b.get("required") or []) for b in branches]
         if key == "allOf":
             required += [n for s in sets for n in s if n not in required]
-            note = "has a root allOf, which this provider refuses; its branches are merged into one object"
+            note = "has a root allOf, which {provider} does not take at the top level; its branches are merged"
         else:
             common = [n for n in (sets[0] if sets else []) if all(n in s for s in sets)]
             required += [n for n in common if n not in required]
             if any(sets):
                 options = " | ".join(", ".join(f"`{n}`" for n in s) or "(none)" for s in sets)
                 add_note(out, f"Give {'exactly ' if key == 'oneOf' else ''}one of these sets of fields: {options}.")
-            note = f"has a root {key}, which this provider refuses; it is removed and the description states it"
+            note = f"has a root {key}, which {{provider}} does not take at the top level; the description states it"
         issues.append(Issue(f"{base}/{key}", note))
     if properties:
         out["properties"] = properties

@@ -25,8 +25,8 @@ from typing import Any
 from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
 from toolgen.render.providers import codes, strict
-from toolgen.render.providers.common import Output, Payload, check_name, description, input_schema
-from toolgen.render.providers.lower import Schema, flatten_root, transform
+from toolgen.render.providers.common import Output, Payload, check_name, description, flat_input_schema
+from toolgen.render.providers.lower import Schema, transform
 
 PROVIDER = "OpenAI"
 MAX_TOOLS = 128
@@ -44,10 +44,7 @@ def _loose_node(node: Schema, _pointer: str) -> Schema:
 
 def parameters(contract: Contract, out: Output) -> tuple[Schema, bool]:
     """The `parameters` schema for `contract` and whether it is strict; records diagnostics and notes."""
-    schema, flattened = flatten_root(input_schema(contract), "/input_schema")
-    for issue in flattened:
-        diag = codes.diagnostic(codes.ROOT_COMPOSITION, contract, PROVIDER, issue.pointer, issue.message)
-        out.diagnostics.append(diag)
+    schema = flat_input_schema(contract, PROVIDER, out)
     lowered, issues = strict.lower_strict(schema, "/input_schema", strict.OPENAI)
     if not issues:
         optional = [n for n in schema.get("properties") or {} if n not in (schema.get("required") or [])]

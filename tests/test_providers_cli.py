@@ -1,0 +1,130 @@
+"""The provider target and `toolgen stats` through the real entry points, with golden files.
+
+Golden files live in tests/golden/providers/; regenerate them with `.venv/bin/pytest --update-golden`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tests.conftest import GOLDEN, REPO, assert_golden
+from tests.providers_support import shared_record
+from toolgen.cli import main
+from toolgen.render import providers
+
+EDGE_PROJECT = Path(__file__).parent / "data" / "providers" / "edge_project"
+
+
+def run(project: Path, *args: str) -> tuple[int, str, str]:
+    """Invoke the CLI in-process; return exit code, stdout and stderr."""
+    result = CliRunner().invoke(main, ["-C", str(project), *args], catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def edge(tmp_path: Path) -> Path:
+    """A fresh copy of the edge-case project."""
+    root = tmp_path / "edge"
+    shutil.copytree(EDGE_PROJECT, root)
+    return root
+
+
+@pytest.mark.parametrize("anthropic_strict", [False, True])
+def test_build_matches_golden_files(edge: Path, update_golden: bool, anthropic_strict: bool) -> None:
+    case = "edge_project_anthropic_strict" if anthropic_strict else "edge_project"
+    if anthropic_strict:
+        (edge / "toolgen.toml").write_text('targets = ["providers"]\nanthropic_strict = true\n', encoding="utf-8")
+    code, out, err = run(edge, "build")
+    assert code == 0, err
+    assert "files written" in out
+    written = sorted(p.name for p in (edge / "generated" / "providers").iterdir())
+    assert written == sorted(providers.FILES)
+    files = providers.FILES if not anthropic_strict else ("anthropic.json",)
+    for name in files:
+        text = (edge / "generated" / "providers" / name).read_text(encoding="utf-8")
+        assert_golden(GOLDEN / "providers" / case / name, text, update_golden)
+    assert_golden(GOLDEN / "providers" / case / "diagnostics.txt", err.replace(str(edge), "<project>"), update_golden)
+
+
+def test_warnings_name_file_provider_and_pointer_and_can_be_turned_off(edge: Path) -> None:
+    code, out, _ = run(edge, "build", "--format", "json")
+    assert code == 0
+    found, _ = json.JSONDecoder().raw_decode(out)
+    fallback = next(d for d in found if d["code"] == "TG301")
+    assert fallback["file"] == "contracts/set_headers.json"
+    assert fallback["pointer"] == "/input_schema/properties/headers"
+    assert fallback["severity"] == "warning"
+    assert fallback["message"].startswith("OpenAI: tool `set_headers` is not strict")
+    (edge / "toolgen.toml").write_text('targets = ["providers"]\n[rules]\nTG301 = "off"\n', encoding="utf-8")
+    code, _, err = run(edge, "build")
+    assert code == 0
+    assert "TG301" not in err
+    assert "TG302" in err
+
+
+def test_impossible_projection_stops_the_build(edge: Path) -> None:
+    record = shared_record("mcp_tools.jsonl", "generate_mind_map", "icip-cas/LiveMCPBench")
+    contract = {
+        "name": "generate_mind_map",
+        "version": "1.0.0",
+        "description": record["description"],
+        "permissions": [],
+        "input_schema": record["inputSchema"],
+    }
+    (edge / "contracts" / "generate_mind_map.json").write_text(json.dumps(contract), encoding="utf-8")
+    code, out, err = run(edge, "build")
+    assert code == 1
+    assert "Traceback" not in out + err
+    line = next(x for x in err.splitlines() if "TG306" in x)
+    assert line.startswith("contracts/generate_mind_map.json")
+    assert "Gemini: tool `generate_mind_map`" in line
+    assert "[at /input_schema/properties/data/properties/children/items/properties/children/items]" in line
+    assert "nothing was written" in err
+    assert not (edge / "generated").exists()
+
+
+def test_stats_text_lists_providers_and_tools_largest_first(edge: Path) -> None:
+    code, out, _ = run(edge, "stats")
+    assert code == 0
+    providers_part, tools_part, footer = out.split("\n\n")
+    rows = providers_part.splitlines()[1:]
+    assert {r.split()[0] for r in rows} == {f.removesuffix(".json") for f in providers.FILES}
+    sizes = [int(r.split()[2].replace(",", "")) for r in rows]
+    assert sizes == sorted(sizes, reverse=True)
+    assert tools_part.splitlines()[1].split()[0] == "read_text"
+    assert "estimated" in footer
+
+
+def test_stats_json_through_python_m(edge: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "toolgen", "-C", str(edge), "stats", "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    document = json.loads(proc.stdout)
+    assert document["providers"][0]["provider"] in {"mcp", "gemini"}
+    assert {p["tools"] for p in document["providers"]} == {5}
+    tools = document["tools"]
+    largest = [max(v["bytes"] for k, v in t.items() if k != "name") for t in tools]
+    assert largest == sorted(largest, reverse=True)
+    assert all(set(t) == {"name", "openai_chat", "openai_responses", "anthropic", "gemini", "mcp"} for t in tools)
+
+
+def test_stats_on_invalid_contracts_exits_1_without_traceback(edge: Path) -> None:
+    (edge / "contracts" / "broken.json").write_text("{not json", encoding="utf-8")
+    code, out, err = run(edge, "stats")
+    assert code == 1
+    assert "contracts/broken.json" in err
+    assert "Traceback" not in out + err
