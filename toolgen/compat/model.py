@@ -7,7 +7,7 @@ decisions (which bump a finding needs) in `table.py`, and the output formats in 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import Any
 
@@ -122,7 +122,6 @@ class Report:
     escalations: tuple[Escalation, ...] = ()
     allow_escalation: bool = False
     allow_removal: bool = False
-    problems: tuple[str, ...] = field(default=())
 
     @property
     def changed(self) -> tuple[ToolDiff, ...]:
