@@ -4,6 +4,7 @@ text, sensitive example values are masked, and the edge-case pages match their g
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,11 +13,14 @@ import pytest
 from click.testing import CliRunner
 from markdown_it import MarkdownIt
 
-from tests.conftest import GOLDEN, assert_golden
+from tests.conftest import CORPORA, GOLDEN, assert_golden
 from tests.docs_support import HOSTILE, SECRET, Page, edge_catalog, parse, write_project
 from tests.factory import contract
+from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.cli import main
+from toolgen.config import Settings
 from toolgen.render import markdown as md
+from toolgen.render.docs import render as render_docs
 
 PARAMETER_HEADER = ["Name", "Type", "Required", "Default", "Constraints", "Description"]
 OUTPUT_HEADER = ["Name", "Type", "Always present", "Default", "Constraints", "Description"]
@@ -203,3 +207,44 @@ def test_python_dash_m_builds_the_docs(tmp_path: Path) -> None:
     page: Page = parse((tmp_path / "generated" / "docs" / "echo_text.md").read_text(encoding="utf-8"))
     assert page.tables[0][0] == PARAMETER_HEADER and page.tables[1][0] == OUTPUT_HEADER
     assert [r[0] for r in page.tables[0][1]] == ["text"]
+
+
+def _corpus_catalog() -> Catalog:
+    """Every tool of the MCP corpus as a contract (not validated: its text and schemas are the point)."""
+    contracts = []
+    seen: set[str] = set()
+    for line in (CORPORA / "mcp_tools.jsonl").read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        name = re.sub(r"[^a-z0-9_]", "_", record["name"].lower())[:60]
+        name = name if name[:1].isalpha() else "t_" + name
+        while name in seen:
+            name += "_"
+        seen.add(name)
+        document = {
+            "name": name,
+            "version": "1.0.0",
+            "description": record.get("description") or "No description.",
+            "permissions": [],
+            "input_schema": record["inputSchema"],
+            "tags": [record["server"]],
+            **({"output_schema": record["outputSchema"]} if record.get("outputSchema") else {}),
+        }
+        contracts.append(contract_from_document(document, f"contracts/{name}.json"))
+    return build_catalog(contracts)
+
+
+def test_docs_of_every_mcp_corpus_tool_parse_with_the_right_shape(tmp_path: Path) -> None:
+    catalog = _corpus_catalog()
+    settings = Settings(root=tmp_path, contracts_dir=tmp_path / "contracts", output_dir=tmp_path / "generated")
+    result = render_docs(catalog, settings)
+    assert len(result.artifacts) == len(catalog) + 1
+    sections = {"When to use it", "Parameters", "Output", "Permissions", "Errors", "Provider notes"}
+    for artifact in result.artifacts:
+        page = parse(artifact.text)
+        assert len(page.html) == 1, artifact.path
+        for header, rows in page.tables:
+            assert all(len(row) == len(header) for row in rows), artifact.path
+        if artifact.path != "docs/README.md":
+            assert [h for h in page.headings if h[0] == 1] == [(1, artifact.path[5:-3])]
+            assert {h[1] for h in page.headings if h[0] == 2} <= sections, artifact.path
+            assert page.fences == [], artifact.path
