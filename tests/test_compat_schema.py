@@ -176,3 +176,12 @@ def test_a_malformed_base_schema_fails_closed_instead_of_crashing() -> None:
     changes = diff(base, obj({"a": {"type": "string"}}))
     assert [(c.rule, c.bump) for c in changes] == [("TG441", Bump.MAJOR)]
     assert "malformed" in changes[0].message
+
+
+def test_anchor_refs_resolve_to_the_anchored_schema() -> None:
+    base = {**obj({"when": {"$ref": "#stamp"}}), "$defs": {"t": {"$anchor": "stamp", "type": "integer"}}}
+    head = {**obj({"when": {"$ref": "#stamp"}}), "$defs": {"t": {"$anchor": "stamp", "type": "number"}}}
+    [change] = diff(base, head)
+    assert (change.rule, change.head_pointer) == ("TG425", "/input_schema/$defs/t/type")
+    inline = obj({"when": {"type": "integer"}})
+    assert diff(inline, base) == []

@@ -21,12 +21,11 @@ from toolgen.frozen import thaw
 MAX_DEPTH = 64
 """Deeper than this the walk stops and reports TG442 (fail closed)."""
 
-_IGNORED = frozenset({"$defs", "definitions", "$ref"})
+_IGNORED = frozenset({"$defs", "definitions", "$ref", "$anchor", "$dynamicAnchor"})
 _HANDLED = kw.LEAF_KEYWORDS | _IGNORED | {
     "default", "properties", "required", "additionalProperties", "items", "prefixItems", "contains",
     "anyOf", "oneOf", "allOf", "not",
 }  # fmt: skip
-_MISSING = object()
 _NAMES_ITS_PROPERTY = frozenset({"TG420", "TG421", "TG422", "TG423", "TG424"})
 _NAMED = frozenset({"properties", "$defs", "definitions"})
 _INDEXED = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
@@ -38,8 +37,11 @@ def escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
-def _lookup(root: Any, fragment: str) -> Any:
-    node = root
+def _lookup(root: Any, fragment: str) -> tuple[Any, str] | None:
+    """The node a `$ref` fragment names (a JSON pointer or a plain-name `$anchor`) and its pointer."""
+    if fragment and not fragment.startswith("/"):
+        return _anchor(root, unquote(fragment), "")
+    node, pointer = root, ""
     for raw in unquote(fragment).split("/")[1:]:
         token = raw.replace("~1", "/").replace("~0", "~")
         if isinstance(node, Mapping) and token in node:
@@ -47,8 +49,25 @@ def _lookup(root: Any, fragment: str) -> Any:
         elif isinstance(node, Sequence) and not isinstance(node, str) and token.isdigit() and int(token) < len(node):
             node = node[int(token)]
         else:
-            return _MISSING
-    return node
+            return None
+        pointer += "/" + escape(token)
+    return node, pointer
+
+
+def _anchor(node: Any, name: str, pointer: str) -> tuple[Any, str] | None:
+    if isinstance(node, Mapping):
+        if name in (node.get("$anchor"), node.get("$dynamicAnchor")):
+            return node, pointer
+        children: Any = sorted(node.items())
+    elif isinstance(node, Sequence) and not isinstance(node, str):
+        children = [(str(i), v) for i, v in enumerate(node)]
+    else:
+        return None
+    for key, child in children:
+        found = _anchor(child, name, f"{pointer}/{escape(key)}")
+        if found is not None:
+            return found
+    return None
 
 
 def _names(value: Any) -> set[str]:
@@ -121,11 +140,11 @@ class SchemaDiff:
             if not isinstance(ref, str) or not ref.startswith("#") or ref in seen:
                 return None
             seen.add(ref)
-            target = _lookup(self.roots[side], ref[1:])
-            if target is _MISSING:
+            found = _lookup(self.roots[side], ref[1:])
+            if found is None:
                 return None
             siblings = {k: v for k, v in schema.items() if k != "$ref"}
-            schema, pointer = _merge(target, siblings), self.prefixes[side] + ref[1:]
+            schema, pointer = _merge(found[0], siblings), self.prefixes[side] + found[1]
         return schema, pointer
 
     def compare(self, old: Any, new: Any, base_at: str, head_at: str, depth: int) -> None:
