@@ -28,6 +28,7 @@ def catalog() -> dict[str, dict[str, Any]]:
     )
     stamp = contract("stamp_file", permissions=["write"], examples=[], title="Stamp a file")
     stamp["errors"] = [{"code": "NOT_FOUND", "description": "No such file."}]
+    stamp["input_schema"]["properties"]["note"] = {"type": ["string", "null"], "default": None, "description": "Note."}
     stamp["output_schema"] = {
         "type": "object",
         "additionalProperties": False,
