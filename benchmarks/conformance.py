@@ -317,11 +317,23 @@ def run_corpus(path: Path, shape: str, batch: int = 100, jobs: int = 1, limit: i
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             for outcomes in pool.map(run_batch, batches, [shape] * len(batches)):
                 result.outcomes.extend(outcomes)
+                _progress(result, len(numbered), started)
     else:
         for chunk in batches:
             result.outcomes.extend(run_batch(chunk, shape))
+            _progress(result, len(numbered), started)
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _progress(result: CorpusResult, total: int, started: float) -> None:
+    if sys.stderr.isatty() or total > 500:
+        done, built = len(result.outcomes), result.counts()["built"]
+        print(
+            f"  {result.corpus}: {done}/{total} records, {built} built, {time.perf_counter() - started:.0f}s",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def table(results: list[CorpusResult]) -> str:
