@@ -353,6 +353,7 @@ def mock_server_command(ctx: Context) -> None:
         emit(problems, "text")
         click.echo(f"toolgen: contracts are invalid ({_counts(problems)}); nothing to serve", err=True)
         sys.exit(1)
+    click.echo(f"toolgen: serving the mocks of {len(catalog)} tools over MCP stdio (stdout is the protocol)", err=True)
     try:
         mock_server.run(catalog, settings)
     except mock_server.GenerationError as exc:
