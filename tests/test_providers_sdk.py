@@ -162,3 +162,20 @@ def test_stats_sizes_are_the_compact_json_of_each_declaration(tmp_path: Path) ->
     largest = [max(s.bytes for s in sizes.values()) for _, sizes in measured.tools]
     assert largest == sorted(largest, reverse=True)
     assert stats.estimate_tokens('{"type":"object"}') == 9
+
+
+def test_provider_notes_cover_every_fallback_of_the_edge_project(tmp_path: Path) -> None:
+    _, result = edge_payloads(tmp_path)
+    assert result.catalog is not None
+    notes = providers.provider_notes(result.catalog, result.settings)
+    assert set(notes) == set(result.catalog.names)
+    assert notes["set_headers"] == (
+        "OpenAI: not strict, because `/input_schema/properties/headers` is a free-form map "
+        "(additionalProperties is a schema)",
+    )
+    assert (
+        "Gemini: the enum at `/input_schema/properties/level` is stated in the description instead"
+        in (notes["legacy_level"])
+    )
+    flattened = sorted(n.split(":")[0] for n in notes["pick_source"] if "flattened" in n)
+    assert flattened == ["Anthropic", "Gemini", "OpenAI"]

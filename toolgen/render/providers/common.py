@@ -84,4 +84,6 @@ def flat_input_schema(contract: Contract, provider: str, out: Output) -> Schema:
     for issue in issues:
         message = issue.message.format(provider=provider)
         out.diagnostics.append(codes.diagnostic(codes.ROOT_COMPOSITION, contract, provider, issue.pointer, message))
+        keyword = issue.pointer.rsplit("/", 1)[-1]
+        out.note(contract.name, f"{provider}: the root `{keyword}` is flattened into one object")
     return schema

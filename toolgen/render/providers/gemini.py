@@ -53,6 +53,7 @@ def _node(node: Schema, pointer: str, contract: Contract, out: Output) -> Schema
         add_note(node, "One of: " + ", ".join(render_value(v) for v in enum) + ".")
         message = "has an enum Gemini cannot take (only non-empty strings); its values move to the description"
         out.diagnostics.append(codes.diagnostic(codes.GEMINI_ENUM, contract, PROVIDER, f"{pointer}/enum", message))
+        out.note(contract.name, f"Gemini: the enum at `{pointer}` is stated in the description instead")
     return move_to_description(node, _DESCRIBE)
 
 

@@ -68,6 +68,7 @@ def _check(catalog: Catalog, contract: Contract, out: Output) -> None:
     if len(text) > MAX_DESCRIPTION:
         message = f"has a description of {len(text)} characters; Chat Completions accepts at most {MAX_DESCRIPTION}"
         out.diagnostics.append(codes.diagnostic(codes.DESCRIPTION_LENGTH, contract, PROVIDER, "/description", message))
+        out.note(contract.name, f"OpenAI: the description has {len(text)} characters, over {MAX_DESCRIPTION}")
     if catalog.contracts.index(contract) == MAX_TOOLS:
         message = f"is tool {MAX_TOOLS + 1} of {len(catalog)}; OpenAI accepts at most {MAX_TOOLS} tools per request"
         out.diagnostics.append(codes.diagnostic(codes.TOOL_COUNT, contract, PROVIDER, "", message))
