@@ -7,11 +7,12 @@ for breadth), a value that validates with formats checked, and the same value on
 from __future__ import annotations
 
 import hashlib
-import importlib.util
+import importlib
 import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from datetime import date, datetime, time
 from pathlib import Path
 from types import ModuleType
@@ -23,27 +24,32 @@ import pytest
 
 from tests.conftest import CORPORA
 from toolgen.config import Settings
-from toolgen.render.mocks import render_module
+from toolgen.render.mocks import TEMPLATES, render_module
 
 MCP_TOOLS = CORPORA / "mcp_tools.jsonl"
 
 
 @pytest.fixture(scope="module")
 def synth_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The rendered synthesizer modules in a package `rendered_synth`; the path of `_mock_synth.py`."""
     root = tmp_path_factory.mktemp("synth")
     settings = Settings(root=root, contracts_dir=root / "contracts", output_dir=root / "generated")
-    path = root / "_mock_synth.py"
-    path.write_text(render_module("python/_mock_synth.py.jinja", "tests", settings), encoding="utf-8")
-    return path
+    package = root / "rendered_synth"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    for template, name in TEMPLATES:
+        if name != "mocks.py":
+            (package / name).write_text(render_module(template, "tests", settings), encoding="utf-8")
+    return package / "_mock_synth.py"
 
 
 @pytest.fixture(scope="module")
-def synth(synth_file: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location("rendered_mock_synth", synth_file)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def synth(synth_file: Path) -> Iterator[ModuleType]:
+    sys.path.insert(0, str(synth_file.parent.parent))
+    try:
+        yield importlib.import_module("rendered_synth._mock_synth")
+    finally:
+        sys.path.remove(str(synth_file.parent.parent))
 
 
 def _datetime(value: object) -> bool:
@@ -112,10 +118,9 @@ def test_same_schema_same_output_within_a_run(synth: ModuleType) -> None:
 
 
 _DIGEST_SCRIPT = """
-import hashlib, importlib.util, json, sys
-spec = importlib.util.spec_from_file_location("s", sys.argv[1])
-module = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(module)
+import hashlib, importlib, json, sys
+sys.path.insert(0, sys.argv[1])
+module = importlib.import_module("rendered_synth._mock_synth")
 digest = hashlib.sha256()
 for line in open(sys.argv[2], encoding="utf-8"):
     record = json.loads(line)
@@ -137,7 +142,7 @@ def test_same_output_in_every_process_whatever_the_hash_seed(synth_file: Path, s
     for seed in ("0", "1", "12345"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
         done = subprocess.run(
-            [sys.executable, "-c", _DIGEST_SCRIPT, str(synth_file), str(MCP_TOOLS)],
+            [sys.executable, "-c", _DIGEST_SCRIPT, str(synth_file.parent.parent), str(MCP_TOOLS)],
             capture_output=True,
             text=True,
             check=True,

@@ -1,9 +1,10 @@
-"""The `mocks` target: `python/<package>/mocks.py` and its synthesizer `python/<package>/_mock_synth.py`.
+"""The `mocks` target: `python/<package>/mocks.py` and its synthesizer (`_mock_synth.py`, `_mock_pattern.py`).
 
-Both are plain Python templates (`templates/python/mocks.py.jinja`, `_mock_synth.py.jinja`) whose
-only template part is the generated header; the tool data they answer from is each tool module's
-`CONTRACT` (its schemas and examples), made by the python target. The synthesizer is the single
-source of truth for synthetic outputs: toolgen's tests render it and import the result.
+All are plain Python templates (`templates/python/mocks.py.jinja`, `_mock_synth.py.jinja`,
+`_mock_pattern.py.jinja`) whose only template part is the generated header; the tool data they
+answer from is each tool module's `CONTRACT` (its schemas and examples), made by the python target.
+The synthesizer is the single source of truth for synthetic outputs: toolgen's tests render it and
+import the result.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from toolgen.templating import environment
 TEMPLATES: tuple[tuple[str, str], ...] = (
     ("python/mocks.py.jinja", "mocks.py"),
     ("python/_mock_synth.py.jinja", "_mock_synth.py"),
+    ("python/_mock_pattern.py.jinja", "_mock_pattern.py"),
 )
 """Template -> file name inside the package, for every file this target writes."""
 
