@@ -62,14 +62,14 @@ def parameters(contract: Contract, out: Output) -> tuple[Schema, bool]:
     return loose, False
 
 
-def _check(catalog: Catalog, contract: Contract, out: Output) -> None:
+def _check(catalog: Catalog, index: int, contract: Contract, out: Output) -> None:
     out.diagnostics.extend(check_name(contract, PROVIDER))
     text = description(contract)
     if len(text) > MAX_DESCRIPTION:
         message = f"has a description of {len(text)} characters; Chat Completions accepts at most {MAX_DESCRIPTION}"
         out.diagnostics.append(codes.diagnostic(codes.DESCRIPTION_LENGTH, contract, PROVIDER, "/description", message))
         out.note(contract.name, f"OpenAI: the description has {len(text)} characters, over {MAX_DESCRIPTION}")
-    if catalog.contracts.index(contract) == MAX_TOOLS:
+    if index == MAX_TOOLS:
         message = f"is tool {MAX_TOOLS + 1} of {len(catalog)}; OpenAI accepts at most {MAX_TOOLS} tools per request"
         out.diagnostics.append(codes.diagnostic(codes.TOOL_COUNT, contract, PROVIDER, "", message))
 
@@ -79,8 +79,8 @@ def build(catalog: Catalog, settings: Settings) -> Output:
     out = Output()
     chat: dict[str, Any] = {}
     responses: dict[str, Any] = {}
-    for contract in catalog:
-        _check(catalog, contract, out)
+    for index, contract in enumerate(catalog):
+        _check(catalog, index, contract, out)
         schema, is_strict = parameters(contract, out)
         function = {"name": contract.name, "description": description(contract), "parameters": schema}
         chat[contract.name] = {"type": "function", "function": {**function, "strict": is_strict}}
