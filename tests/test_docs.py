@@ -248,3 +248,37 @@ def test_docs_of_every_mcp_corpus_tool_parse_with_the_right_shape(tmp_path: Path
             assert [h for h in page.headings if h[0] == 1] == [(1, artifact.path[5:-3])]
             assert {h[1] for h in page.headings if h[0] == 2} <= sections, artifact.path
             assert page.fences == [], artifact.path
+
+
+def test_sensitive_values_behind_refs_unions_maps_and_arrays_are_masked(tmp_path: Path) -> None:
+    from tests.python_support import secret_contract
+
+    secret = secret_contract()
+    secret["examples"] = [
+        {
+            "title": "Store everything",
+            "input": {
+                "api_key": "sk-0123456789",
+                "label": "plain label",
+                "creds": [{"user": "ann", "password": "pw-secret-1"}],
+                "nested": {"deeper": {"pin": 424242}},
+                "either": {"user": "bob", "password": "pw-secret-2"},
+                "headers": {"Authorization": "tok-secret-3"},
+                "blob": {"x": "blob-secret-4"},
+            },
+            "output": {"receipt": "r-1"},
+        }
+    ]
+    text = build_docs(tmp_path, {"secret_store": secret})["secret_store.md"]
+    for value in ("sk-0123456789", "pw-secret-1", "424242", "pw-secret-2", "tok-secret-3", "blob-secret-4"):
+        assert value not in text
+    shown = json.loads(parse(text).fences[0][1])
+    assert shown == {
+        "api_key": "***",
+        "label": "plain label",
+        "creds": [{"user": "ann", "password": "***"}],
+        "nested": {"deeper": {"pin": "***"}},
+        "either": {"user": "bob", "password": "***"},
+        "headers": {"Authorization": "***"},
+        "blob": "***",
+    }

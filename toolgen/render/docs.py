@@ -17,7 +17,8 @@ from toolgen.catalog import PERMISSION_MEANINGS, STANDARD_ERROR_MEANINGS, STANDA
 from toolgen.config import Settings
 from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render import markdown as md
-from toolgen.render.schema_rows import Row, mask, rows
+from toolgen.render.masking import mask
+from toolgen.render.schema_rows import Row, rows
 from toolgen.templating import environment
 
 UNTAGGED = "Other tools"

@@ -158,31 +158,5 @@ def _row(path: str, prop: Mapping[str, Any], root: Mapping[str, Any], required: 
     )
 
 
-def mask(value: Any, schema: Mapping[str, Any] | None, root: Mapping[str, Any] | None = None) -> Any:
-    """A plain copy of `value` with every value of an `x-sensitive` property replaced by `"***"`."""
-    if schema is None:
-        return thaw(value)
-    root = schema if root is None else root
-    target = resolve(schema, root)
-    if isinstance(value, Mapping):
-        properties = target.get("properties")
-        props = properties if isinstance(properties, Mapping) else {}
-        out: dict[str, Any] = {}
-        for key, item in value.items():
-            sub = props.get(key)
-            sub_target = resolve(sub, root) if isinstance(sub, Mapping) else None
-            if isinstance(sub, Mapping) and (
-                sub.get("x-sensitive") is True or (sub_target or {}).get("x-sensitive") is True
-            ):
-                out[key] = "***"
-            else:
-                out[key] = mask(item, sub if isinstance(sub, Mapping) else None, root)
-        return out
-    if isinstance(value, list | tuple):
-        items = target.get("items")
-        return [mask(item, items if isinstance(items, Mapping) else None, root) for item in value]
-    return thaw(value)
-
-
 def _json(value: Any) -> str:
     return json.dumps(thaw(value), ensure_ascii=False)
