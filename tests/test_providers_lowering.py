@@ -27,7 +27,7 @@ from tests.providers_support import (
 from toolgen.catalog import Contract
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.render import providers
-from toolgen.render.providers.lower import flatten_root
+from toolgen.render.providers.lower import RefError, flatten_root, inline_refs
 
 LIVE = "icip-cas/LiveMCPBench"
 
@@ -284,3 +284,22 @@ def test_provider_notes_for_the_docs(tmp_path: Path) -> None:
         "(no properties, additionalProperties not false)",
     )
     assert notes["get_file_contents"][0].startswith("OpenAI: strict; the optional properties `fields`, `path`")
+
+
+def test_more_than_512_tools_is_also_a_gemini_error(tmp_path: Path) -> None:
+    schema = schema_of(clean_record("get_file_contents"))
+    contracts = [make_contract(f"tool_{i:03}", schema) for i in range(513)]
+    _, diagnostics = project(tmp_path, *contracts)
+    errors = sorted((d.message.split(":")[0], d.file) for d in diagnostics if d.code == "TG305")
+    assert errors == [("Gemini", "contracts/tool_512.json"), ("OpenAI", "contracts/tool_128.json")]
+
+
+def test_inlining_that_would_explode_is_refused() -> None:
+    # Each level refers to the previous one twice: 2**30 nodes once inlined.
+    defs: dict[str, Any] = {"d0": {"type": "string"}}
+    for level in range(1, 31):
+        below = {"$ref": f"#/$defs/d{level - 1}"}
+        defs[f"d{level}"] = {"type": "object", "properties": {"a": below, "b": below}}
+    schema = {"type": "object", "properties": {"top": {"$ref": "#/$defs/d30"}}, "$defs": defs}
+    with pytest.raises(RefError, match="grows the schema past"):
+        inline_refs(schema, "/input_schema")

@@ -179,3 +179,10 @@ def test_provider_notes_cover_every_fallback_of_the_edge_project(tmp_path: Path)
     )
     flattened = sorted(n.split(":")[0] for n in notes["pick_source"] if "flattened" in n)
     assert flattened == ["Anthropic", "Gemini", "OpenAI"]
+
+
+def test_token_estimator_counts_words_digits_and_each_other_character() -> None:
+    assert stats.estimate_tokens("description") == 2  # 8 + 3 letters
+    assert stats.estimate_tokens("12345") == 2
+    assert stats.estimate_tokens("获取新闻") == 4
+    assert stats.estimate_tokens("a b") == 3
