@@ -227,9 +227,7 @@ def check_rules_table(table: Mapping[str, Any], report: Reporter) -> dict[str, s
         pointer = join("/rules", code)
         rule = rules.get(code)
         if not rules.is_known_code(code) or (rule is None and code[:3] in ("TG1", "TG2")):
-            report(
-                "TG128", pointer, f"unknown rule code {code!r}{did_you_mean(code, [r.code for r in rules.all_rules()])}"
-            )
+            report("TG128", pointer, f"unknown rule code {code!r}{did_you_mean(code, list(rules.RULES))}")
         elif level not in ("error", "warning", "off"):
             report("TG128", pointer, f'severity of {code} must be "error", "warning" or "off", not {level!r}')
         elif rule is not None and code.startswith("TG1") and level != "error":
