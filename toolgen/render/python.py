@@ -10,7 +10,9 @@ keyword or one of the package's own modules (`RESERVED_MODULES`), and more under
 differs from every other tool's module. All contract text reaches Python as `repr` literals
 (`pyliteral`), never inside a docstring or comment, so nothing can break out of its string; header
 comments are escaped the same way. Every file is black-formatted in-process with a fixed mode, so
-a user's black configuration cannot change the output.
+a user's black configuration cannot change the output. The schema and example literals are laid
+out by `pyblock` between `# fmt: off` and `# fmt: on`: black would spend most of a build re-splitting
+them, and this layout is as stable.
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ BLACK_MODE = black.Mode(
 )
 """The fixed black mode: a project's own black configuration is never read."""
 
+LAYOUT_WIDTH = 88
+"""Line width for the schema and example literals toolgen lays out itself (black skips them)."""
+
 RESERVED_MODULES: frozenset[str] = frozenset({"mocks"})
 """Module names the package uses itself (besides `_runtime` and `__init__`, which no tool name can be)."""
 
@@ -64,9 +69,26 @@ def pyliteral(value: Any) -> str:
         return "{" + ", ".join(f"{pyliteral(str(k))}: {pyliteral(v)}" for k, v in value.items()) + "}"
     if isinstance(value, list | tuple):
         return "[" + ", ".join(pyliteral(v) for v in value) + "]"
-    if value is None or isinstance(value, bool | int | float | str):
+    if isinstance(value, str):
+        text = repr(value)
+        # repr picks single quotes unless the text holds ' and no "; like black, prefer double quotes
+        return '"' + text[1:-1] + '"' if text[0] == "'" and '"' not in value else text
+    if value is None or isinstance(value, bool | int | float):
         return repr(value)
     raise TypeError(f"not JSON data: {type(value).__name__}")
+
+
+def pyblock(value: Any, indent: int = 0) -> str:
+    """`pyliteral` laid out over lines: a collection that does not fit in `LAYOUT_WIDTH` is exploded."""
+    flat = pyliteral(value)
+    if indent + len(flat) <= LAYOUT_WIDTH or not isinstance(value, Mapping | list | tuple) or not value:
+        return flat
+    pad = " " * (indent + 4)
+    if isinstance(value, Mapping):
+        items = [f"{pad}{pyliteral(str(k))}: {pyblock(v, indent + 4)}," for k, v in value.items()]
+        return "{\n" + "\n".join(items) + "\n" + " " * indent + "}"
+    items = [f"{pad}{pyblock(v, indent + 4)}," for v in value]
+    return "[\n" + "\n".join(items) + "\n" + " " * indent + "]"
 
 
 def module_names(names: Iterable[str]) -> dict[str, str]:
@@ -122,13 +144,13 @@ def _tool_view(contract: Contract, module: str, models: ToolModels) -> dict[str,
         "title": pyliteral(contract.title),
         "description": pyliteral(contract.description),
         "permissions": [pyliteral(p) for p in contract.permissions],
-        "input_schema": pyliteral(contract.input_schema),
-        "output_schema": pyliteral(output) if output is not None else "None",
+        "input_schema": pyblock(contract.input_schema),
+        "output_schema": pyblock(output) if output is not None else "None",
         "errors": _errors_literal(contract),
         "idempotent": repr(contract.idempotent),
         "deprecated": pyliteral(contract.deprecated),
         "digest": pyliteral(contract.digest),
-        "examples": pyliteral([e.to_json() for e in contract.examples]),
+        "examples": pyblock([e.to_json() for e in contract.examples]),
     }
 
 
@@ -207,4 +229,13 @@ def _init_view(catalog: Catalog, modules: Mapping[str, str]) -> dict[str, Any]:
     }
 
 
-__all__ = ["BLACK_MODE", "RESERVED_MODULES", "format_python", "module_names", "pyliteral", "render", "safe_comment"]
+__all__ = [
+    "BLACK_MODE",
+    "RESERVED_MODULES",
+    "format_python",
+    "module_names",
+    "pyblock",
+    "pyliteral",
+    "render",
+    "safe_comment",
+]

@@ -32,15 +32,19 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
+# The contract's schemas and examples, laid out by toolgen.
+# fmt: off
+_INPUT_SCHEMA: Final[dict[str, Any]] = {"type": "object", "additionalProperties": False, "properties": {}}
+_EXAMPLES: Final[list[dict[str, Any]]] = []
+# fmt: on
+
 CONTRACT: Final = _runtime.ToolContract(
     name="ping",
     version="0.1.0",
     title=None,
     description="Check that the agent runtime answers at all.",
     permissions=(),
-    input_schema=_runtime.freeze(
-        {"type": "object", "additionalProperties": False, "properties": {}}
-    ),
+    input_schema=_runtime.freeze(_INPUT_SCHEMA),
     output_schema=None,
     errors=(),
     idempotent=False,
@@ -48,7 +52,7 @@ CONTRACT: Final = _runtime.ToolContract(
     digest="sha256:3ee407de937c0198c3b3f0bc0beacd825e43309c571080103fc419bfd95c036d",
     input_model=PingInput,
     output_model=None,
-    examples=_runtime.freeze([]),
+    examples=_runtime.freeze(_EXAMPLES),
 )
 """The frozen contract record of this tool."""
 

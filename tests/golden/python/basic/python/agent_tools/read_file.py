@@ -56,66 +56,57 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
+# The contract's schemas and examples, laid out by toolgen.
+# fmt: off
+_INPUT_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "path": {"type": "string", "description": "Relative path.", "minLength": 1},
+        "max_lines": {
+            "type": "integer",
+            "description": "At most this many.",
+            "minimum": 1,
+            "default": 200,
+        },
+        "encoding": {"enum": ["utf-8", "latin-1"], "description": "Text encoding."},
+    },
+    "required": ["path"],
+}
+_OUTPUT_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "content": {"type": "string", "description": "The lines."},
+        "lines": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {"n": {"type": "integer"}, "text": {"type": "string"}},
+            },
+        },
+    },
+    "required": ["content"],
+}
+_EXAMPLES: Final[list[dict[str, Any]]] = [{"title": "Read", "input": {"path": "a.py"}, "output": {"content": "x"}}]
+# fmt: on
+
 CONTRACT: Final = _runtime.ToolContract(
     name="read_file",
     version="1.2.0",
     title="Read file",
     description="Read a UTF-8 text file from the workspace and return its lines.",
     permissions=("read",),
-    input_schema=_runtime.freeze(
-        {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {
-                "path": {
-                    "type": "string",
-                    "description": "Relative path.",
-                    "minLength": 1,
-                },
-                "max_lines": {
-                    "type": "integer",
-                    "description": "At most this many.",
-                    "minimum": 1,
-                    "default": 200,
-                },
-                "encoding": {
-                    "enum": ["utf-8", "latin-1"],
-                    "description": "Text encoding.",
-                },
-            },
-            "required": ["path"],
-        }
-    ),
-    output_schema=_runtime.freeze(
-        {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {
-                "content": {"type": "string", "description": "The lines."},
-                "lines": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "additionalProperties": False,
-                        "properties": {
-                            "n": {"type": "integer"},
-                            "text": {"type": "string"},
-                        },
-                    },
-                },
-            },
-            "required": ["content"],
-        }
-    ),
+    input_schema=_runtime.freeze(_INPUT_SCHEMA),
+    output_schema=_runtime.freeze(_OUTPUT_SCHEMA),
     errors=(_runtime.ErrorInfo("NOT_FOUND", "No such file.", False),),
     idempotent=True,
     deprecated=False,
     digest="sha256:2d275e84c634d5cb822d6ae469916be1264b45c1096d26dc1c86205402eb2c34",
     input_model=ReadFileInput,
     output_model=ReadFileOutput,
-    examples=_runtime.freeze(
-        [{"title": "Read", "input": {"path": "a.py"}, "output": {"content": "x"}}]
-    ),
+    examples=_runtime.freeze(_EXAMPLES),
 )
 """The frozen contract record of this tool."""
 

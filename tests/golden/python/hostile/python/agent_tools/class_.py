@@ -219,148 +219,157 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
+# The contract's schemas and examples, laid out by toolgen.
+# fmt: off
+_INPUT_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "from": {
+            "type": "string",
+            "description": 'from: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "type": {
+            "type": "string",
+            "description": 'type: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "id": {
+            "type": "string",
+            "description": 'id: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "Content-Type": {
+            "type": "string",
+            "description": 'Content-Type: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "2fa": {
+            "type": "string",
+            "description": '2fa: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "model_config": {
+            "type": "string",
+            "description": 'model_config: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "schema": {
+            "type": "string",
+            "description": 'schema: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "json": {
+            "type": "string",
+            "description": 'json: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "copy": {
+            "type": "string",
+            "description": 'copy: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "validate": {
+            "type": "string",
+            "description": 'validate: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "str": {
+            "type": "string",
+            "description": 'str: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "int": {
+            "type": "string",
+            "description": 'int: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "list": {
+            "type": "string",
+            "description": 'list: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "Literal": {
+            "type": "string",
+            "description": 'Literal: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "BaseModel": {
+            "type": "string",
+            "description": 'BaseModel: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "Field": {
+            "type": "string",
+            "description": 'Field: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "self": {
+            "type": "string",
+            "description": 'self: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "a b": {
+            "type": "string",
+            "description": 'a b: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "ünï": {
+            "type": "string",
+            "description": 'ünï: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "model_dump": {
+            "type": "string",
+            "description": 'model_dump: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "fields": {
+            "type": "string",
+            "description": 'fields: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "mode": {
+            "enum": [
+                "a",
+                'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                'b"c',
+                "{{ x }}",
+            ],
+            "description": 'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "implementation": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "a": {
+                    "type": "string",
+                    "default": 'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+            },
+        },
+        "error_code": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"CONTRACT": {"type": "integer"}},
+        },
+        "items": {"type": "array", "items": {"$ref": "#/$defs/item"}},
+    },
+    "required": ["from", "Content-Type"],
+    "$defs": {
+        "item": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"x": {"type": "number"}, "token": {"type": "string", "x-sensitive": True}},
+        },
+    },
+}
+_OUTPUT_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {"from": {"type": "string"}, "ok": {"type": "boolean"}},
+    "required": ["ok"],
+}
+_EXAMPLES: Final[list[dict[str, Any]]] = [
+    {
+        "title": 'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        "input": {
+            "from": 'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+            "Content-Type": "x",
+        },
+        "output": {"ok": True},
+    },
+]
+# fmt: on
+
 CONTRACT: Final = _runtime.ToolContract(
     name="class",
     version="1.0.0",
     title='x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
     description='Keyword tool. x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
     permissions=("read",),
-    input_schema=_runtime.freeze(
-        {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {
-                "from": {
-                    "type": "string",
-                    "description": 'from: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "type": {
-                    "type": "string",
-                    "description": 'type: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "id": {
-                    "type": "string",
-                    "description": 'id: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "Content-Type": {
-                    "type": "string",
-                    "description": 'Content-Type: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "2fa": {
-                    "type": "string",
-                    "description": '2fa: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "model_config": {
-                    "type": "string",
-                    "description": 'model_config: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "schema": {
-                    "type": "string",
-                    "description": 'schema: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "json": {
-                    "type": "string",
-                    "description": 'json: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "copy": {
-                    "type": "string",
-                    "description": 'copy: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "validate": {
-                    "type": "string",
-                    "description": 'validate: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "str": {
-                    "type": "string",
-                    "description": 'str: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "int": {
-                    "type": "string",
-                    "description": 'int: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "list": {
-                    "type": "string",
-                    "description": 'list: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "Literal": {
-                    "type": "string",
-                    "description": 'Literal: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "BaseModel": {
-                    "type": "string",
-                    "description": 'BaseModel: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "Field": {
-                    "type": "string",
-                    "description": 'Field: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "self": {
-                    "type": "string",
-                    "description": 'self: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "a b": {
-                    "type": "string",
-                    "description": 'a b: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "ünï": {
-                    "type": "string",
-                    "description": 'ünï: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "model_dump": {
-                    "type": "string",
-                    "description": 'model_dump: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "fields": {
-                    "type": "string",
-                    "description": 'fields: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "mode": {
-                    "enum": [
-                        "a",
-                        'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                        'b"c',
-                        "{{ x }}",
-                    ],
-                    "description": 'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                },
-                "implementation": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "properties": {
-                        "a": {
-                            "type": "string",
-                            "default": 'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                        }
-                    },
-                },
-                "error_code": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "properties": {"CONTRACT": {"type": "integer"}},
-                },
-                "items": {"type": "array", "items": {"$ref": "#/$defs/item"}},
-            },
-            "required": ["from", "Content-Type"],
-            "$defs": {
-                "item": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "properties": {
-                        "x": {"type": "number"},
-                        "token": {"type": "string", "x-sensitive": True},
-                    },
-                }
-            },
-        }
-    ),
-    output_schema=_runtime.freeze(
-        {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {"from": {"type": "string"}, "ok": {"type": "boolean"}},
-            "required": ["ok"],
-        }
-    ),
+    input_schema=_runtime.freeze(_INPUT_SCHEMA),
+    output_schema=_runtime.freeze(_OUTPUT_SCHEMA),
     errors=(
         _runtime.ErrorInfo(
             "BROKEN_THING",
@@ -373,18 +382,7 @@ CONTRACT: Final = _runtime.ToolContract(
     digest="sha256:e49fcd8b278fba804ee212bd1b755045c94580eecc86d828ad993660758131df",
     input_model=ClassInput,
     output_model=ClassOutput,
-    examples=_runtime.freeze(
-        [
-            {
-                "title": 'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                "input": {
-                    "from": 'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-                    "Content-Type": "x",
-                },
-                "output": {"ok": True},
-            }
-        ]
-    ),
+    examples=_runtime.freeze(_EXAMPLES),
 )
 """The frozen contract record of this tool."""
 

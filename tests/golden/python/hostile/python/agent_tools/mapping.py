@@ -34,19 +34,23 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
+# The contract's schemas and examples, laid out by toolgen.
+# fmt: off
+_INPUT_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {"q": {"type": "string", "description": "A query."}},
+}
+_EXAMPLES: Final[list[dict[str, Any]]] = []
+# fmt: on
+
 CONTRACT: Final = _runtime.ToolContract(
     name="mapping",
     version="0.1.0",
     title=None,
     description="Tool named mapping, which a module might shadow.",
     permissions=(),
-    input_schema=_runtime.freeze(
-        {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {"q": {"type": "string", "description": "A query."}},
-        }
-    ),
+    input_schema=_runtime.freeze(_INPUT_SCHEMA),
     output_schema=None,
     errors=(),
     idempotent=False,
@@ -54,7 +58,7 @@ CONTRACT: Final = _runtime.ToolContract(
     digest="sha256:c439af12fb53448f08eda7398f1830df49b58b54891b07445ce11f5276613a67",
     input_model=MappingInput,
     output_model=None,
-    examples=_runtime.freeze([]),
+    examples=_runtime.freeze(_EXAMPLES),
 )
 """The frozen contract record of this tool."""
 

@@ -34,19 +34,23 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
+# The contract's schemas and examples, laid out by toolgen.
+# fmt: off
+_INPUT_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {"q": {"type": "string", "description": "A query."}},
+}
+_EXAMPLES: Final[list[dict[str, Any]]] = []
+# fmt: on
+
 CONTRACT: Final = _runtime.ToolContract(
     name="mocks",
     version="0.1.0",
     title=None,
     description="Tool named mocks, which a module might shadow.",
     permissions=(),
-    input_schema=_runtime.freeze(
-        {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {"q": {"type": "string", "description": "A query."}},
-        }
-    ),
+    input_schema=_runtime.freeze(_INPUT_SCHEMA),
     output_schema=None,
     errors=(),
     idempotent=False,
@@ -54,7 +58,7 @@ CONTRACT: Final = _runtime.ToolContract(
     digest="sha256:687b847e95df19301375b0b3935a8ea7fa3377cc6fc8a886b9eabcbb71da0b2d",
     input_model=MocksInput,
     output_model=None,
-    examples=_runtime.freeze([]),
+    examples=_runtime.freeze(_EXAMPLES),
 )
 """The frozen contract record of this tool."""
 

@@ -77,6 +77,60 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
+# The contract's schemas and examples, laid out by toolgen.
+# fmt: off
+_INPUT_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "api_key": {"type": "string", "x-sensitive": True, "minLength": 8},
+        "label": {"type": "string"},
+        "creds": {"type": "array", "items": {"$ref": "#/$defs/cred"}},
+        "nested": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "deeper": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"pin": {"type": "integer", "x-sensitive": True}},
+                },
+            },
+        },
+        "either": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/cred"}]},
+        "headers": {
+            "type": "object",
+            "additionalProperties": {"type": "string", "x-sensitive": True},
+        },
+        "blob": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"x": {"type": "string"}},
+            "x-sensitive": True,
+        },
+    },
+    "required": ["api_key"],
+    "$defs": {
+        "cred": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "user": {"type": "string"},
+                "password": {"type": "string", "x-sensitive": True},
+            },
+            "required": ["user"],
+        },
+    },
+}
+_OUTPUT_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {"receipt": {"type": "string"}},
+    "required": ["receipt"],
+}
+_EXAMPLES: Final[list[dict[str, Any]]] = []
+# fmt: on
+
 CONTRACT: Final = _runtime.ToolContract(
     name="secret_store",
     version="2.0.0",
@@ -86,68 +140,15 @@ CONTRACT: Final = _runtime.ToolContract(
         "network",
         "write",
     ),
-    input_schema=_runtime.freeze(
-        {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {
-                "api_key": {"type": "string", "x-sensitive": True, "minLength": 8},
-                "label": {"type": "string"},
-                "creds": {"type": "array", "items": {"$ref": "#/$defs/cred"}},
-                "nested": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "properties": {
-                        "deeper": {
-                            "type": "object",
-                            "additionalProperties": False,
-                            "properties": {
-                                "pin": {"type": "integer", "x-sensitive": True}
-                            },
-                        }
-                    },
-                },
-                "either": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/cred"}]},
-                "headers": {
-                    "type": "object",
-                    "additionalProperties": {"type": "string", "x-sensitive": True},
-                },
-                "blob": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "properties": {"x": {"type": "string"}},
-                    "x-sensitive": True,
-                },
-            },
-            "required": ["api_key"],
-            "$defs": {
-                "cred": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "properties": {
-                        "user": {"type": "string"},
-                        "password": {"type": "string", "x-sensitive": True},
-                    },
-                    "required": ["user"],
-                }
-            },
-        }
-    ),
-    output_schema=_runtime.freeze(
-        {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {"receipt": {"type": "string"}},
-            "required": ["receipt"],
-        }
-    ),
+    input_schema=_runtime.freeze(_INPUT_SCHEMA),
+    output_schema=_runtime.freeze(_OUTPUT_SCHEMA),
     errors=(_runtime.ErrorInfo("VAULT_SEALED", "The vault is sealed.", True),),
     idempotent=False,
     deprecated=False,
     digest="sha256:9ae33b928483cd753fb7a9f70e20226ec7bc9e502d9e53ebe116a31c19ebf50f",
     input_model=SecretStoreInput,
     output_model=SecretStoreOutput,
-    examples=_runtime.freeze([]),
+    examples=_runtime.freeze(_EXAMPLES),
 )
 """The frozen contract record of this tool."""
 
