@@ -41,6 +41,7 @@ def catalog() -> dict[str, dict[str, Any]]:
                 "query": {"type": "string", "minLength": 1, "description": "What to find."},
                 "mode": {"type": "string", "enum": ["fast", "full"], "default": "fast", "description": "Mode."},
                 "limit": {"type": "integer", "minimum": 1, "default": 10, "description": "Most results."},
+                "since": {"type": "string", "format": "date-time", "description": "Only newer files."},
             },
         },
         output_schema={
@@ -69,6 +70,7 @@ def catalog() -> dict[str, dict[str, Any]]:
                 "input": {"query": "full", "mode": "full"},
                 "output": _out("full.py"),
             },
+            {"input": {"query": "new", "since": "2024-05-01T10:00:00+00:00"}, "output": _out("new.py")},
         ],
     )
     delete = contract("delete_file", permissions=["write"], examples=[])
@@ -113,6 +115,12 @@ def test_answers_with_the_example_output_after_applying_defaults(mocks: ModuleTy
         assert result.ok, result
         assert result.payload() == {"hits": ["a.py"], "searched_at": "2024-05-01T10:00:00Z"}
     assert registry.call("search_code", {"query": "full", "mode": "full"}).payload()["hits"] == ["full.py"]
+
+
+def test_example_inputs_are_compared_as_the_input_model_reads_them(mocks: ModuleType) -> None:
+    registry = mocks.mock_registry()
+    for since in ("2024-05-01T10:00:00+00:00", "2024-05-01T10:00:00Z"):
+        assert registry.call("search_code", {"query": "new", "since": since}).payload()["hits"] == ["new.py"]
 
 
 def test_a_matching_example_error_comes_back_with_the_contract_retryable(mocks: ModuleType) -> None:
