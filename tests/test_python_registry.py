@@ -289,3 +289,17 @@ def test_provider_conversions_validate_against_sdk_types(pkg: ModuleType) -> Non
     _conversions(bad)
     assert bad.payload()["error"]["details"]["errors"]
     _conversions(pkg.Err("TIMEOUT", "slow", True))
+
+
+def test_hostile_arguments_never_raise(pkg: ModuleType) -> None:
+    traces: list[Any] = []
+    reg = registry(pkg, traces, {"read"})
+    reg.register("class", ok_class)
+    deep: Any = {}
+    for _ in range(5000):
+        deep = {"a": deep}
+    nested_text = "[" * 100000 + "]" * 100000
+    for arguments in (nested_text, {"from": "a", "Content-Type": "b", "items": [deep]}, b"\xff\xfe", {1: object()}):
+        result = reg.call("class", arguments)
+        assert result.code == "INVALID_INPUT", result
+    assert len(traces) == 4 and all(t.code == "INVALID_INPUT" for t in traces)

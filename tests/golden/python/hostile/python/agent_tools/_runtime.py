@@ -504,8 +504,20 @@ class Registry:
         """Validate, check the policy, run the implementation and trace; never raises."""
         started = time.perf_counter()
         contract = self._contracts.get(name)
-        parsed = _parse(arguments)
-        outcome = self._run(name, contract, parsed)
+        parsed: dict[str, Any] | Err
+        try:
+            parsed = _parse(arguments)
+            outcome = self._run(name, contract, parsed)
+        except RecursionError:
+            parsed = _invalid(
+                [("", "the arguments are nested too deeply")], "arguments"
+            )
+            outcome = _Outcome(parsed)
+        except (
+            Exception
+        ):  # a bug in this runtime must still not reach the caller as an exception
+            parsed = Err("INTERNAL", INTERNAL_MESSAGE, False)
+            outcome = _Outcome(parsed, "unchecked", (), traceback.format_exc())
         self._trace(name, contract, parsed, outcome, started)
         return outcome.result
 
@@ -569,9 +581,12 @@ class Registry:
             return
         summary: Any = None
         if not isinstance(parsed, Err):
-            summary = _shorten(
-                redact(parsed, contract.input_schema) if contract else REDACTED
-            )
+            try:
+                summary = _shorten(
+                    redact(parsed, contract.input_schema) if contract else REDACTED
+                )
+            except RecursionError:
+                summary = REDACTED
         result = outcome.result
         record = TraceRecord(
             tool=name,
