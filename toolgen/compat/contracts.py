@@ -127,6 +127,8 @@ def _errors(base: Contract, head: Contract) -> list[Change]:
 
 def diff_contract(base: Contract, head: Contract) -> tuple[Change, ...]:
     """Every change between two versions of one tool, in reading order."""
+    if base.digest and base.digest == head.digest:
+        return ()
     changes = [*_docs(base, head), *_permissions(base, head), *_lifecycle(base, head), *_errors(base, head)]
     changes += diff_schema(Direction.INPUT, base.input_schema, head.input_schema, "/input_schema", "/input_schema")
     changes += diff_schema(Direction.OUTPUT, base.output_schema, head.output_schema, "/output_schema", "/output_schema")
@@ -171,8 +173,9 @@ def diff_catalogs(
     """Compare two catalogs tool by tool; the report decides whether the head is compatible."""
     tools: list[ToolDiff] = []
     escalations: list[Escalation] = []
-    for name in sorted(set(base.names) | set(head.names)):
-        old, new = base.get(name), head.get(name)
+    before, after = {c.name: c for c in base}, {c.name: c for c in head}
+    for name in sorted(before.keys() | after.keys()):
+        old, new = before.get(name), after.get(name)
         if old is None and new is not None:
             tools.append(_added(new))
         elif new is None and old is not None:

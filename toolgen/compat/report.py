@@ -209,10 +209,11 @@ def render_github(report: Report, locators: Mapping[str, Locate] | None = None) 
     """GitHub Actions annotations: errors for what fails, warnings for major changes, notices for the rest."""
     found = locators or {}
     out: list[str] = []
+    failures = {f.split(": ", 1)[0]: f for f in reversed(report.failures)}
     for t in listed(report):
         locate = found.get(t.source, _nowhere)
         if t.failed:
-            message = next(f for f in report.failures if f.startswith(f"{t.name}: "))
+            message = failures[t.name]
             code = "TG403" if t.status is Status.WENT_DOWN else "TG404"
             out.append(_annotation("error", t.source, code, message, locate("/version")))
         for c in t.changes:
