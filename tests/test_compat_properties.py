@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from toolgen.catalog import Contract, build_catalog, catalog_from_json, contract_from_document
 from toolgen.compat import Bump, Direction, diff_catalogs, diff_contract, diff_schema, needed_bump
+from toolgen.compat.schema import SchemaDiff
 
 NAMES = st.sampled_from(["alpha", "beta", "gamma", "delta", "eps", "zeta", "eta", "theta"])
 
@@ -93,6 +94,8 @@ def _needed(direction: Direction, base: Any, head: Any) -> Bump:
 def test_diff_of_a_contract_with_itself_is_empty(input_schema: Any, output_schema: Any) -> None:
     contract = _contract(input_schema, output_schema)
     assert diff_contract(contract, contract) == ()
+    for direction, schema in ((Direction.INPUT, input_schema), (Direction.OUTPUT, output_schema)):
+        assert SchemaDiff(direction, schema, copy.deepcopy(schema), "", "").run() == []  # the full walk
     catalog = build_catalog([contract])
     reread = catalog_from_json(json.loads(json.dumps(catalog.to_json())))
     report = diff_catalogs(reread, catalog)
