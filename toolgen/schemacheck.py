@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import unquote
 
 import jsonschema
+import jsonschema_specifications  # type: ignore[import-untyped]
 import referencing
 import referencing.exceptions
 from jsonschema import Draft202012Validator
@@ -64,7 +65,41 @@ def _refuse(uri: str) -> referencing.Resource[Any]:
 REGISTRY: referencing.Registry[Any] = referencing.Registry(retrieve=_refuse)  # type: ignore[call-arg]
 """A registry that never fetches: any non-local `$ref` stays unresolvable."""
 
-_META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+
+def _swap_dynamic(node: Any) -> Any:
+    if isinstance(node, dict):
+        out = {k: _swap_dynamic(v) for k, v in node.items() if k != "$dynamicRef"}
+        ref = out.get("$ref")
+        if isinstance(ref, str) and "#/$defs/" in ref:
+            out["$ref"] = ref[ref.index("#/$defs/") :]  # `meta/validation#/$defs/x`: now merged here
+        return {"$ref": "#", **out} if node.get("$dynamicRef") == "#meta" else out
+    if isinstance(node, list):
+        return [_swap_dynamic(v) for v in node]
+    return node
+
+
+def flat_metaschema() -> dict[str, Any]:
+    """The draft 2020-12 metaschema with its seven vocabularies merged into one schema.
+
+    Same verdicts and error paths as the official one (a test checks this on thousands of real
+    schemas), about five times faster: no `allOf` of seven parts and no `$dynamicRef` scope walk,
+    since `#meta` always means the root here.
+    """
+    top = Draft202012Validator.META_SCHEMA
+    properties: dict[str, Any] = {}
+    defs: dict[str, Any] = {}
+    for part in top["allOf"]:
+        vocabulary = jsonschema_specifications.REGISTRY.contents(
+            f"https://json-schema.org/draft/2020-12/{part['$ref']}"
+        )
+        properties.update(vocabulary.get("properties", {}))
+        defs.update(vocabulary.get("$defs", {}))
+    properties.update(top.get("properties", {}))
+    flat: dict[str, Any] = _swap_dynamic({"type": ["object", "boolean"], "properties": properties, "$defs": defs})
+    return flat
+
+
+_META = Draft202012Validator(flat_metaschema())
 
 
 def walk_limits(data: Any, report: Reporter) -> bool:
