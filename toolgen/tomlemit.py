@@ -5,7 +5,8 @@ Mapping decisions:
   its non-empty lists of tables as `[[a.b]]` sections, so every value lands in the table it belongs to;
 - lists that mix tables with other values, and tables inside lists, are written inline (`{ k = v }`);
 - strings are basic strings with every control character escaped; a string with a newline that sits
-  directly in a table (not inline) is written as a multi-line basic string, easier to review;
+  directly in a table (not inline) is written as a multi-line basic string, easier to review, where
+  tabs and quotes stay literal unless a quote could close the string;
 - keys are bare when they are `A-Za-z0-9_-`, quoted otherwise;
 - TOML has no null and only 64-bit integers: such values raise `TomlEmitError` so the caller can
   fall back to JSON.
@@ -40,11 +41,21 @@ def _escape_char(char: str, *, multiline: bool) -> str:
     return char
 
 
+def _multiline_char(text: str, index: int) -> str:
+    """A character inside a multi-line string: quotes and tabs stay literal unless they could end it."""
+    char = text[index]
+    if char == '"':
+        last = index == len(text) - 1
+        return '\\"' if last or text[index + 1] == '"' else char
+    if char == "\t":
+        return char
+    return _escape_char(char, multiline=True)
+
+
 def string(text: str, *, multiline: bool = False) -> str:
     """A TOML basic string (multi-line when asked and the text has a newline)."""
     if multiline and "\n" in text:
-        body = "".join(_escape_char(c, multiline=True) for c in text)
-        return '"""\n' + body + '"""'
+        return '"""\n' + "".join(_multiline_char(text, i) for i in range(len(text))) + '"""'
     return '"' + "".join(_escape_char(c, multiline=False) for c in text) + '"'
 
 
