@@ -185,3 +185,15 @@ def test_anchor_refs_resolve_to_the_anchored_schema() -> None:
     assert (change.rule, change.head_pointer) == ("TG425", "/input_schema/$defs/t/type")
     inline = obj({"when": {"type": "integer"}})
     assert diff(inline, base) == []
+
+
+def test_reordered_branches_are_no_change_and_a_moved_branch_is_compared_with_its_match() -> None:
+    s, i, b = {"type": "string"}, {"type": "integer"}, {"type": "boolean"}
+    assert diff(obj({"p": {"anyOf": [s, i, b]}}), obj({"p": {"anyOf": [b, s, i]}})) == []
+    assert diff(obj({"p": {"oneOf": [s, i]}}), obj({"p": {"oneOf": [i, s]}})) == []
+    [change] = diff(obj({"p": {"anyOf": [s, i]}}), obj({"p": {"anyOf": [{"type": "number"}, s]}}))
+    assert (change.rule, change.base_pointer, change.head_pointer) == (
+        "TG425",
+        "/input_schema/properties/p/anyOf/1/type",
+        "/input_schema/properties/p/anyOf/0/type",
+    )

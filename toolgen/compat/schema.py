@@ -305,8 +305,8 @@ class SchemaDiff:
             return
         if len(before) == len(after):
             mark = len(self.changes)
-            for index, (a, b) in enumerate(zip(before, after, strict=True)):
-                self.compare(a, b, f"{at[0]}/{index}", f"{at[1]}/{index}", depth + 1)
+            for i, j in _pair_branches(before, after):
+                self.compare(before[i], after[j], f"{at[0]}/{i}", f"{at[1]}/{j}", depth + 1)
             if key == "oneOf" and any(c.bump > Bump.PATCH for c in self.changes[mark:]):
                 message = "a oneOf branch changed: a value may now match two branches or none"
                 self.add("TG438", at, thaw(before), thaw(after), message)
@@ -323,6 +323,25 @@ class SchemaDiff:
         else:
             code = "TG437"
         self.add(code, at, thaw(before), thaw(after), f"{key} branches {'added' if added else 'removed'}")
+
+
+def _pair_branches(before: Sequence[Any], after: Sequence[Any]) -> list[tuple[int, int]]:
+    """Index pairs to compare (same length): identical branches wherever they moved, then the rest in order.
+
+    So a reorder is no change. Identical branches are still compared: their `$ref`s may resolve apart.
+    """
+    old_text, new_text = [kw.canonical(b) for b in before], [kw.canonical(b) for b in after]
+    free = list(range(len(after)))
+    pairs: list[tuple[int, int]] = []
+    unmatched: list[int] = []
+    for i, text in enumerate(old_text):
+        j = next((j for j in free if new_text[j] == text), None)
+        if j is None:
+            unmatched.append(i)
+        else:
+            free.remove(j)
+            pairs.append((i, j))
+    return sorted(pairs + list(zip(unmatched, free, strict=True)))
 
 
 def diff_schema(direction: Direction, base: Any, head: Any, base_at: str, head_at: str) -> list[Change]:
