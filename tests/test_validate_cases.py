@@ -178,6 +178,11 @@ def test_validate_only_the_given_paths(tmp_path: Path) -> None:
     root = make_project("many_problems_many_files", tmp_path)
     result = run(root, "validate", "--format", "json", str(root / "contracts/one.toml"))
     assert {r["file"] for r in json.loads(result.stdout)} == {"contracts/one.toml"}
+    relative = run(root, "validate", "--format", "json", "contracts/two.json", "contracts/nothing-here.toml")
+    records = json.loads(relative.stdout)
+    assert {r["file"] for r in records} == {"contracts/two.json", "contracts/nothing-here.toml"}
+    assert [r["code"] for r in records if r["file"] == "contracts/nothing-here.toml"] == ["TG101"]
+    assert relative.exit_code == 1
 
 
 def test_python_dash_m_reports_a_case(tmp_path: Path) -> None:

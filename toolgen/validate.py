@@ -290,14 +290,30 @@ def validate_documents(documents: Sequence[RawDocument], settings: Settings) -> 
     return sort_diagnostics(resolve_severities(found, project, per_file))
 
 
+def _wanted(settings: Settings, path: Path) -> str | None:
+    """A PATH argument as a project-relative path (tried from the working directory, then the project)."""
+    candidates = [path] if path.is_absolute() else [Path.cwd() / path, settings.root / path]
+    for candidate in candidates:
+        if candidate.exists() or candidate.is_symlink():
+            return settings.rel(candidate)
+    return None
+
+
 def validate_paths(settings: Settings, paths: Sequence[Path]) -> list[Diagnostic]:
     """Load and validate the project's contracts; with `paths`, report only on those files or folders.
 
-    Duplicate names are still checked across the whole catalog.
+    Duplicate names are still checked across the whole catalog. A path that does not exist is TG101.
     """
     documents, problems = load_documents(settings)
     problems.extend(validate_documents(documents, settings))
     if paths:
-        wanted = [settings.rel(p if p.is_absolute() else Path.cwd() / p) for p in paths]
-        problems = [d for d in problems if any(d.file == w or d.file.startswith(w.rstrip("/") + "/") for w in wanted)]
+        wanted = [_wanted(settings, p) for p in paths]
+        missing = [
+            Diagnostic("TG101", Severity.ERROR, "no such file or folder; check the path", p.as_posix())
+            for p, w in zip(paths, wanted, strict=True)
+            if w is None
+        ]
+        found = [w for w in wanted if w is not None]
+        problems = [d for d in problems if any(d.file == w or d.file.startswith(w.rstrip("/") + "/") for w in found)]
+        problems.extend(missing)
     return sort_diagnostics(problems)
