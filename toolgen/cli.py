@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
-from toolgen import __version__, diagnostics, pipeline, write
+from toolgen import __version__, cache, diagnostics, fastpath, pipeline, write
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, has_errors
 
@@ -99,22 +99,35 @@ def main(click_ctx: click.Context, project: Path, debug: bool) -> None:
 @main.command()
 @click.option("--force", is_flag=True, help="Overwrite files in the output folder that toolgen did not generate.")
 @click.option("--format", "fmt", type=FORMATS, default="text", help="Format of diagnostics.")
+@click.option("--no-cache", is_flag=True, help="Ignore and do not update the build cache (.toolgen-cache/).")
 @click.pass_obj
 @guarded
-def build(ctx: Context, force: bool, fmt: str) -> None:
+def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
     """Validate the contracts and write every target; unchanged files are not rewritten."""
     started = time.perf_counter()
     settings = settings_or_exit(ctx)
-    result = pipeline.generate(settings)
-    emit(result.diagnostics, fmt)
-    if not result.ok:
-        click.echo(f"toolgen: build failed ({_counts(result.diagnostics)}); nothing was written.", err=True)
-        sys.exit(1)
-    change = write.plan(result.artifacts, settings.output_dir)
-    write.apply(change, force=force)
-    elapsed = time.perf_counter() - started
-    contracts = len(result.catalog) if result.catalog is not None else 0
     out = settings.rel(settings.output_dir)
+    key = None if no_cache else fastpath.input_key(settings)
+    state = fastpath.lookup(settings, key)
+    if state is not None:
+        emit(state.diagnostics, fmt)
+        elapsed = time.perf_counter() - started
+        summary = f"{state.contracts} contracts: nothing changed, {state.files} files in {out}/ up to date"
+        click.echo(f"{summary} ({elapsed:.2f}s)")
+        return
+    with cache.session(settings.root, enabled=not no_cache) as store:
+        result = pipeline.generate(settings)
+        emit(result.diagnostics, fmt)
+        if not result.ok:
+            click.echo(f"toolgen: build failed ({_counts(result.diagnostics)}); nothing was written.", err=True)
+            sys.exit(1)
+        change = write.plan(result.artifacts, settings.output_dir)
+        write.apply(change, force=force)
+        contracts = len(result.catalog) if result.catalog is not None else 0
+        if store is not None:
+            fastpath.record(settings, key, result.diagnostics, contracts, change.files)
+            store.prune()
+    elapsed = time.perf_counter() - started
     if change.up_to_date:
         files = len(change.unchanged)
         click.echo(f"{contracts} contracts: nothing changed, {files} files in {out}/ up to date ({elapsed:.2f}s)")
@@ -127,19 +140,30 @@ def build(ctx: Context, force: bool, fmt: str) -> None:
 
 @main.command()
 @click.option("--format", "fmt", type=FORMATS, default="text", help="Format of diagnostics.")
+@click.option("--no-cache", is_flag=True, help="Ignore and do not update the build cache (.toolgen-cache/).")
 @click.pass_obj
 @guarded
-def check(ctx: Context, fmt: str) -> None:
+def check(ctx: Context, fmt: str, no_cache: bool) -> None:
     """Prove the generated files are current: generate in memory and compare; writes nothing."""
     settings = settings_or_exit(ctx)
-    result = pipeline.generate(settings)
+    out = settings.rel(settings.output_dir)
+    key = None if no_cache else fastpath.input_key(settings)
+    recorded = fastpath.lookup(settings, key)
+    if recorded is not None:
+        emit(recorded.diagnostics, fmt)
+        click.echo(f"{out}/ is up to date ({recorded.files} files)")
+        return
+    with cache.session(settings.root, enabled=not no_cache):
+        result = pipeline.generate(settings)
     emit(result.diagnostics, fmt)
     if not result.ok:
         click.echo(f"toolgen: contracts are invalid ({_counts(result.diagnostics)})", err=True)
         sys.exit(1)
     change = write.plan(result.artifacts, settings.output_dir)
-    out = settings.rel(settings.output_dir)
     if change.up_to_date:
+        if not no_cache:
+            contracts = len(result.catalog) if result.catalog is not None else 0
+            fastpath.record(settings, key, result.diagnostics, contracts, change.files)
         click.echo(f"{out}/ is up to date ({len(change.unchanged)} files)")
         return
     for path in change.write:
@@ -329,7 +353,8 @@ def diff_command(
         emit(problems, "github" if fmt == "github" else "text")
         click.echo(f"toolgen: contracts are invalid ({_counts(problems)}); fix them before diffing", err=True)
         sys.exit(1)
-    report = compat.diff_catalogs(base, head, allow_escalation=allow_escalation, allow_removal=allow_removal)
+    off = frozenset(code for code, level in settings.rule_severities.items() if level == "off")
+    report = compat.diff_catalogs(base, head, allow_escalation=allow_escalation, allow_removal=allow_removal, off=off)
     click.echo(compat.render(report, fmt, {d.rel: d.locate for d in documents}), nl=False)
     if not report.compatible:
         sys.exit(1)

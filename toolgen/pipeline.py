@@ -7,17 +7,18 @@ when validation found no error; an error from any target means nothing may be wr
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from toolgen import cache
 from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
-from toolgen.diagnostics import Diagnostic, has_errors, resolve_severities, sort_diagnostics
+from toolgen.diagnostics import Diagnostic, Severity, has_errors, resolve_severities, sort_diagnostics
 from toolgen.load import RawDocument, load_documents
+from toolgen.parallel import pmap
 from toolgen.render import Artifact, targets
-from toolgen.validate import validate_documents
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,12 +39,55 @@ class Generated:
 def load_catalog(settings: Settings) -> tuple[Catalog | None, list[Diagnostic], list[RawDocument]]:
     """Load and validate every contract; the catalog is None when any contract has an error."""
     documents, problems = load_documents(settings)
-    problems.extend(validate_documents(documents, settings))
+    problems.extend(validate_all(documents, settings))
     problems = sort_diagnostics(problems)
     if has_errors(problems):
         return None, problems, documents
     contracts = [contract_from_document(d.data, d.rel) for d in documents]
     return build_catalog(contracts), problems, documents
+
+
+def validate_all(documents: Sequence[RawDocument], settings: Settings) -> list[Diagnostic]:
+    """`validate.validate_documents`, with each document's own checks cached on its path and text.
+
+    Within a cache session the per-document checks (`validate.check_document`) of changed files run
+    in parallel and are stored; the cross-document check (duplicate names) and the severity
+    resolution run every time, exactly as `validate_documents` does them.
+    """
+    from toolgen import validate
+
+    if cache.active() is None:
+        return validate.validate_documents(documents, settings)
+    checked = cache.memo_many(
+        "validate",
+        documents,
+        parts_of=lambda d: (d.rel, d.format, d.text),
+        compute_many=lambda todo: pmap(validate.check_document, todo),
+        encode=_encode_checked,
+        decode=_decode_checked,
+    )
+    found: list[Diagnostic] = []
+    per_file: dict[str, Mapping[str, object]] = {}
+    for document, (problems, overrides) in zip(documents, checked, strict=True):
+        found.extend(problems)
+        per_file[document.rel] = overrides
+    found.extend(validate._duplicates(documents))  # the same cross-document check validate_documents runs
+    project = {c: s for c, s in settings.rule_severities.items() if not c.startswith("TG1") or s is Severity.ERROR}
+    return sort_diagnostics(resolve_severities(found, project, per_file))
+
+
+Checked = tuple[list[Diagnostic], dict[str, str]]
+
+
+def _encode_checked(value: Checked) -> dict[str, Any]:
+    return {"found": [d.as_json() for d in value[0]], "overrides": value[1]}
+
+
+def _decode_checked(data: Any) -> Checked:
+    from toolgen.fastpath import diagnostic_from_json
+
+    overrides = {str(k): str(v) for k, v in data["overrides"].items()}
+    return [diagnostic_from_json(d) for d in data["found"]], overrides
 
 
 def locate(diagnostics: Iterable[Diagnostic], documents: Iterable[RawDocument]) -> list[Diagnostic]:

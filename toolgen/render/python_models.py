@@ -13,14 +13,19 @@ the names the tool module adds (`ErrorCode`, `CONTRACT`, `Implementation`).
 from __future__ import annotations
 
 import ast
+import dataclasses
+import functools
 import re
 import warnings
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import metadata
+from typing import Any
 
-from toolgen.catalog import Contract
+from toolgen import cache
+from toolgen.catalog import Contract, canonical_json
 from toolgen.frozen import thaw
+from toolgen.parallel import pmap
 
 DCG_VERSION = metadata.version("datamodel-code-generator")
 """The dcg version the models are made with (recorded in each generated header)."""
@@ -137,5 +142,41 @@ def tool_models(contract: Contract, package: str) -> ToolModels:
 
 
 def models_for(contracts: Iterable[Contract], package: str) -> dict[str, ToolModels]:
-    """The models of many contracts, by tool name (the one entry point into dcg)."""
-    return {contract.name: tool_models(contract, package) for contract in contracts}
+    """The models of many contracts, by tool name (the one entry point into dcg).
+
+    Cached per tool on what shapes its models (name, schemas, package; `toolgen.cache` adds the
+    toolgen and dcg versions); the tools not in the cache are made in parallel (`toolgen.parallel`).
+    """
+    ordered = list(contracts)
+
+    def make(todo: Sequence[Contract]) -> list[ToolModels]:
+        return pmap(functools.partial(tool_models, package=package), todo)
+
+    made = cache.memo_many(
+        "models",
+        ordered,
+        parts_of=functools.partial(_key, package=package),
+        compute_many=make,
+        encode=_encode,
+        decode=_decode,
+    )
+    return {contract.name: models for contract, models in zip(ordered, made, strict=True)}
+
+
+def _key(contract: Contract, package: str) -> tuple[str, ...]:
+    output = canonical_json(contract.output_schema) if contract.output_schema is not None else ""
+    return (package, contract.name, canonical_json(contract.input_schema), output)
+
+
+def _encode(models: ToolModels) -> dict[str, object]:
+    return dataclasses.asdict(models)
+
+
+def _decode(data: Any) -> ToolModels:
+    return ToolModels(
+        imports=tuple(str(line) for line in data["imports"]),
+        body=str(data["body"]),
+        input_class=str(data["input_class"]),
+        output_class=None if data["output_class"] is None else str(data["output_class"]),
+        notes=tuple((str(pointer), str(text)) for pointer, text in data["notes"]),
+    )

@@ -1,0 +1,351 @@
+"""Benchmark `toolgen build` / `check` against datamodel-code-generator, all in one run.
+
+    .venv/bin/python benchmarks/bench_build.py                      # 1,000 and 10,000 contracts
+    .venv/bin/python benchmarks/bench_build.py --sizes 200 --skip-10k --cli-runs 10   # a quick look
+
+For the base size (default 1,000) it writes a synthetic catalog (`synth_catalog.py`) into a fresh
+temporary project and times, each as a child process (`python -m toolgen`, every target on):
+a cold build (no output, no cache), a no-change build, `toolgen check`, and a build after one
+contract changed; peak memory is the child's max RSS (`os.wait4`). Then a cold build of the large
+size (default 10,000). In the same run it times the anchors over the same tools (input and output
+schemas): datamodel-code-generator's in-process `generate()` in one call, with its default
+formatters and with none (only the call is timed, in a fresh child), and the `datamodel-codegen`
+CLI once per contract for `--cli-runs` contracts, extrapolated to the base size. Unless
+`--no-verify`, the incrementally built output is compared byte for byte with a fresh cold build.
+Each figure is printed with its target and ratio; the exit code is 1 when a run failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import synth_catalog
+
+PYTHON = sys.executable
+CODEGEN = str(Path(sys.executable).parent / "datamodel-codegen")
+
+
+@dataclass
+class Run:
+    """One child process: wall time, peak RSS and what it printed."""
+
+    seconds: float
+    peak_mb: float
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+@dataclass
+class Row:
+    """One line of the result table."""
+
+    figure: str
+    value: str
+    target: str = ""
+    ratio: str = ""
+    ok: bool | None = None
+
+
+@dataclass
+class Report:
+    """Every figure of the run, for the table and `--json`."""
+
+    rows: list[Row] = field(default_factory=list)
+    raw: dict[str, Any] = field(default_factory=dict)
+    failed: list[str] = field(default_factory=list)
+
+
+def run_child(args: list[str], cwd: Path | None = None) -> Run:
+    """Run a child process, time it and read its own peak RSS (os.wait4, kilobytes on Linux)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        process = subprocess.Popen(args, stdout=out, stderr=err, cwd=cwd)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return Run(
+            seconds,
+            usage.ru_maxrss / 1024,
+            process.returncode,
+            out.read().decode("utf-8", "replace"),
+            err.read().decode("utf-8", "replace"),
+        )
+
+
+def toolgen(project: Path, *args: str) -> Run:
+    """`python -m toolgen -C project ARGS` as a child process."""
+    return run_child([PYTHON, "-m", "toolgen", "-C", str(project), *args])
+
+
+def expect(run: Run, what: str, report: Report, codes: tuple[int, ...] = (0,)) -> Run:
+    """Record a failed run (with the head of its output) instead of timing garbage."""
+    if run.returncode not in codes:
+        tail = (run.stdout + run.stderr).strip().splitlines()[-15:]
+        report.failed.append(f"{what}: exit {run.returncode}\n    " + "\n    ".join(tail))
+    return run
+
+
+def median_run(runs: list[Run]) -> Run:
+    """The run with the median time (peak memory is the largest of them)."""
+    ordered = sorted(runs, key=lambda r: r.seconds)
+    middle = ordered[len(ordered) // 2]
+    return Run(middle.seconds, max(r.peak_mb for r in runs), middle.returncode, middle.stdout, middle.stderr)
+
+
+def new_project(base: Path, name: str, count: int) -> Path:
+    """A fresh project folder with `count` synthetic contracts and no configuration."""
+    project = base / name
+    project.mkdir()
+    synth_catalog.write_catalog(project, count)
+    return project
+
+
+def change_one(project: Path, index: int, step: int) -> None:
+    """Edit one contract: a new sentence in its description and a patch bump, as an author would."""
+    doc = synth_catalog.contract(index)
+    doc["description"] += f" Revised note {step}."
+    major, minor, patch = doc["version"].split(".")
+    doc["version"] = f"{major}.{minor}.{int(patch) + step}"
+    group = synth_catalog.GROUPS[index % len(synth_catalog.GROUPS)]
+    folder = project / "contracts" / group
+    if index % 4 == 0:
+        (folder / f"{doc['name']}.toml").write_text(synth_catalog.toml_text(doc), encoding="utf-8")
+    else:
+        (folder / f"{doc['name']}.json").write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+
+
+def tree_bytes(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder` by relative path (for byte-for-byte comparison)."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def bench_toolgen(base: Path, count: int, repeat: int, verify: bool, report: Report) -> dict[str, Run]:
+    """Cold, no-change, check and one-changed runs at the base size."""
+    project = new_project(base, f"toolgen-{count}", count)
+    runs: dict[str, Run] = {}
+    print(f"  toolgen cold build of {count} ...", flush=True)
+    runs["cold"] = expect(toolgen(project, "build"), "cold build", report)
+    runs["nochange"] = median_run([expect(toolgen(project, "build"), "no-change build", report) for _ in range(repeat)])
+    runs["check"] = median_run([expect(toolgen(project, "check"), "check", report) for _ in range(repeat)])
+    changed: list[Run] = []
+    for step in range(1, repeat + 1):
+        change_one(project, (count * step) // (repeat + 1), step)
+        changed.append(expect(toolgen(project, "build"), "one-changed build", report))
+    runs["onechanged"] = median_run(changed)
+    if verify:
+        runs["verify"] = verify_identical(project, base / f"fresh-{count}", report)
+    return runs
+
+
+def verify_identical(project: Path, fresh: Path, report: Report) -> Run:
+    """Copy the contracts to a new project, build cold, and compare the output trees byte for byte."""
+    fresh.mkdir()
+    shutil.copytree(project / "contracts", fresh / "contracts")
+    run = expect(toolgen(fresh, "build"), "verification cold build", report)
+    incremental, cold = tree_bytes(project / "generated"), tree_bytes(fresh / "generated")
+    if incremental != cold:
+        differ = sorted(p for p in set(incremental) | set(cold) if incremental.get(p) != cold.get(p))
+        report.failed.append(f"incremental output differs from a cold build in {len(differ)} files: {differ[:5]}")
+    report.raw["verified_files"] = len(cold)
+    return run
+
+
+def pascal(name: str) -> str:
+    """snake_case to PascalCase, as model names read."""
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
+def anchor_schema(count: int) -> dict[str, Any]:
+    """Every tool's input and output schema as `$defs` of one document (local `$defs` hoisted)."""
+    defs: dict[str, Any] = {}
+    for index in range(count):
+        doc = synth_catalog.contract(index)
+        defs.update(tool_defs(doc))
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Tools", "$defs": defs}
+
+
+def tool_defs(doc: dict[str, Any]) -> dict[str, Any]:
+    """`<Tool>Input` / `<Tool>Output` (and the tool's own `$defs`, renamed) for one contract."""
+    prefix = pascal(doc["name"])
+    out: dict[str, Any] = {}
+    for key, suffix in (("input_schema", "Input"), ("output_schema", "Output")):
+        if key not in doc:
+            continue
+        schema = json.loads(json.dumps(doc[key]))
+        for inner, body in schema.pop("$defs", {}).items():
+            out[prefix + inner] = body
+        text = json.dumps(schema).replace('"#/$defs/', f'"#/$defs/{prefix}')
+        out[prefix + suffix] = json.loads(text)
+    return out
+
+
+def child_generate(schema_path: str, formatters: str) -> None:
+    """In a fresh interpreter: time one in-process `generate()` over the anchor schema; print seconds."""
+    import warnings
+
+    import datamodel_code_generator as dcg
+
+    warnings.simplefilter("ignore")
+    options: dict[str, Any] = {
+        "input_file_type": dcg.InputFileType.JsonSchema,
+        "output_model_type": dcg.DataModelType.PydanticV2BaseModel,
+        "disable_timestamp": True,
+    }
+    if formatters == "none":
+        options["formatters"] = []
+    text = Path(schema_path).read_text(encoding="utf-8")
+    started = time.perf_counter()
+    result = dcg.generate(text, **options)
+    seconds = time.perf_counter() - started
+    print(json.dumps({"seconds": seconds, "chars": len(str(result))}))
+
+
+def bench_anchors(base: Path, count: int, cli_runs: int, report: Report) -> dict[str, float]:
+    """datamodel-code-generator: generate() with and without formatters, and its CLI per contract."""
+    schema_path = base / "anchor.json"
+    schema_path.write_text(json.dumps(anchor_schema(count)), encoding="utf-8")
+    figures: dict[str, float] = {}
+    for mode in ("default", "none"):
+        print(f"  datamodel-code-generator generate() over {count} tools, formatters={mode} ...", flush=True)
+        run = expect(
+            run_child([PYTHON, __file__, "--child-generate", str(schema_path), mode]), f"generate {mode}", report
+        )
+        figures[f"generate_{mode}"] = json.loads(run.stdout)["seconds"] if run.returncode == 0 else float("nan")
+        figures[f"generate_{mode}_peak_mb"] = run.peak_mb
+    print(f"  datamodel-codegen CLI x {cli_runs} ...", flush=True)
+    folder = base / "cli"
+    folder.mkdir()
+    total = 0.0
+    for index in range(cli_runs):
+        source = folder / f"tool_{index}.json"
+        source.write_text(json.dumps({"$defs": tool_defs(synth_catalog.contract(index))}), encoding="utf-8")
+        args = [CODEGEN, "--input", str(source), "--input-file-type", "jsonschema"]
+        args += ["--output-model-type", "pydantic_v2.BaseModel", "--disable-timestamp"]
+        args += ["--output", str(folder / f"tool_{index}.py")]
+        total += expect(run_child(args), "datamodel-codegen CLI", report).seconds
+    figures["cli_per_contract"] = total / max(cli_runs, 1)
+    figures["cli_extrapolated"] = figures["cli_per_contract"] * count
+    return figures
+
+
+def ratio_row(figure: str, value: float, limit: float, target: str, unit: str = "s") -> Row:
+    """A row whose ratio is value / limit (<= 1.0 passes)."""
+    ratio = value / limit if limit else float("inf")
+    return Row(figure, f"{value:.2f} {unit}", target, f"{ratio:.2f}", ratio <= 1.0)
+
+
+def build_rows(count: int, large: int | None, runs: dict[str, Run], anchors: dict[str, float], report: Report) -> None:
+    """Turn the measurements into table rows with their targets."""
+    rows = report.rows
+    cold, nochange = runs["cold"].seconds, runs["nochange"].seconds
+    if anchors:
+        rows.append(Row(f"datamodel-code-generator generate(), default formatters, {count} tools", _s(anchors["generate_default"])))
+        rows.append(Row(f"datamodel-code-generator generate(), no formatters, {count} tools", _s(anchors["generate_none"])))
+        per = anchors["cli_per_contract"]
+        rows.append(Row(f"datamodel-codegen CLI per contract ({per:.2f} s each) x {count}", _s(anchors["cli_extrapolated"])))
+        rows.append(ratio_row(f"toolgen cold build, {count} contracts", cold, anchors["generate_default"], "<= 1.0 x generate() default"))
+        speedup = anchors["cli_extrapolated"] / cold
+        rows.append(Row("speed-up over the CLI per contract", f"{speedup:.1f} x", ">= 50 x", f"{50 / speedup:.2f}", speedup >= 50))
+    else:
+        rows.append(Row(f"toolgen cold build, {count} contracts", _s(cold)))
+    limit = min(0.5, cold / 15)
+    rows.append(ratio_row("no-change build", nochange, limit, f"<= 0.5 s and <= cold/15 ({limit:.2f} s)"))
+    rows.append(ratio_row("toolgen check (nothing changed)", runs["check"].seconds, 1.5 * nochange, "<= 1.5 x no-change"))
+    rows.append(ratio_row("one contract changed", runs["onechanged"].seconds, cold / 5, f"<= cold/5 ({cold / 5:.2f} s)"))
+    if large is not None and "cold_large" in runs:
+        big = runs["cold_large"]
+        rows.append(ratio_row(f"toolgen cold build, {large} contracts", big.seconds, 11 * cold, "<= 11 x cold"))
+        rows.append(ratio_row(f"peak memory, cold build of {large}", big.peak_mb, 400, "<= 400 MB", "MB"))
+    peak = max(r.peak_mb for r in runs.values())
+    rows.append(ratio_row(f"peak memory, any toolgen run above", peak, 400, "<= 400 MB", "MB"))
+
+
+def _s(seconds: float) -> str:
+    return f"{seconds:.2f} s"
+
+
+def print_table(report: Report) -> None:
+    """The result as a Markdown table (pasted into README.md)."""
+    print("\n| figure | measured | target | ratio | pass |")
+    print("|---|---:|---|---:|---|")
+    for row in report.rows:
+        verdict = "" if row.ok is None else ("yes" if row.ok else "**no**")
+        print(f"| {row.figure} | {row.value} | {row.target} | {row.ratio} | {verdict} |")
+
+
+def machine() -> str:
+    """A one-line description of the machine the figures come from."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+
+
+def main() -> int:
+    """Run the benchmark and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000], help="base size [large size]")
+    parser.add_argument("--skip-10k", action="store_true", help="skip the large catalog")
+    parser.add_argument("--skip-anchors", action="store_true", help="time toolgen only")
+    parser.add_argument("--cli-runs", type=int, default=50, help="datamodel-codegen CLI runs to extrapolate from")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each fast measurement (median)")
+    parser.add_argument("--no-verify", action="store_true", help="skip the byte-for-byte check against a cold build")
+    parser.add_argument("--json", type=Path, help="also write every figure to this JSON file")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary projects")
+    parser.add_argument("--child-generate", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child_generate:
+        child_generate(*args.child_generate)
+        return 0
+    count = args.sizes[0]
+    large = None if args.skip_10k or len(args.sizes) < 2 else args.sizes[1]
+    report = Report()
+    base = Path(tempfile.mkdtemp(prefix="toolgen-bench-"))
+    print(f"machine: {machine()}\nworking in {base}", flush=True)
+    try:
+        runs = bench_toolgen(base, count, args.repeat, not args.no_verify, report)
+        if large is not None:
+            print(f"  toolgen cold build of {large} ...", flush=True)
+            runs["cold_large"] = expect(toolgen(new_project(base, f"toolgen-{large}", large), "build"), "large build", report)
+        anchors = {} if args.skip_anchors else bench_anchors(base, count, min(args.cli_runs, count), report)
+    finally:
+        if not args.keep:
+            shutil.rmtree(base, ignore_errors=True)
+    build_rows(count, large, runs, anchors, report)
+    report.raw.update({k: {"seconds": r.seconds, "peak_mb": r.peak_mb} for k, r in runs.items()})
+    report.raw["anchors"] = anchors
+    report.raw["machine"] = machine()
+    print_table(report)
+    print(f"\nmachine: {machine()}")
+    print("command: .venv/bin/python benchmarks/bench_build.py " + " ".join(sys.argv[1:]))
+    if args.json:
+        args.json.write_text(json.dumps(report.raw, indent=2) + "\n", encoding="utf-8")
+    for failure in report.failed:
+        print(f"FAILED: {failure}", file=sys.stderr)
+    return 1 if report.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,210 @@
+"""The no-change fast path: prove the output is current without loading, validating or rendering anything.
+
+`input_key(settings)` digests every input of a build: each contract file's path and bytes, the
+resolved settings, every template that could be used, and `cache.environment()` (toolgen's version
+and source digest, the pinned dependencies). After a successful build (or a `check` that found the
+output current) `record()` stores that key in `.toolgen-cache/state.json` with the build's
+diagnostics and the digest of the manifest it wrote. `lookup()` answers "nothing changed" only when
+the key is equal, the manifest on disk is the one recorded, and every file the manifest lists still
+has the recorded digest; anything else (a missing or edited file, a new contract, a template, a
+version) falls through to a full build. It imports nothing heavy, so a no-change run stays cheap.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import toolgen
+from toolgen import cache
+from toolgen.config import Settings
+from toolgen.diagnostics import Diagnostic, Severity
+
+STATE = "state.json"
+"""The fast-path record inside the cache folder."""
+
+MANIFEST = ".toolgen-manifest.json"
+"""The writer's manifest (the same name as `write.MANIFEST`; write.py imports heavier things)."""
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """What the last successful build recorded."""
+
+    key: str
+    manifest: str
+    contracts: int
+    files: int
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def _sha(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def settings_digest(settings: Settings) -> str:
+    """Every resolved setting (paths relative to the root), whatever fields `Settings` gains later."""
+    parts: list[str] = []
+    for item in dataclasses.fields(settings):
+        if item.name == "root":
+            continue
+        value = getattr(settings, item.name)
+        if isinstance(value, Path):
+            value = settings.rel(value)
+        elif isinstance(value, Mapping):
+            value = sorted((str(k), str(v)) for k, v in value.items())
+        parts.append(f"{item.name}={value!r}")
+    return "\n".join(parts)
+
+
+def input_key(settings: Settings) -> str | None:
+    """The digest of every input of a build, or None when the contracts cannot be listed plainly."""
+    paths = contract_files(settings.contracts_dir)
+    if paths is None:
+        return None
+    digest = hashlib.sha256()
+    for text in (cache.environment(), settings_digest(settings), templates_digest(settings.templates_dir)):
+        digest.update(text.encode("utf-8") + b"\0")
+    for rel, path in paths:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        digest.update(rel.encode("utf-8") + b"\0" + hashlib.sha256(data).digest())
+    return digest.hexdigest()
+
+
+def contract_files(folder: Path) -> list[tuple[str, Path]] | None:
+    """Every file `load.discover` would read (same filters), sorted; None on anything unusual.
+
+    A cheap re-implementation (no path resolution): a symlink loop, an unreadable folder or a
+    missing contracts folder gives None, and the build then takes the full path that reports it.
+    """
+    from toolgen.load import CONTRACT_SUFFIXES
+
+    if not folder.is_dir():
+        return None
+    found: list[tuple[str, Path]] = []
+    seen: set[tuple[int, int]] = set()
+    failed: list[OSError] = []
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=True, onerror=failed.append):
+        here = Path(dirpath)
+        info = here.stat()
+        if (info.st_dev, info.st_ino) in seen:
+            return None
+        seen.add((info.st_dev, info.st_ino))
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        prefix = here.relative_to(folder).as_posix()
+        for name in filenames:
+            if not name.startswith(".") and name.endswith(CONTRACT_SUFFIXES):
+                found.append((name if prefix == "." else f"{prefix}/{name}", here / name))
+    return None if failed else sorted(found)
+
+
+def templates_digest(override_dir: Path | None) -> str:
+    """`templating.templates_fingerprint`, without importing jinja2 (a test holds them equal)."""
+    package = Path(toolgen.__file__).resolve().parent
+    builtin = package / "templates"
+    return _folders_digest((override_dir, builtin if builtin.is_dir() else package.parent / "templates"))
+
+
+def _folders_digest(folders: Sequence[Path | None]) -> str:
+    digest = hashlib.sha256()
+    for folder in folders:
+        if folder is None or not folder.is_dir():
+            continue
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            digest.update(path.relative_to(folder).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _state_path(settings: Settings) -> Path:
+    return settings.root / cache.CACHE_DIR / STATE
+
+
+def diagnostic_from_json(data: Mapping[str, Any]) -> Diagnostic:
+    """The inverse of `Diagnostic.as_json()`; raises on anything malformed."""
+    line, column = data["line"], data["column"]
+    if not (line is None or isinstance(line, int)) or not (column is None or isinstance(column, int)):
+        raise TypeError("line and column must be integers")
+    return Diagnostic(
+        code=str(data["code"]),
+        severity=Severity(data["severity"]),
+        message=str(data["message"]),
+        file=str(data["file"]),
+        pointer=str(data["pointer"]),
+        line=line,
+        column=column,
+    )
+
+
+def _read_state(settings: Settings) -> State | None:
+    try:
+        data = json.loads(_state_path(settings).read_text(encoding="utf-8"))
+        return State(
+            key=str(data["key"]),
+            manifest=str(data["manifest"]),
+            contracts=int(data["contracts"]),
+            files=int(data["files"]),
+            diagnostics=tuple(diagnostic_from_json(d) for d in data["diagnostics"]),
+        )
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+
+
+def lookup(settings: Settings, key: str | None) -> State | None:
+    """The recorded state when nothing changed since it was recorded and the output is intact; else None."""
+    if key is None:
+        return None
+    state = _read_state(settings)
+    if state is None or state.key != key:
+        return None
+    out = settings.output_dir
+    try:
+        manifest = (out / MANIFEST).read_bytes()
+        if _sha(manifest) != state.manifest:
+            return None
+        files = json.loads(manifest)["files"]
+        for rel, digest in files.items():
+            if _sha((out / rel).read_bytes()) != digest:
+                return None
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+    return state
+
+
+def record(
+    settings: Settings, key: str | None, diagnostics: Sequence[Diagnostic], contracts: int, files: Mapping[str, bytes]
+) -> None:
+    """Remember a successful build whose output folder now holds exactly `files` (manifest included)."""
+    if key is None or MANIFEST not in files:
+        return
+    document = {
+        "key": key,
+        "manifest": _sha(files[MANIFEST]),
+        "contracts": contracts,
+        "files": len(files),
+        "diagnostics": [d.as_json() for d in diagnostics],
+    }
+    path = _state_path(settings)
+    with contextlib.suppress(OSError):
+        cache.Store(path.parent).ensure_root()
+        handle, temp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            json.dump(document, stream, ensure_ascii=False)
+        os.replace(temp, path)
+
+
+def forget(settings: Settings) -> None:
+    """Drop the record (a failed or partial build)."""
+    with contextlib.suppress(OSError):
+        _state_path(settings).unlink()
