@@ -255,3 +255,23 @@ def test_a_project_in_a_subfolder_of_the_repository(tmp_path: Path) -> None:
     result = run(project, "diff", "--base", "main")
     assert result.exit_code == 1, result.output
     assert "version went down (1.0.0 -> 0.9.0)" in result.output
+
+
+def test_rules_turned_off_in_the_configuration_need_no_bump_but_gates_stay_on(repo: Path) -> None:
+    reworded = "Echo the text back unchanged; reworded, and the rule for doc changes is off."
+    write(repo, owners=["@echo-team"], permissions=["read"], description=reworded)
+    assert run(repo, "diff", "--base", "HEAD").exit_code == 1
+    (repo / "toolgen.toml").write_text('targets = ["catalog"]\nrules = { TG407 = "off", TG405 = "off" }\n')
+    result = run(repo, "diff", "--base", "HEAD")
+    assert result.exit_code == 0, result.output
+    assert "TG407" not in result.output
+    write(repo, owners=["@echo-team"], permissions=["read", "write"], description=reworded, version="2.0.0")
+    escalated = run(repo, "diff", "--base", "HEAD")
+    assert escalated.exit_code == 1 and "TG405" in escalated.output
+
+
+def test_a_contract_can_turn_a_rule_off_for_itself(repo: Path) -> None:
+    reworded = "Echo the text back unchanged; reworded, and this contract turns TG407 off."
+    write(repo, owners=["@echo-team"], permissions=["read"], description=reworded, rules={"TG407": "off"})
+    result = run(repo, "diff", "--base", "HEAD")
+    assert result.exit_code == 0, result.output

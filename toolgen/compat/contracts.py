@@ -140,9 +140,17 @@ def needed_bump(changes: tuple[Change, ...]) -> Bump:
     return max((c.bump for c in changes), default=Bump.NONE)
 
 
-def diff_tool(base: Contract, head: Contract) -> ToolDiff:
-    """One tool present on both sides: its changes, the bump they need and the bump its version made."""
-    changes = diff_contract(base, head)
+ALWAYS_ON = frozenset({"TG401", "TG403", "TG404", "TG405"})
+"""The gates: removals, versions and escalations cannot be turned off by configuration."""
+
+
+def diff_tool(base: Contract, head: Contract, off: frozenset[str] = frozenset()) -> ToolDiff:
+    """One tool present on both sides: its changes, the bump they need and the bump its version made.
+
+    Findings of a rule in `off`, or set to "off" in the head contract's own `rules`, are left out.
+    """
+    off = off | {code for code, level in head.rules.items() if level == "off"}
+    changes = tuple(c for c in diff_contract(base, head) if c.rule not in off or c.rule in ALWAYS_ON)
     needed = needed_bump(changes)
     made = bump_made(base.version, head.version)
     if parse_version(base.version) is None or parse_version(head.version) is None:
@@ -168,9 +176,17 @@ def _removed(base: Contract) -> ToolDiff:
 
 
 def diff_catalogs(
-    base: Catalog, head: Catalog, *, allow_escalation: bool = False, allow_removal: bool = False
+    base: Catalog,
+    head: Catalog,
+    *,
+    allow_escalation: bool = False,
+    allow_removal: bool = False,
+    off: frozenset[str] = frozenset(),
 ) -> Report:
-    """Compare two catalogs tool by tool; the report decides whether the head is compatible."""
+    """Compare two catalogs tool by tool; the report decides whether the head is compatible.
+
+    `off` holds TG4xx codes the project turned off (`rules = { TG407 = "off" }`); gates stay on.
+    """
     tools: list[ToolDiff] = []
     escalations: list[Escalation] = []
     before, after = {c.name: c for c in base}, {c.name: c for c in head}
@@ -181,7 +197,7 @@ def diff_catalogs(
         elif new is None and old is not None:
             tools.append(_removed(old))
         elif old is not None and new is not None:
-            tool = diff_tool(old, new)
+            tool = diff_tool(old, new, off)
             tools.append(tool)
             gained = tuple(sorted(set(new.permissions) - set(old.permissions)))
             if gained:
