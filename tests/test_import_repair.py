@@ -7,8 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
 
 from tests.test_import_shapes import assert_catalog_loads, read_contract, run_import
+from toolgen.config import load_settings
+from toolgen.importer import Options, plan_import
 from toolgen.repair import Repair, repair_schema, snake_case
 
 DESCRIPTION = "Add up a list of numbers and return the total, rounded as asked."
@@ -242,3 +247,52 @@ def test_collision_suffix_keeps_names_within_64_characters(project: Path) -> Non
     assert result.exit_code == 0, result.output
     names = sorted(p.stem for p in (project / "contracts").iterdir())
     assert names == ["a" * 62 + "_2", "a" * 62 + "_3", "a" * 64]
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "type",
+                    "properties",
+                    "required",
+                    "items",
+                    "anyOf",
+                    "default",
+                    "enum",
+                    "optional",
+                    "name",
+                    "$ref",
+                    "nullable",
+                    "additionalProperties",
+                    "x",
+                    "$schema",
+                    "minLength",
+                ]
+            ),
+            inner,
+            max_size=5,
+        )
+    ),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(schema=JSON, name=st.text(max_size=10), shape=st.sampled_from(["openai", "anthropic", "gemini", "mcp"]))
+def test_import_never_raises_on_arbitrary_declarations(tmp_path: Path, schema: Any, name: str, shape: str) -> None:
+    key = {"openai": "parameters", "anthropic": "input_schema", "gemini": "parameters", "mcp": "inputSchema"}[shape]
+    record = {"name": name, "description": "d", key: schema, "arguments": schema, "outputSchema": schema}
+    settings_, _ = load_settings(tmp_path)
+    for repair in (False, True):
+        plan = plan_import(json.dumps([record, schema]), shape, settings_, Options("x.json", repair=repair))
+        assert plan.records >= 1
+        assert len(plan.planned) <= plan.records
+        for item in plan.planned:
+            assert item.document["input_schema"]["type"] == "object"
+            assert not list(
+                Draft202012Validator(Draft202012Validator.META_SCHEMA).iter_errors(item.document["input_schema"])
+            )
