@@ -19,16 +19,18 @@ from __future__ import annotations
 
 import functools
 import keyword
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from importlib import metadata
 from typing import Any
 
 import black
 from black.mode import TargetVersion
 
+from toolgen import cache
 from toolgen.catalog import PERMISSIONS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.parallel import pmap
 from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render.python_models import DCG_VERSION, ToolModels, models_for
 from toolgen.rules import Rule, register
@@ -114,7 +116,29 @@ def _needs_suffix(name: str) -> bool:
 @functools.lru_cache(maxsize=64)
 def format_python(source: str) -> str:
     """`source` formatted by black with the fixed mode (cached: the runtime is the same every build)."""
+    return format_many([source])[0]
+
+
+def format_many(sources: Sequence[str]) -> list[str]:
+    """Each source formatted by black: cached per text (`toolgen.cache`), the misses in parallel."""
+    return cache.memo_many(
+        "black",
+        sources,
+        parts_of=lambda source: (source,),
+        compute_many=lambda todo: pmap(_black, todo),
+        encode=str,
+        decode=_cached_text,
+    )
+
+
+def _black(source: str) -> str:
     return black.format_str(source, mode=BLACK_MODE)
+
+
+def _cached_text(data: Any) -> str:
+    if not isinstance(data, str):
+        raise TypeError("cached black output is not text")
+    return data
 
 
 def _header(sources: str) -> list[str]:
@@ -193,9 +217,9 @@ def render(catalog: Catalog, settings: Settings) -> RenderResult:
         Artifact(base + "_runtime.py", _render(settings, "python/_runtime.py.jinja", _runtime_view())),
         Artifact(base + "__init__.py", _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules))),
     ]
-    for contract in catalog:
-        view = _tool_view(contract, modules[contract.name], models[contract.name])
-        text = _render(settings, "python/tool.py.jinja", view)
+    template = environment(settings.templates_dir).get_template("python/tool.py.jinja")
+    sources = [template.render(**_tool_view(c, modules[c.name], models[c.name])) for c in catalog]
+    for contract, text in zip(catalog, format_many(sources), strict=True):
         artifacts.append(Artifact(f"{base}{modules[contract.name]}.py", text))
     return RenderResult(artifacts=tuple(sorted(artifacts, key=lambda a: a.path)), diagnostics=tuple(notes))
 
