@@ -128,3 +128,14 @@ def test_stats_on_invalid_contracts_exits_1_without_traceback(edge: Path) -> Non
     assert code == 1
     assert "contracts/broken.json" in err
     assert "Traceback" not in out + err
+
+
+def test_a_contract_can_turn_a_provider_rule_off_for_itself(edge: Path) -> None:
+    path = edge / "contracts" / "set_headers.json"
+    contract = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**contract, "rules": {"TG301": "off"}}), encoding="utf-8")
+    code, _, err = run(edge, "build")
+    assert code == 0
+    assert "TG301" not in err
+    chat = json.loads((edge / "generated" / "providers" / "openai_chat.json").read_text(encoding="utf-8"))
+    assert next(t for t in chat if t["function"]["name"] == "set_headers")["function"]["strict"] is False
