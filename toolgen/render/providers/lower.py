@@ -171,6 +171,7 @@ def inline_refs(schema: Schema, base: str = "", limit: int = 200_000) -> Schema:
     budget = [limit]
 
     def expand(node: Schema, pointer: str, stack: tuple[str, ...]) -> Schema:
+        """`node` with its own `$ref` replaced; `stack` holds the refs being expanded."""
         budget[0] -= 1
         if budget[0] < 0:
             raise RefError(pointer, f"inlining the $refs grows the schema past {limit} nodes")
@@ -190,6 +191,7 @@ def inline_refs(schema: Schema, base: str = "", limit: int = 200_000) -> Schema:
         return expand_children(node, pointer, stack)
 
     def expand_children(node: Schema, pointer: str, stack: tuple[str, ...]) -> Schema:
+        """`node` with every subschema expanded."""
         out = dict(node)
         for key in ("properties", "patternProperties", "dependentSchemas"):
             if isinstance(out.get(key), dict):
