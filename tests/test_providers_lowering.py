@@ -303,3 +303,21 @@ def test_inlining_that_would_explode_is_refused() -> None:
     schema = {"type": "object", "properties": {"top": {"$ref": "#/$defs/d30"}}, "$defs": defs}
     with pytest.raises(RefError, match="grows the schema past"):
         inline_refs(schema, "/input_schema")
+
+
+def test_values_that_look_like_schemas_are_left_alone() -> None:
+    from toolgen.render.providers.lower import strip_annotations
+
+    value = {"x-trace": "kept", "$ref": "#/not/a/ref"}
+    schema = {
+        "type": "object",
+        "x-owner": "dropped",
+        "properties": {
+            "x-header": {"type": "object", "default": value, "examples": [value], "x-sensitive": True},
+            "mode": {"enum": [value, "plain"]},
+        },
+    }
+    stripped = strip_annotations(schema)
+    assert "x-owner" not in stripped
+    assert stripped["properties"]["x-header"] == {"type": "object", "default": value, "examples": [value]}
+    assert inline_refs(stripped, "/input_schema")["properties"]["mode"] == {"enum": [value, "plain"]}
