@@ -296,3 +296,28 @@ def test_import_never_raises_on_arbitrary_declarations(tmp_path: Path, schema: A
             assert not list(
                 Draft202012Validator(Draft202012Validator.META_SCHEMA).iter_errors(item.document["input_schema"])
             )
+
+
+def test_shorten_cuts_at_paragraph_then_sentence_then_word() -> None:
+    from toolgen.repair import shorten
+
+    assert shorten("short", 10) == "short"
+    assert shorten("First part.\n\nSecond part is long.", 20) == "First part."
+    assert shorten("One sentence here. Two sentences here.", 30) == "One sentence here."
+    assert shorten("words and more words", 12) == "words and"
+    assert shorten("x" * 30, 10) == "x" * 10
+
+
+def test_long_description_is_cut_with_a_repair(project: Path) -> None:
+    text = "Use this tool to search. " * 60
+    record = {"name": "search", "description": text, "parameters": {"type": "object"}}
+    plain = run_import(project, [record], "openai")
+    assert plain.exit_code == 1
+    assert "the description has 1500 characters and OpenAI accepts at most 1024 (TG304)" in plain.stderr
+    result = run_import(project, [record], "openai", "--repair")
+    assert result.exit_code == 0, result.output
+    kept = read_contract(project, "search")["description"]
+    assert len(kept) <= 1024
+    assert kept.endswith("search.")
+    assert text.startswith(kept)
+    assert "repaired /description: the description has 1500 characters" in result.stdout

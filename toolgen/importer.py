@@ -7,7 +7,8 @@ such as null). Decisions:
 - permissions cannot be inferred: they come from `--permissions` or are the most cautious set (all
   four) with the tag `permissions:unconfirmed`, which validation reports as TG212 until a human
   removes it;
-- a missing description becomes a placeholder that TG201 flags; the version starts at 1.0.0;
+- a missing description becomes a placeholder that TG201 flags; one longer than OpenAI accepts is
+  cut at a paragraph or sentence end (a repair); the version starts at 1.0.0;
 - MCP `annotations.idempotentHint` becomes `idempotent`, `title`/`annotations.title` the title;
   Anthropic `input_examples` become examples; Gemini and MCP output schemas become `output_schema`;
 - a problem never raises: it is a diagnostic naming the source file, JSONL line and record pointer.
@@ -23,12 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from toolgen import tomlemit
-from toolgen.catalog import PERMISSIONS
+from toolgen.catalog import PERMISSIONS, normalize_text
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.importshapes import SHAPES, Record, Shape, find_records
-from toolgen.lint import UNCONFIRMED_TAG
-from toolgen.repair import Repair, join, repair_schema, snake_case
+from toolgen.lint import MAX_DESCRIPTION, UNCONFIRMED_TAG
+from toolgen.repair import Repair, join, repair_schema, shorten, snake_case
 
 PLACEHOLDER = "TODO: describe."
 """The description of a tool whose source has none: short enough that TG201 flags it for review."""
@@ -112,11 +113,20 @@ def _permissions(options: Options) -> dict[str, Any]:
     return {"permissions": list(PERMISSIONS), "tags": [UNCONFIRMED_TAG]}
 
 
-def _description(raw: Any, notes: list[str]) -> str:
-    if isinstance(raw, str) and raw.strip():
-        return raw.strip()
-    notes.append("the source has no description: a placeholder was written (TG201); describe the tool")
-    return PLACEHOLDER
+def _description(raw: Any, notes: list[str], repairs: list[Repair]) -> str:
+    if not isinstance(raw, str) or not raw.strip():
+        notes.append("the source has no description: a placeholder was written (TG201); describe the tool")
+        return PLACEHOLDER
+    text = normalize_text(raw)
+    if len(text) <= MAX_DESCRIPTION:
+        return text
+    short = shorten(text, MAX_DESCRIPTION)
+    message = (
+        f"the description has {len(text)} characters and OpenAI accepts at most {MAX_DESCRIPTION} (TG304); "
+        f"cut to {len(short)} at a paragraph or sentence end: move the details into property descriptions"
+    )
+    repairs.append(Repair("/description", message))
+    return short
 
 
 def _schema(raw: Any, where: str, repairs: list[Repair], optional: bool) -> dict[str, Any] | None:
@@ -174,7 +184,7 @@ def _document(
     document: dict[str, Any] = {"name": name, "version": "1.0.0"}
     if isinstance(parts.title, str) and parts.title.strip():
         document["title"] = parts.title.strip()
-    document["description"] = _description(decl.get("description"), notes)
+    document["description"] = _description(decl.get("description"), notes, repairs)
     document.update(_permissions(options))
     if parts.idempotent is not None:
         document["idempotent"] = parts.idempotent
@@ -238,7 +248,7 @@ class _Session:
         document, notes = _document(record, self.shape, name, options, repairs)
         if repairs and not options.repair:
             for repair in repairs:
-                code = "TG107" if repair.pointer == "/name" else "TG116"
+                code = {"/name": "TG107", "/description": "TG304"}.get(repair.pointer, "TG116")
                 message = f"{record.label}: {repair.message.split(';')[0]}; --repair would fix it"
                 self.plan.diagnostics.append(_diag(record, options.source, code, message, repair.pointer))
             return None

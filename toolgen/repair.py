@@ -4,6 +4,7 @@ Each repair returns the fixed value and appends a `Repair(pointer, message)` per
 being RFC 6901 into the source record. `toolgen import` applies them with `--repair`; without it, the
 same notes become errors that say what `--repair` would do. Decisions:
 - names become snake_case (dots, camelCase, hyphens, spaces, other characters), at most 64 characters;
+- a description longer than a provider accepts is cut at a paragraph, sentence or word end (`shorten`);
 - `type` names from Python, Java and JavaScript (`dict`, `float`, `tuple`, `String`, `HashMap`, ...)
   become JSON Schema types; `any` and unknown names drop the type (any value); OpenAPI `nullable`
   becomes a `null` type;
@@ -79,6 +80,18 @@ def snake_case(name: str) -> str:
     if text and not text[0].isalpha():
         text = "tool_" + text
     return text[:MAX_NAME].rstrip("_")
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` characters at the last paragraph, sentence or word end that fits."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    for mark in ("\n\n", ". ", ".\n", "; ", "\n", " "):
+        cut = head.rfind(mark)
+        if cut > limit // 2:
+            return head[: cut + (1 if mark.startswith(".") else 0)].rstrip()
+    return head.rstrip()
 
 
 def fix_type(value: Any, where: str, notes: list[Repair]) -> tuple[bool, Any]:
@@ -247,4 +260,4 @@ def _fix_metaschema(schema: dict[str, Any], where: str, notes: list[Repair]) -> 
         notes.append(Repair(join(where, *path), f"{removed!r} is not valid JSON Schema ({error.message}); removed"))
 
 
-__all__ = ["MAX_NAME", "TYPE_ALIASES", "Repair", "fix_type", "join", "repair_schema", "snake_case"]
+__all__ = ["MAX_NAME", "TYPE_ALIASES", "Repair", "fix_type", "join", "repair_schema", "shorten", "snake_case"]
