@@ -167,6 +167,8 @@ def basic_contracts() -> dict[str, dict[str, Any]]:
                 "path": {"type": "string", "description": "Relative path.", "minLength": 1},
                 "max_lines": {"type": "integer", "description": "At most this many.", "minimum": 1, "default": 200},
                 "encoding": {"enum": ["utf-8", "latin-1"], "description": "Text encoding."},
+                "notify": {"type": "string", "format": "email", "description": "Who to tell."},
+                "token": {"type": "string", "format": "password", "description": "Access token."},
             },
             ["path"],
         ),

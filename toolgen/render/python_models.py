@@ -30,6 +30,11 @@ from toolgen.parallel import pmap
 DCG_VERSION = metadata.version("datamodel-code-generator")
 """The dcg version the models are made with (recorded in each generated header)."""
 
+TYPE_MAPPINGS: tuple[str, ...] = ("string+email=string", "string+idn-email=string", "string+password=string")
+"""Formats kept as `str`: pydantic's `EmailStr` needs the email-validator package (the generated code
+may need only pydantic and jsonschema), and `SecretStr` would dump a masked value as the tool's output.
+jsonschema still checks the format in the registry."""
+
 _WORD_RE = re.compile(r"[^0-9A-Za-z]+")
 
 
@@ -80,6 +85,7 @@ def _dcg(schema: Mapping[str, object], root: str, package: str) -> str:
         use_annotated=True,
         field_constraints=True,
         base_class=f"{package}._runtime.ToolModel",
+        type_mappings=list(TYPE_MAPPINGS),
     )
     if not isinstance(code, str):
         raise TypeError(f"datamodel-code-generator returned {type(code).__name__} for {root}")

@@ -25,6 +25,8 @@ class ReadFileInput(ToolModel):
     encoding: Annotated[
         Literal["utf-8", "latin-1"] | None, Field(description="Text encoding.")
     ] = None
+    notify: Annotated[str | None, Field(description="Who to tell.")] = None
+    token: Annotated[str | None, Field(description="Access token.")] = None
 
 
 class ReadFileOutputLine(ToolModel):
@@ -70,6 +72,8 @@ _INPUT_SCHEMA: Final[dict[str, Any]] = {
             "default": 200,
         },
         "encoding": {"enum": ["utf-8", "latin-1"], "description": "Text encoding."},
+        "notify": {"type": "string", "format": "email", "description": "Who to tell."},
+        "token": {"type": "string", "format": "password", "description": "Access token."},
     },
     "required": ["path"],
 }
@@ -103,7 +107,7 @@ CONTRACT: Final = _runtime.ToolContract(
     errors=(_runtime.ErrorInfo("NOT_FOUND", "No such file.", False),),
     idempotent=True,
     deprecated=False,
-    digest="sha256:2d275e84c634d5cb822d6ae469916be1264b45c1096d26dc1c86205402eb2c34",
+    digest="sha256:607bfd3c8e42ad32b0084de953b2067b25e6e3f8351eaec62054be076d2e2b31",
     input_model=ReadFileInput,
     output_model=ReadFileOutput,
     examples=_runtime.freeze(_EXAMPLES),
