@@ -159,9 +159,11 @@ class _Reject(Exception):
 def _examples(raw: Any, schema: dict[str, Any], repairs: list[Repair]) -> list[dict[str, Any]]:
     from jsonschema import Draft202012Validator
 
+    from toolgen.schemacheck import REGISTRY
+
     if not isinstance(raw, list):
         return []
-    validator = Draft202012Validator(schema)
+    validator = Draft202012Validator(schema, registry=REGISTRY)  # never fetches a remote $ref
     kept: list[dict[str, Any]] = []
     for index, example in enumerate(raw):
         try:
