@@ -85,9 +85,9 @@ def measure(projection: Projection) -> Stats:
 
 def render_text(stats: Stats) -> str:
     """A plain-text report: providers, then tools, largest first."""
-    lines = [f"{'provider':<18} {'tools':>5} {'bytes':>9} {'~tokens':>8}"]
+    lines = [f"{'provider':<18} {'tools':>5} {'bytes':>11} {'~tokens':>10}"]
     for file, count, size in stats.providers:
-        lines.append(f"{file.removesuffix('.json'):<18} {count:>5} {size.bytes:>9,} {size.tokens:>8,}")
+        lines.append(f"{file.removesuffix('.json'):<18} {count:>5} {size.bytes:>11,} {size.tokens:>10,}")
     columns = [f.removesuffix(".json") for f in FILES]
     width = max([len("tool"), *(len(name) for name, _ in stats.tools)])
     lines += ["", f"{'tool':<{width}} " + " ".join(f"{c:>17}" for c in columns) + "   (bytes/~tokens)"]
