@@ -116,6 +116,8 @@ class Store:
     used: set[str] = field(default_factory=set)
     hits: int = 0
     misses: int = 0
+    missed: dict[str, int] = field(default_factory=dict)
+    """Misses per namespace (what a build had to compute)."""
 
     @property
     def folder(self) -> Path:
@@ -132,10 +134,15 @@ class Store:
         try:
             text = self.path(namespace, key).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
-            self.misses += 1
+            self.miss(namespace)
             return None
         self.hits += 1
         return text
+
+    def miss(self, namespace: str) -> None:
+        """Count a miss."""
+        self.misses += 1
+        self.missed[namespace] = self.missed.get(namespace, 0) + 1
 
     def put(self, namespace: str, key: str, text: str) -> None:
         """Store `text` under `key` atomically; a cache that cannot be written is silently skipped."""
@@ -215,7 +222,7 @@ def memo(
             return decode(json.loads(text))
         except Exception:
             store.hits -= 1
-            store.misses += 1
+            store.miss(namespace)
     value = compute()
     store.put(namespace, key, json.dumps(encode(value), ensure_ascii=False, separators=(",", ":")))
     return value
@@ -258,7 +265,7 @@ def memo_many(
             found[index] = decode(json.loads(text))
         except Exception:
             store.hits -= 1
-            store.misses += 1
+            store.miss(namespace)
     missing = [i for i in range(len(items)) if i not in found]
     for index, value in zip(missing, compute_many([items[i] for i in missing]), strict=True):
         store.put(namespace, keys[index], json.dumps(encode(value), ensure_ascii=False, separators=(",", ":")))

@@ -113,7 +113,7 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
         emit(state.diagnostics, fmt)
         elapsed = time.perf_counter() - started
         summary = f"{state.contracts} contracts: nothing changed, {state.files} files in {out}/ up to date"
-        click.echo(f"{summary} ({elapsed:.2f}s)")
+        click.echo(f"{summary} (no input changed since the last build; {elapsed:.2f}s)")
         return
     with cache.session(settings.root, enabled=not no_cache) as store:
         result = pipeline.generate(settings)
@@ -151,7 +151,7 @@ def check(ctx: Context, fmt: str, no_cache: bool) -> None:
     recorded = fastpath.lookup(settings, key)
     if recorded is not None:
         emit(recorded.diagnostics, fmt)
-        click.echo(f"{out}/ is up to date ({recorded.files} files)")
+        click.echo(f"{out}/ is up to date ({recorded.files} files; no input changed since the last build)")
         return
     with cache.session(settings.root, enabled=not no_cache):
         result = pipeline.generate(settings)

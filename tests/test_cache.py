@@ -1,0 +1,248 @@
+"""The build cache and the no-change fast path: a cached build is byte-identical to a cold one, and
+each kind of change (contract, template, configuration, toolgen version, pinned dependency)
+invalidates exactly what it must."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import toolgen
+from toolgen import cache, fastpath, parallel, pipeline, templating
+from toolgen.cli import main
+from toolgen.config import load_settings
+from toolgen.diagnostics import Severity
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import synth_catalog
+
+FAST = "no input changed since the last build"
+"""What build and check say when the fast path answered."""
+
+
+def _project(root: Path, count: int = 4) -> Path:
+    synth_catalog.write_catalog(root, count)
+    return root
+
+
+def _build(root: Path, *args: str) -> str:
+    result = CliRunner().invoke(main, ["-C", str(root), "build", *args])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _cold_copy(root: Path, tmp: Path) -> dict[str, bytes]:
+    """Build the same project from scratch, with no cache at all, and return its output."""
+    fresh = tmp / "fresh"
+    if fresh.exists():
+        shutil.rmtree(fresh)
+    fresh.mkdir()
+    for name in ("contracts", "templates", "toolgen.toml"):
+        source = root / name
+        if source.is_dir():
+            shutil.copytree(source, fresh / name)
+        elif source.is_file():
+            shutil.copy(source, fresh / name)
+    _build(fresh, "--no-cache")
+    assert not (fresh / cache.CACHE_DIR).exists()
+    return _tree(fresh / "generated")
+
+
+def _generate_counting(root: Path) -> cache.Store:
+    """Generate in memory inside a cache session; the store says what was reused."""
+    settings, problems = load_settings(root)
+    assert not problems
+    with cache.session(root) as store:
+        assert pipeline.generate(settings).ok
+    assert store is not None
+    return store
+
+
+@pytest.fixture(autouse=True)
+def _fresh_fingerprints() -> None:
+    cache.reset()
+
+
+def test_no_change_build_and_check_take_the_fast_path(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p")
+    assert "files written" in _build(root)
+    assert FAST in _build(root)
+    result = CliRunner().invoke(main, ["-C", str(root), "check"])
+    assert result.exit_code == 0 and "is up to date" in result.output and FAST in result.output
+    state = json.loads((root / cache.CACHE_DIR / fastpath.STATE).read_text())
+    assert state["contracts"] == 4
+    assert (root / cache.CACHE_DIR / ".gitignore").read_text().strip().endswith("*")
+
+
+def test_cached_incremental_build_is_byte_identical_to_a_cold_build(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p", 5)
+    _build(root)
+    doc = synth_catalog.contract(2)
+    doc["description"] += " Changed."
+    doc["input_schema"]["properties"]["extra_flag"] = {"type": "boolean", "description": "A new flag."}
+    path = next((root / "contracts").rglob(f"{doc['name']}.json"))
+    path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    next((root / "contracts").rglob("*00003.json")).unlink()
+    _build(root)
+    assert _tree(root / "generated") == _cold_copy(root, tmp_path)
+
+
+def test_a_changed_contract_recomputes_only_what_depends_on_it(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p")
+    first = _generate_counting(root)
+    assert first.hits == 0 and first.misses > 0
+    assert _generate_counting(root).misses == 0
+    doc = synth_catalog.contract(1)
+    doc["description"] += " Reworded."
+    next((root / "contracts").rglob(f"{doc['name']}.json")).write_text(json.dumps(doc), encoding="utf-8")
+    store = _generate_counting(root)
+    # validation of that file, black over its module and over __init__.py (it holds the catalog
+    # digest); its models are kept, since only the schemas shape them
+    assert store.missed == {"validate": 1, "black": 2}
+
+
+def test_a_changed_schema_remakes_that_tools_models(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p")
+    _generate_counting(root)
+    doc = synth_catalog.contract(1)
+    doc["input_schema"]["properties"]["extra_flag"] = {"type": "boolean", "description": "A new flag."}
+    next((root / "contracts").rglob(f"{doc['name']}.json")).write_text(json.dumps(doc), encoding="utf-8")
+    store = _generate_counting(root)
+    assert store.missed == {"validate": 1, "models": 1, "black": 2}
+
+
+def test_a_template_change_invalidates_the_fast_path_and_the_output(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p", 3)
+    _build(root)
+    builtin = Path(toolgen.__file__).resolve().parent.parent / "templates" / "python" / "tool.py.jinja"
+    override = root / "templates" / "python" / "tool.py.jinja"
+    override.parent.mkdir(parents=True)
+    override.write_text(builtin.read_text() + "\nOVERRIDDEN = True\n", encoding="utf-8")
+    (root / "toolgen.toml").write_text('templates = "templates"\n', encoding="utf-8")
+    assert "files written" in _build(root)
+    modules = list((root / "generated" / "python").rglob("*_0000*.py"))
+    assert modules and all("OVERRIDDEN = True" in p.read_text() for p in modules)
+    assert _tree(root / "generated") == _cold_copy(root, tmp_path)
+    override.write_text(builtin.read_text(), encoding="utf-8")
+    templating._environment.cache_clear()  # a new process would load the template afresh
+    assert "files written" in _build(root)
+    assert all("OVERRIDDEN" not in p.read_text() for p in modules)
+
+
+def test_a_configuration_change_invalidates_what_it_shapes(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p", 3)
+    _build(root)
+    (root / "toolgen.toml").write_text('python_package = "other_tools"\n', encoding="utf-8")
+    output = _build(root)
+    assert "files written" in output
+    assert (root / "generated" / "python" / "other_tools" / "__init__.py").is_file()
+    assert _tree(root / "generated") == _cold_copy(root, tmp_path)
+    (root / "toolgen.toml").write_text('python_package = "other_tools"\n[rules]\nTG201 = "off"\n', encoding="utf-8")
+    assert FAST not in _build(root)  # severities shape diagnostics: no stale fast path
+
+
+def test_a_new_toolgen_version_reuses_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _project(tmp_path / "p", 3)
+    _build(root)
+    monkeypatch.setattr(toolgen, "__version__", "99.0.0")
+    assert FAST not in _build(root)
+    store = _generate_counting(root)
+    assert store.hits > 0  # the build just above filled the cache for 99.0.0
+    monkeypatch.setattr(toolgen, "__version__", "99.0.1")
+    assert _generate_counting(root).hits == 0
+
+
+def test_a_pinned_dependency_upgrade_reuses_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _project(tmp_path / "p", 3)
+    _build(root)
+    real = cache._version
+
+    def upgraded(name: str) -> str:
+        return "99.0" if name == "black" else real(name)
+
+    monkeypatch.setattr(cache, "_version", upgraded)
+    assert FAST not in _build(root)
+    monkeypatch.setattr(cache, "_version", lambda name: "100.0" if name == "black" else real(name))
+    assert _generate_counting(root).hits == 0
+
+
+def test_edited_output_is_never_taken_for_current(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p", 3)
+    _build(root)
+    page = next((root / "generated" / "docs").glob("*_00001.md"))
+    original = page.read_bytes()
+    page.write_text("hand edit\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["-C", str(root), "check"])
+    assert result.exit_code == 1 and "stale" in result.output
+    assert "1 files written" in _build(root)
+    assert page.read_bytes() == original
+    page.unlink()
+    assert "1 files written" in _build(root)
+
+
+def test_a_corrupt_cache_is_a_miss_not_a_wrong_answer(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p", 3)
+    _build(root)
+    for entry in (root / cache.CACHE_DIR).rglob("*"):
+        if entry.is_file() and entry.name != ".gitignore":
+            entry.write_text('{"not": "what was stored"', encoding="utf-8")
+    shutil.rmtree(root / "generated")
+    _build(root)
+    assert _tree(root / "generated") == _cold_copy(root, tmp_path)
+
+
+def test_cached_validation_reports_exactly_what_validate_documents_reports(tmp_path: Path) -> None:
+    from toolgen.load import load_documents
+    from toolgen.validate import validate_documents
+
+    root = _project(tmp_path / "p", 3)
+    doc = synth_catalog.contract(7)
+    doc["description"] = "Short."
+    doc["rules"] = {"TG201": "off"}
+    (root / "contracts" / "crm" / f"{doc['name']}.json").write_text(json.dumps(doc), encoding="utf-8")
+    (root / "contracts" / "crm" / "broken.json").write_text('{"name": "broken", "version": "x"}', encoding="utf-8")
+    twin = synth_catalog.contract(0)
+    (root / "contracts" / "docs" / f"{twin['name']}.json").write_text(json.dumps(twin), encoding="utf-8")
+    (root / "toolgen.toml").write_text('[rules]\nTG205 = "error"\n', encoding="utf-8")
+    settings, _ = load_settings(root)
+    documents, _ = load_documents(settings)
+    expected = validate_documents(documents, settings)
+    assert any(d.severity is Severity.ERROR for d in expected) and any(d.code == "TG109" for d in expected)
+    for _ in range(2):  # cold, then from the cache
+        with cache.session(root):
+            assert pipeline.validate_all(documents, settings) == expected
+
+
+def test_parallel_results_do_not_depend_on_the_number_of_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    items = list(range(60))
+    monkeypatch.setenv("TOOLGEN_JOBS", "2")
+    assert parallel.pmap(lambda x: x * x, items) == [x * x for x in items]
+    monkeypatch.setenv("TOOLGEN_JOBS", "1")
+    assert parallel.jobs() == 1 and parallel.pmap(str, items) == [str(x) for x in items]
+
+
+def test_fast_path_template_digest_equals_the_templating_fingerprint(tmp_path: Path) -> None:
+    from toolgen.templating import templates_fingerprint
+
+    (tmp_path / "x.jinja").write_text("{{ a }}", encoding="utf-8")
+    assert fastpath.templates_digest(None) == templates_fingerprint(None)
+    assert fastpath.templates_digest(tmp_path) == templates_fingerprint(tmp_path)
+
+
+def test_python_dash_m_second_build_changes_nothing(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p", 2)
+    command = [sys.executable, "-m", "toolgen", "-C", str(root), "build"]
+    first = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert first.returncode == 0, first.stderr
+    second = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert second.returncode == 0 and FAST in second.stdout
