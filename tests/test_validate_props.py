@@ -221,3 +221,35 @@ def _examples() -> list[dict[str, Any]]:
             "errors": [{"code": "TOO_LONG", "description": "The text is too long.", "retryable": False}],
         }
     ]
+
+
+KEYS = st.sampled_from(
+    [
+        *("name", "version", "description", "permissions", "input_schema", "output_schema", "errors"),
+        *("examples", "rules", "tags", "type", "properties", "required", "$ref", "items", "code"),
+        *("retryable", "input", "output", "error", "message", "allOf", "$defs", "additionalProperties"),
+        *("default", "enum", "format", "TG203", "x", "pattern", "patternProperties", "$anchor", "const"),
+    ]
+)
+LEAVES = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.sampled_from(["object", "read", "#/$defs/x", "https://x", "NOT_FOUND", "off", "1.0.0", "", "email", "("])
+    | st.sampled_from(["#/required", "#/properties", "#x", "#/$defs/x/items", "string", "array", "date-time", "#"])
+)
+ANY = st.recursive(LEAVES, lambda c: st.lists(c, max_size=3) | st.dictionaries(KEYS, c, max_size=5), max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(KEYS, ANY, max_size=8) | ANY)
+def test_validation_never_raises_on_arbitrary_documents(data: Any) -> None:
+    text = json.dumps(data)
+    doc = RawDocument(
+        Path("/project/contracts/fuzz.json"), "contracts/fuzz.json", "json", text, data, locator_for(text, "json")
+    )
+    for diagnostic in validate_documents([doc], SETTINGS):
+        assert diagnostic.code[:3] in ("TG1", "TG2")
+        assert diagnostic.line is not None
+        assert diagnostic.message

@@ -118,3 +118,23 @@ def test_every_problem_of_every_contract_in_one_run(tmp_path: Path) -> None:
     assert {("contracts/first_tool.json", "TG110"), ("contracts/first_tool.json", "TG112")} <= by_file
     assert {("contracts/second_tool.json", "TG111"), ("contracts/second_tool.json", "TG124")} <= by_file
     assert ("contracts/second_tool.json", "TG119") in by_file  # the required `text` is missing
+
+
+def test_ref_cycles_are_reported_and_recursion_through_items_is_fine() -> None:
+    data = base()
+    data["input_schema"]["$defs"] = {
+        "a": {"allOf": [{"$ref": "#/$defs/b"}]},
+        "b": {"not": {"$ref": "#/$defs/a"}},
+        "tree": {"type": "array", "items": {"$ref": "#/$defs/tree"}},
+    }
+    data["input_schema"]["properties"]["text"] = {"$ref": "#/$defs/a", "description": "Loops."}
+    data["input_schema"]["properties"]["tree"] = {"$ref": "#/$defs/tree", "description": "Nested lists."}
+    data["examples"] = [{"input": {"text": "x", "tree": [[], [[]]]}}]
+    found = validate_documents([document(data)], SETTINGS)
+    assert [(d.code, d.pointer) for d in found] == [("TG118", "/input_schema/$defs/a/allOf/0/$ref")]
+    data["input_schema"]["properties"]["text"] = {"type": "string", "description": "Plain."}
+    data["input_schema"]["$defs"] = {"tree": data["input_schema"]["$defs"]["tree"]}
+    assert validate_documents([document(data)], SETTINGS) == []
+    data["examples"] = [{"input": {"text": "x", "tree": [[], [1]]}}]
+    found = validate_documents([document(data)], SETTINGS)
+    assert [(d.code, d.pointer) for d in found] == [("TG119", "/examples/0/input/tree/1/0")]

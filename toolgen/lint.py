@@ -131,7 +131,8 @@ def _input_root(schema: Any, permissions: set[str], report: Reporter) -> None:
 
 
 def _errors(errors: Any, permissions: set[str], report: Reporter) -> None:
-    codes = {e.get("code") for e in errors if isinstance(e, Mapping)} if isinstance(errors, list) else set()
+    entries = errors if isinstance(errors, list) else []
+    codes = {e["code"] for e in entries if isinstance(e, Mapping) and isinstance(e.get("code"), str)}
     if permissions & {"write", "execute"} and not codes:
         report(
             "TG210",

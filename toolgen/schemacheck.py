@@ -99,7 +99,7 @@ def flat_metaschema() -> dict[str, Any]:
     return flat
 
 
-_META = Draft202012Validator(flat_metaschema())
+_META = Draft202012Validator(flat_metaschema(), format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 
 def walk_limits(data: Any, report: Reporter) -> bool:
@@ -164,6 +164,7 @@ def check_schema(schema: Any, pointer: str, report: Reporter) -> bool:
     for here, node in subschemas(schema, pointer):
         _check_refs(schema, here, node, report)
         _check_keywords(here, node, report)
+    check_ref_cycles(schema, pointer, report)
     return not any(d.code in ("TG114", "TG116", "TG117", "TG118") for d in report.found[before:])
 
 
@@ -192,20 +193,25 @@ def _check_refs(root: Mapping[str, Any], here: str, node: Mapping[str, Any], rep
                 f"{keyword} {ref!r} points outside this contract and toolgen never fetches anything; "
                 "copy the definition into `$defs` and use a local reference like '#/$defs/name'",
             )
-        elif not _resolves(root, ref[1:]):
+        elif resolve(root, ref[1:]) is None:
             names = sorted(root.get("$defs", {})) if isinstance(root.get("$defs"), Mapping) else []
             hint = did_you_mean(ref[1:].rsplit("/", 1)[-1], names) if names else ""
-            report("TG118", where, f"{keyword} {ref!r} points at nothing in this schema{hint}; define it under `$defs`")
+            report(
+                "TG118",
+                where,
+                f"{keyword} {ref!r} does not point at a schema in this document{hint}; define it under `$defs`",
+            )
 
 
-def _resolves(root: Mapping[str, Any], fragment: str) -> bool:
-    if not fragment:
-        return True
+def resolve(root: Mapping[str, Any], fragment: str) -> str | None:
+    """The pointer (relative to `root`) of the schema a local fragment names, or None."""
     if not fragment.startswith("/"):
-        return any(
-            node.get("$anchor") == fragment or node.get("$dynamicAnchor") == fragment
-            for _, node in subschemas(root, "")
-        )
+        if not fragment:
+            return ""
+        for here, schema in subschemas(root, ""):
+            if fragment in (schema.get("$anchor"), schema.get("$dynamicAnchor")):
+                return here
+        return None
     node: Any = root
     for raw in unquote(fragment)[1:].split("/"):
         token = raw.replace("~1", "/").replace("~0", "~")
@@ -214,8 +220,64 @@ def _resolves(root: Mapping[str, Any], fragment: str) -> bool:
         elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
             node = node[int(token)]
         else:
-            return False
-    return True
+            return None
+    return unquote(fragment) if isinstance(node, Mapping | bool) else None
+
+
+_IN_PLACE_ONE = ("not", "if", "then", "else")
+_IN_PLACE_LISTS = ("allOf", "anyOf", "oneOf")
+
+
+def _in_place(root: Mapping[str, Any], here: str, node: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(keyword pointer, target) for every schema applied to the same value as `node`."""
+    edges: list[tuple[str, str]] = []
+    ref = node.get("$ref")
+    target = resolve(root, ref[1:]) if isinstance(ref, str) and ref.startswith("#") else None
+    if target is not None:
+        edges.append((join(here, "$ref"), target))
+    edges += [(join(here, k), join(here, k)) for k in _IN_PLACE_ONE if isinstance(node.get(k), Mapping)]
+    for key in _IN_PLACE_LISTS:
+        items = node.get(key)
+        if isinstance(items, list):
+            edges += [(join(here, key, i), join(here, key, i)) for i in range(len(items))]
+    return edges
+
+
+def check_ref_cycles(root: Mapping[str, Any], pointer: str, report: Reporter) -> None:
+    """TG118 for a `$ref` that leads back to itself without descending into a property or an item.
+
+    Only `$ref` edges can point back up the tree, so every such cycle holds one; it is reported there.
+    """
+    graph = {here: _in_place(root, here, node) for here, node in subschemas(root, "")}
+    done: set[str] = set()
+    for start in graph:
+        if start in done:
+            continue
+        trail: list[tuple[str, str]] = [("", start)]  # (edge that entered, node) on the current path
+        cursor: list[int] = [0]
+        while trail:
+            node = trail[-1][1]
+            edges = graph.get(node, [])
+            if cursor[-1] >= len(edges):
+                done.add(node)
+                trail.pop()
+                cursor.pop()
+                continue
+            via, target = edges[cursor[-1]]
+            cursor[-1] += 1
+            on_path = [n for _, n in trail]
+            if target in on_path:
+                loop = [e for e, _ in trail[on_path.index(target) + 1 :]] + [via]
+                where = next(e for e in loop if e.endswith("/$ref"))
+                report(
+                    "TG118",
+                    pointer + where,
+                    "this $ref leads back to itself without descending into a property or an item, so "
+                    "checking a value against it never ends; point it at a different schema",
+                )
+            elif target not in done and target in graph:
+                trail.append((via, target))
+                cursor.append(0)
 
 
 def _check_keywords(here: str, node: Mapping[str, Any], report: Reporter) -> None:
@@ -239,6 +301,9 @@ def validate_instance(schema: Mapping[str, Any], instance: Any, pointer: str, co
         errors = sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.absolute_path])
     except (referencing.exceptions.Unresolvable, jsonschema.exceptions.SchemaError) as exc:
         report(code, pointer, f"the example cannot be checked against the {what} schema: {exc}")
+        return
+    except RecursionError:
+        report(code, pointer, f"the example cannot be checked: the {what} schema nests or refers too deeply")
         return
     for error in errors:
         where = join(pointer, *error.absolute_path)
