@@ -17,7 +17,7 @@ from toolgen.cli import main
 from toolgen.formatschema import SCHEMA_FILE, schema, schema_text
 from toolgen.load import MAX_FILE_BYTES, parse_text
 
-FORMAT = Draft202012Validator(schema())
+FORMAT = Draft202012Validator(schema(), format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 STRUCTURAL = {
     "TG103",
