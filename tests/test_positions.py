@@ -167,3 +167,9 @@ def test_every_json_pointer_points_at_its_key_or_value(data: dict[str, Any], ind
             else json.dumps(value, indent=indent, ensure_ascii=bool(indent)).split("\n")[0]
         )
         assert rest.startswith(token), (pointer, rest, token)
+
+
+def test_toml_root_is_located_at_the_first_key_not_the_schema_comment() -> None:
+    locate = locator_for(TOML, "toml")
+    assert locate("") == (2, 1)
+    assert locate("/version") == (2, 1)  # a missing key is reported where the contract starts

@@ -255,8 +255,10 @@ class _Toml:
         return entry
 
     def scan(self) -> Positions:
-        """Walk the whole document."""
+        """Walk the whole document; the root is located at its first key (after any comments)."""
         table = ""
+        self.skip()
+        self.positions[""] = min(self.pos, max(len(self.text) - 1, 0))
         while True:
             self.skip()
             if self.pos >= len(self.text):
