@@ -142,19 +142,24 @@ def sample(schema: dict[str, Any], rng: random.Random, defs: dict[str, Any], *, 
         return {k: sample(schema["properties"][k], rng, defs) for k in keys}
     if kind == "array":
         return [sample(schema["items"], rng, defs) for _ in range(1 if schema.get("uniqueItems") else 2)]
-    if kind in ("integer", "number"):
-        value = rng.randint(0, min(int(schema.get("maximum", 999)), 999))
-        return value if kind == "integer" else value + 0.5
-    if kind == "boolean":
-        return rng.random() < 0.5
-    fmt = schema.get("format")
-    if fmt == "date-time":
-        return f"2024-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}T08:30:00Z"
-    if fmt == "uri":
-        return f"https://example.com/items/{rng.randint(1, 999)}"
-    if "pattern" in schema:
-        return "item-" + str(rng.randint(1, 999))
-    return rng.choice(("quarterly report", "Jane Doe", "release 4.2", "needs review"))
+    return _scalar(schema, kind, rng)
+
+
+def _scalar(schema: dict[str, Any], kind: str, rng: random.Random) -> Any:
+    number = rng.randint(0, min(int(schema.get("maximum", 999)), 999))
+    strings = {
+        "date-time": f"2024-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}T08:30:00Z",
+        "uri": f"https://example.com/items/{rng.randint(1, 999)}",
+        "pattern": "item-" + str(rng.randint(1, 999)),
+        None: rng.choice(("quarterly report", "Jane Doe", "release 4.2", "needs review")),
+    }
+    values = {
+        "integer": number,
+        "number": number + 0.5,
+        "boolean": number % 2 == 0,
+        "string": strings["pattern" if "pattern" in schema else schema.get("format")],
+    }
+    return values[kind]
 
 
 def contract(index: int, seed: int = 0) -> dict[str, Any]:
