@@ -337,6 +337,19 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
 
 
+def resume(path: Path, report: Report) -> tuple[dict[str, Run], dict[str, float]]:
+    """The base-size runs and anchors recorded by an earlier `--json` (same machine, run just before)."""
+    recorded = json.loads(path.read_text(encoding="utf-8"))
+    runs = {
+        name: Run(figure["seconds"], figure["peak_mb"], 0, "", "")
+        for name, figure in recorded.items()
+        if isinstance(figure, dict) and "seconds" in figure and name != "cold_large"
+    }
+    report.raw["resumed_from"] = str(path)
+    report.raw["verified_files"] = recorded.get("verified_files")
+    return runs, dict(recorded.get("anchors", {}))
+
+
 def main() -> int:
     """Run the benchmark and print the table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -353,6 +366,11 @@ def main() -> int:
         type=Path,
         help="run toolgen from this folder (a snapshot: `git archive HEAD toolgen templates`)",
     )
+    parser.add_argument(
+        "--resume",
+        type=Path,
+        help="take the base-size figures from the --json file of an earlier run and time only the large build",
+    )
     parser.add_argument("--child-generate", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_generate:
@@ -366,13 +384,16 @@ def main() -> int:
     base = Path(tempfile.mkdtemp(prefix="toolgen-bench-"))
     print(f"machine: {machine()}\nworking in {base}", flush=True)
     try:
-        runs = bench_toolgen(base, count, args.repeat, not args.no_verify, report)
+        if args.resume:
+            runs, anchors = resume(args.resume, report)
+        else:
+            runs = bench_toolgen(base, count, args.repeat, not args.no_verify, report)
+            anchors = {} if args.skip_anchors else bench_anchors(base, count, min(args.cli_runs, count), report)
         if large is not None:
             print(f"  toolgen cold build of {large} ...", flush=True)
             runs["cold_large"] = expect(
                 toolgen(new_project(base, f"toolgen-{large}", large), "build"), "large build", report
             )
-        anchors = {} if args.skip_anchors else bench_anchors(base, count, min(args.cli_runs, count), report)
     finally:
         if not args.keep:
             shutil.rmtree(base, ignore_errors=True)

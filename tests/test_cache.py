@@ -246,3 +246,38 @@ def test_python_dash_m_second_build_changes_nothing(tmp_path: Path) -> None:
     assert first.returncode == 0, first.stderr
     second = subprocess.run(command, capture_output=True, text=True, check=False)
     assert second.returncode == 0 and FAST in second.stdout
+
+
+class _Terminal:
+    """A stderr that says it is a terminal and keeps what was written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_progress_bar_on_a_terminal_for_large_catalogs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolgen import cli
+
+    root = _project(tmp_path / "p", 3)
+    settings, _ = load_settings(root)
+    with cli.progress_bar(settings) as step:
+        assert step is None  # stderr under pytest is not a terminal
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    with cli.progress_bar(settings) as step:
+        assert step is None  # 3 contracts: too few to bother
+    monkeypatch.setattr(cli, "PROGRESS_MIN_CONTRACTS", 2)
+    with cli.progress_bar(settings) as step:
+        assert step is not None
+        assert pipeline.generate(settings, progress=step).ok
+    assert "building 3 contracts" in terminal.text and "100%" in terminal.text

@@ -6,10 +6,11 @@ error (a bug in toolgen: rerun with --debug for the traceback). Bad input never 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -115,8 +116,8 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
         summary = f"{state.contracts} contracts: nothing changed, {state.files} files in {out}/ up to date"
         click.echo(f"{summary} (no input changed since the last build; {elapsed:.2f}s)")
         return
-    with cache.session(settings.root, enabled=not no_cache) as store:
-        result = pipeline.generate(settings)
+    with cache.session(settings.root, enabled=not no_cache) as store, progress_bar(settings) as step:
+        result = pipeline.generate(settings, progress=step)
         emit(result.diagnostics, fmt)
         if not result.ok:
             click.echo(f"toolgen: build failed ({_counts(result.diagnostics)}); nothing was written.", err=True)
@@ -136,6 +137,23 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
             f"{contracts} contracts: {len(change.write)} files written, {len(change.unchanged)} unchanged, "
             f"{len(change.remove)} removed in {out}/ ({elapsed:.2f}s)"
         )
+
+
+PROGRESS_MIN_CONTRACTS = 200
+"""A build of at least this many contracts shows a progress bar (on a terminal only)."""
+
+
+@contextlib.contextmanager
+def progress_bar(settings: Settings) -> Iterator[Callable[[str], None] | None]:
+    """A progress bar on stderr over the build's steps, when stderr is a terminal and the catalog is large."""
+    files = fastpath.contract_files(settings.contracts_dir) if sys.stderr.isatty() else None
+    if files is None or len(files) < PROGRESS_MIN_CONTRACTS:
+        yield None
+        return
+    steps = ["validate", *settings.targets]
+    label = f"building {len(files)} contracts"
+    with click.progressbar(length=len(steps), label=label, file=sys.stderr, item_show_func=lambda s: s) as bar:
+        yield lambda step: bar.update(1, current_item=step)
 
 
 @main.command()

@@ -7,7 +7,7 @@ when validation found no error; an error from any target means nothing may be wr
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -104,9 +104,15 @@ def locate(diagnostics: Iterable[Diagnostic], documents: Iterable[RawDocument]) 
     return out
 
 
-def generate(settings: Settings) -> Generated:
-    """Validate and render every configured target in memory."""
+def generate(settings: Settings, *, progress: Callable[[str], None] | None = None) -> Generated:
+    """Validate and render every configured target in memory.
+
+    `progress`, when given, is called with the name of each step as it finishes ("validate", then
+    each target), for a progress bar.
+    """
+    step = progress or _quiet
     catalog, problems, documents = load_catalog(settings)
+    step("validate")
     if catalog is None:
         return Generated(settings, tuple(problems))
     per_file = {c.source: c.rules for c in catalog}
@@ -119,10 +125,15 @@ def generate(settings: Settings) -> Generated:
         found = resolve_severities(result.diagnostics, settings.rule_severities, per_file)
         problems.extend(locate(found, documents))
         artifacts.extend(result.artifacts)
+        step(name)
     diagnostics = tuple(sort_diagnostics(problems))
     if has_errors(diagnostics):
         return Generated(settings, diagnostics, catalog)
     return Generated(settings, diagnostics, catalog, tuple(sorted(artifacts, key=lambda a: a.path)))
+
+
+def _quiet(step: str) -> None:
+    """No progress display."""
 
 
 def settings_for(root: Path, overrides: Mapping[str, Any] | None = None) -> tuple[Settings, list[Diagnostic]]:

@@ -1,0 +1,61 @@
+"""The benchmark and its synthetic catalog work (at a tiny size; no timing is asserted)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from toolgen.cli import main
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+import synth_catalog  # noqa: E402
+
+
+def test_synthetic_catalog_is_deterministic_and_valid(tmp_path: Path) -> None:
+    first = synth_catalog.write_catalog(tmp_path / "a", 12)
+    second = synth_catalog.write_catalog(tmp_path / "b", 12)
+    assert first == second
+    for rel in first:
+        assert (tmp_path / "a" / rel).read_bytes() == (tmp_path / "b" / rel).read_bytes()
+    assert any(r.endswith(".toml") for r in first) and any(r.endswith(".json") for r in first)
+    assert synth_catalog.contract(5) == synth_catalog.contract(5)
+    result = CliRunner().invoke(main, ["-C", str(tmp_path / "a"), "validate", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == []  # not even a review warning
+
+
+def test_synthetic_contracts_cover_the_realistic_shapes() -> None:
+    docs = [synth_catalog.contract(i) for i in range(60)]
+    text = json.dumps(docs)
+    assert '"enum"' in text and '"$ref"' in text and '["string", "null"]' in text
+    assert any("output_schema" in d for d in docs) and any("output_schema" not in d for d in docs)
+    assert any(p.get("type") == "array" and p["items"].get("type") == "object" for d in docs for p in _props(d))
+    assert any(p.get("type") == "object" for d in docs for p in _props(d))
+    assert all(d["errors"] and d["examples"] for d in docs)
+
+
+def _props(doc: dict[str, object]) -> list[dict[str, object]]:
+    schema = doc["input_schema"]
+    assert isinstance(schema, dict)
+    return list(schema["properties"].values())
+
+
+@pytest.mark.slow
+def test_benchmark_runs_end_to_end_at_a_tiny_size(tmp_path: Path) -> None:
+    report = tmp_path / "bench.json"
+    command = [sys.executable, str(BENCHMARKS / "bench_build.py"), "--sizes", "3", "6", "--cli-runs", "1"]
+    command += ["--repeat", "1", "--json", str(report)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "| toolgen cold build, 3 contracts |" in done.stdout
+    assert "| no-change build |" in done.stdout and "| one contract changed |" in done.stdout
+    figures = json.loads(report.read_text())
+    assert figures["verified_files"] > 6  # the incremental output was compared with a cold build
+    assert set(figures["anchors"]) >= {"generate_default", "generate_none", "cli_per_contract"}
+    assert figures["cold_large"]["peak_mb"] > 0
