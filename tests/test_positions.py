@@ -173,3 +173,65 @@ def test_toml_root_is_located_at_the_first_key_not_the_schema_comment() -> None:
     locate = locator_for(TOML, "toml")
     assert locate("") == (2, 1)
     assert locate("/version") == (2, 1)  # a missing key is reported where the contract starts
+
+
+def _toml_key(key: str) -> str:
+    return key if key and all(c.isascii() and (c.isalnum() or c in "_-") for c in key) else json.dumps(key)
+
+
+def _toml_inline(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_inline(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list):
+        return "[\n  " + ",\n  ".join(_toml_inline(v) for v in value) + ",\n]" if value else "[]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return json.dumps(value) if isinstance(value, str) else str(value)
+
+
+def _toml_table(value: dict[str, Any], path: list[str]) -> list[str]:
+    """Scalars and arrays first, then sub-tables as [headers] and arrays of tables as [[headers]]."""
+    lines = [f"{_toml_key(k)} = {_toml_inline(v)}" for k, v in value.items() if not _is_table(v) and not _is_aot(v)]
+    for key, sub in value.items():
+        header = ".".join(_toml_key(p) for p in [*path, key])
+        if _is_table(sub):
+            lines += ["", f"[{header}]", *_toml_table(sub, [*path, key])]
+        elif _is_aot(sub):
+            for entry in sub:
+                lines += ["", f"[[{header}]]", *_toml_table(entry, [*path, key])]
+    return lines
+
+
+def _is_table(value: Any) -> bool:
+    return isinstance(value, dict)
+
+
+def _is_aot(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
+
+
+toml_keys = st.text(alphabet="ab_ .é-", min_size=1, max_size=4)
+toml_values = st.recursive(
+    st.booleans() | st.integers(-5, 5) | st.text(alphabet="xy =[]#\"'", max_size=4),
+    lambda c: st.lists(c, max_size=3) | st.dictionaries(toml_keys, c, max_size=3),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(toml_keys, toml_values, max_size=4))
+def test_every_toml_pointer_points_at_its_key_header_or_element(data: dict[str, Any]) -> None:
+    text = "# comment\n" + "\n".join(_toml_table(data, [])) + "\n"
+    assert tomllib.loads(text) == data
+    locate = locator_for(text, "toml")
+    lines = text.split("\n")
+    for pointer, value, key in pointers(data):
+        line, column = locate(pointer)
+        assert line is not None and column is not None, pointer
+        rest = lines[line - 1][column - 1 :]
+        if key is not None:
+            assert rest.startswith(_toml_key(key)), (pointer, rest)
+        elif isinstance(value, dict) and rest.startswith("[["):
+            continue  # an array-of-tables entry is located at its [[header]]
+        else:
+            assert rest.startswith(_toml_inline(value).split("\n")[0]), (pointer, rest)
