@@ -177,7 +177,20 @@ def _meta_message(error: jsonschema.ValidationError) -> str:
             f"{error.instance!r} is not a JSON Schema type; use one of "
             "array, boolean, integer, null, number, object, string"
         )
-    return message
+    if error.validator == "format" and error.validator_value == "regex":
+        return f"{error.instance!r} is not a valid regular expression; fix it (escape a literal * + ? ( [ with \\)"
+    return message + _META_HINTS.get(str(error.validator), "; see the JSON Schema 2020-12 meaning of this keyword")
+
+
+_META_HINTS: Mapping[str, str] = {
+    "minimum": "; use a larger number",
+    "exclusiveMinimum": "; use a larger number",
+    "uniqueItems": "; remove the repeated entry",
+    "minItems": "; add at least one entry",
+    "pattern": "; change the value to match",
+    "format": "; fix the value's syntax",
+    "enum": "; use one of the allowed values",
+}
 
 
 def _check_refs(root: Mapping[str, Any], here: str, node: Mapping[str, Any], report: Reporter) -> None:

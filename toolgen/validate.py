@@ -73,7 +73,7 @@ def _string_list(value: Any, pointer: str, report: Reporter) -> list[str]:
         if isinstance(item, str):
             out.append(item)
         else:
-            report("TG106", join(pointer, index), f"must be a string, not {type_name(item)}")
+            report("TG106", join(pointer, index), f"each entry must be a string, not {type_name(item)}; quote it")
     return out
 
 
@@ -148,7 +148,11 @@ def check_errors(errors: list[Any], report: Reporter) -> set[str]:
         if "description" in error and not isinstance(error["description"], str):
             report("TG106", join(pointer, "description"), "an error's description must be a string")
         if "retryable" in error and not isinstance(error["retryable"], bool):
-            report("TG106", join(pointer, "retryable"), "`retryable` must be true or false")
+            report(
+                "TG106",
+                join(pointer, "retryable"),
+                f"`retryable` must be true or false, not {type_name(error['retryable'])}",
+            )
         if "code" in error and not isinstance(code, str):
             report("TG106", join(pointer, "code"), "an error code must be a string")
         if not isinstance(code, str):
