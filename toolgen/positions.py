@@ -11,6 +11,7 @@ nearest ancestor that exists. Scanning never raises: on any surprise the positio
 from __future__ import annotations
 
 import bisect
+import json
 import re
 from collections.abc import Callable
 
@@ -40,6 +41,7 @@ def locator_for(text: str, fmt: str) -> Locate:
     starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
     def table() -> Positions:
+        """Scan the text on first use."""
         if not cache:
             try:
                 cache.append(_scan_json(text) if fmt == "json" else _scan_toml(text))
@@ -48,6 +50,7 @@ def locator_for(text: str, fmt: str) -> Locate:
         return cache[0]
 
     def locate(pointer: str) -> tuple[int | None, int | None]:
+        """The position of `pointer`, or of its nearest ancestor in the file."""
         positions = table()
         while pointer not in positions:
             if not pointer:
@@ -66,8 +69,6 @@ _JSON_TOKEN = re.compile(r'\s*(?:("(?:[^"\\]|\\.)*")|([{}\[\],:])|([^\s{}\[\],:"
 
 
 def _json_string(token: str) -> str:
-    import json
-
     value = json.loads(token)
     return value if isinstance(value, str) else ""
 
@@ -181,8 +182,6 @@ class _Toml:
         self.pos = end + 1
         if quote == "'":
             return raw[1:-1]
-        import json
-
         return str(json.loads(raw))
 
     def resolve(self, parts: list[tuple[str, int]], base: str) -> str:
