@@ -29,7 +29,7 @@ NOT_AS_FILES = {"TG101", "TG109", "TG127", "TG202"}
 def sections() -> dict[str, str]:
     """Code -> the text of its section."""
     parts = re.split(r"^## (TG\d{3}):", TEXT, flags=re.MULTILINE)
-    return {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
+    return {parts[i]: parts[i + 1] for i in range(1, len(parts), 2) if parts[i][:3] in ("TG1", "TG2")}
 
 
 def merge(base: dict[str, Any], fragment: dict[str, Any]) -> dict[str, Any]:
