@@ -123,7 +123,7 @@ def _check_permissions(permissions: list[Any], report: Reporter) -> None:
             report("TG106", pointer, f"a permission must be a string, one of {choices}; not {type_name(permission)}")
         elif permission not in PERMISSIONS:
             hint = did_you_mean(permission, PERMISSIONS)
-            report("TG112", pointer, f"unknown permission {permission!r}{hint} (permissions are {choices})")
+            report("TG112", pointer, f"unknown permission {permission!r}{hint or '; use one of ' + choices}")
         elif permission in seen:
             report("TG113", pointer, f"permission {permission!r} is listed twice; remove the repeat")
         if isinstance(permission, str):
@@ -246,7 +246,11 @@ def check_document(document: RawDocument) -> tuple[list[Diagnostic], dict[str, s
     report = Reporter(document.rel, document.locate)
     data = document.data
     if not isinstance(data, dict):
-        report("TG103", "", f"the contract must be a table/object at the top, not {type_name(data)}")
+        report(
+            "TG103",
+            "",
+            f"the contract must be one table/object at the top, not {type_name(data)}; write one tool per file",
+        )
         return report.found, {}
     if not walk_limits(data, report):
         return report.found, {}
