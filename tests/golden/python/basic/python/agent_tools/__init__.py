@@ -35,6 +35,7 @@ CATALOG: tuple[ToolContract, ...] = (
 CONTRACTS: Mapping[str, ToolContract] = _runtime.catalog_mapping(CATALOG)
 """Contract records by tool name (read-only)."""
 
+# The tool modules stay out of __all__: `import *` must not bind names such as `typing`.
 __all__ = [
     "CATALOG",
     "CONTRACTS",
@@ -47,6 +48,4 @@ __all__ = [
     "ToolContract",
     "ToolResult",
     "TraceRecord",
-    "ping",
-    "read_file",
 ]

@@ -51,6 +51,7 @@ CATALOG: tuple[ToolContract, ...] = (
 CONTRACTS: Mapping[str, ToolContract] = _runtime.catalog_mapping(CATALOG)
 """Contract records by tool name (read-only)."""
 
+# The tool modules stay out of __all__: `import *` must not bind names such as `typing`.
 __all__ = [
     "CATALOG",
     "CONTRACTS",
@@ -63,14 +64,4 @@ __all__ = [
     "ToolContract",
     "ToolResult",
     "TraceRecord",
-    "annotations",
-    "catalog_mapping",
-    "class_",
-    "import_",
-    "mapping",
-    "mocks__",
-    "mocks_",
-    "registry",
-    "secret_store",
-    "typing",
 ]
