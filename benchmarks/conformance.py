@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -210,7 +211,9 @@ print(json.dumps(failures))
 """
 
 
-def _check_python(out: Path, files: dict[str, int], outcomes: dict[int, Outcome]) -> None:
+def _check_python(out: Path, files: dict[str, int], outcomes: dict[int, Outcome]) -> str | None:
+    """Import the package and each module; mark broken tools. Returns the contract file (relative) of
+    a tool whose module stops the whole package from importing, so the caller can drop it and retry."""
     by_name = {Path(rel).stem: n for rel, n in files.items()}
     run = subprocess.run(
         [sys.executable, "-c", _IMPORT_CHECK, PACKAGE],
@@ -223,12 +226,30 @@ def _check_python(out: Path, files: dict[str, int], outcomes: dict[int, Outcome]
     try:
         failures = json.loads(run.stdout.strip().splitlines()[-1])
     except (ValueError, IndexError):
-        failures = {"*": f"import check exited {run.returncode}: {run.stderr.strip()[-300:]}"}
+        culprit = _culprit(run.stderr, by_name)
+        last = run.stderr.strip().splitlines()[-1][:300] if run.stderr.strip() else f"exit {run.returncode}"
+        reason = f"the package does not import: {last}"
+        if culprit is not None:
+            number = by_name[culprit]
+            outcomes[number].state, outcomes[number].reason = "broken", f"python package ({culprit}): {reason}"
+            return next(rel for rel, n in files.items() if n == number)
+        failures = {"*": reason}
     for module, reason in failures.items():
         number = by_name.get(module, by_name.get(module.rstrip("_")))
         for line in [number] if number is not None else list(by_name.values()):
             if outcomes[line].state == "built":
                 outcomes[line].state, outcomes[line].reason = "broken", f"python package ({module}): {reason}"
+    return None
+
+
+def _culprit(stderr: str, by_name: dict[str, int]) -> str | None:
+    """The tool whose module appears last in an import traceback, if any."""
+    modules = re.findall(rf"{PACKAGE}/(\w+)\.py", stderr)
+    for module in reversed(modules):
+        for name in (module, module.rstrip("_")):
+            if name in by_name:
+                return name
+    return None
 
 
 @functools.cache
@@ -285,25 +306,39 @@ def _check_providers(out: Path, files: dict[str, int], outcomes: dict[int, Outco
 
 def run_batch(lines: list[tuple[int, str]], shape: str) -> list[Outcome]:
     """Import, build and check one batch of corpus lines in a fresh temporary project."""
-    from toolgen import write
-
     outcomes = {n: Outcome(n, _name_of(text)) for n, text in lines}
     with tempfile.TemporaryDirectory(prefix="toolgen-conformance-") as tmp:
         root = Path(tmp)
         files = _import(lines, shape, root, outcomes)
-        result = _build(root, files, outcomes)
-        if result is not None:
-            out = root / "generated"
-            try:
-                write.apply(write.plan(result.artifacts, out))
-            except Exception as exc:
-                for number in files.values():
-                    outcomes[number].state, outcomes[number].reason = "crashed", f"write raised {_exc(exc)}"
-                return list(outcomes.values())
-            if (out / "python" / PACKAGE).is_dir():
-                _check_python(out, files, outcomes)
-            _check_providers(out, files, outcomes)
+        for _attempt in range(5):
+            culprit = _build_and_check(root, files, outcomes)
+            if culprit is None:
+                break
+            files.pop(culprit)
+            (root / culprit).unlink()
     return list(outcomes.values())
+
+
+def _build_and_check(root: Path, files: dict[str, int], outcomes: dict[int, Outcome]) -> str | None:
+    """Build, write and check the outputs; returns a contract to drop when its module breaks the package."""
+    from toolgen import write
+
+    result = _build(root, files, outcomes)
+    if result is None:
+        return None
+    out = root / "generated"
+    try:
+        write.apply(write.plan(result.artifacts, out))
+    except Exception as exc:
+        for number in files.values():
+            outcomes[number].state, outcomes[number].reason = "crashed", f"write raised {_exc(exc)}"
+        return None
+    if (out / "python" / PACKAGE).is_dir():
+        culprit = _check_python(out, files, outcomes)
+        if culprit is not None:
+            return culprit
+    _check_providers(out, files, outcomes)
+    return None
 
 
 def run_corpus(path: Path, shape: str, batch: int = 100, jobs: int = 1, limit: int | None = None) -> CorpusResult:
