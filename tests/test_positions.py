@@ -235,3 +235,16 @@ def test_every_toml_pointer_points_at_its_key_header_or_element(data: dict[str, 
             continue  # an array-of-tables entry is located at its [[header]]
         else:
             assert rest.startswith(_toml_inline(value).split("\n")[0]), (pointer, rest)
+
+
+def test_repeated_json_key_is_located_at_the_occurrence_json_keeps() -> None:
+    from toolgen.positions import json_duplicates
+
+    text = '{"a": {"x": 1, "y": [1, 2]},\n "b": {"a": 0, "a": 1},\n "a": {"x": 2}}'
+    locate = locator_for(text, "json")
+    assert locate("/a") == (3, 2)
+    assert locate("/a/x") == (3, 8)
+    assert locate("/a/y/1") == (3, 2)  # gone with the first "a": its nearest ancestor
+    assert locate("/b/a") == (2, 16)
+    assert json_duplicates(text) == [("/b/a", 2, 16), ("/a", 3, 2)]
+    assert json_duplicates('{"a": {"k": 1}, "b": {"k": 2}}') == []

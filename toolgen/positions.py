@@ -14,6 +14,7 @@ import bisect
 import json
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 Locate = Callable[[str], tuple[int | None, int | None]]
 Positions = dict[str, int]
@@ -73,11 +74,40 @@ def _json_string(token: str) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _scan_json(text: str) -> Positions:
-    """Record the offset of every member key and array element of well-formed JSON (no recursion)."""
+def json_duplicates(text: str) -> list[tuple[str, int, int]]:
+    """(pointer, line, column) of every repeated key in a JSON object (json.loads keeps the last)."""
+    repeats: list[tuple[str, int]] = []
+    try:
+        _scan_json(text, repeats)
+    except (RecursionError, IndexError, ValueError):
+        return []
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    out = []
+    for pointer, offset in repeats:
+        line = bisect.bisect_right(starts, offset)
+        out.append((pointer, line, offset - starts[line - 1] + 1))
+    return out
+
+
+@dataclass
+class _Frame:
+    """An open JSON object or array while scanning."""
+
+    pointer: str
+    is_object: bool
+    index: int = 0
+    expecting_key: bool = True
+    keys: set[str] = field(default_factory=set)
+
+
+def _scan_json(text: str, repeats: list[tuple[str, int]] | None = None) -> Positions:
+    """Record the offset of every member key and array element of well-formed JSON (no recursion).
+
+    With `repeats`, also collect every key that repeats one earlier in the same object. A repeated
+    key is located at its last occurrence, the one `json.loads` keeps.
+    """
     positions: Positions = {}
-    # Each frame: [pointer, kind ('{' or '['), index, expecting_key]
-    stack: list[list[object]] = []
+    stack: list[_Frame] = []
     pending = ""  # pointer of the value about to be read
     pos = 0
     while pos < len(text):
@@ -87,30 +117,34 @@ def _scan_json(text: str) -> Positions:
         start, pos = match.start(match.lastindex or 0), match.end()
         string, punct = match.group(1), match.group(2)
         frame = stack[-1] if stack else None
-        if frame is not None and frame[1] == "{" and frame[3] and string is not None:
-            pending = join(str(frame[0]), _json_string(string))
+        if frame is not None and frame.is_object and frame.expecting_key and string is not None:
+            key = _json_string(string)
+            pending = join(frame.pointer, key)
+            if key in frame.keys:
+                _forget(positions, pending)
+                if repeats is not None:
+                    repeats.append((pending, start))
+            frame.keys.add(key)
             positions.setdefault(pending, start)
-            frame[3] = False
-            continue
-        if punct == ",":
-            if frame is not None and frame[1] == "[":
-                frame[2] = int(str(frame[2])) + 1
-                pending = join(str(frame[0]), frame[2])
-            elif frame is not None:
-                frame[3] = True
-            continue
-        if punct == ":":
-            continue
-        if punct in ("}", "]"):
+            frame.expecting_key = False
+        elif punct == "," and frame is not None:
+            frame.index += 1
+            frame.expecting_key = frame.is_object
+            pending = pending if frame.is_object else join(frame.pointer, frame.index)
+        elif punct in ("}", "]"):
             stack.pop()
-            continue
-        positions.setdefault(pending, start)
-        if punct == "{":
-            stack.append([pending, "{", 0, True])
-        elif punct == "[":
-            stack.append([pending, "[", 0, False])
-            pending = join(pending, 0)
+        elif punct != ":":
+            positions.setdefault(pending, start)
+            if punct in ("{", "["):
+                stack.append(_Frame(pending, punct == "{"))
+                pending = pending if punct == "{" else join(pending, 0)
     return positions
+
+
+def _forget(positions: Positions, pointer: str) -> None:
+    """Drop `pointer` and everything under it (a repeated key: the later value wins)."""
+    for known in [p for p in positions if p == pointer or p.startswith(pointer + "/")]:
+        del positions[known]
 
 
 # --- TOML -------------------------------------------------------------------------------------

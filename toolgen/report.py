@@ -27,13 +27,16 @@ class Reporter:
     locate: Locate
     found: list[Diagnostic] = field(default_factory=list)
 
-    def __call__(self, code: str, pointer: str, message: str) -> None:
-        """Report rule `code` at `pointer` with `message` (what is wrong and how to fix it)."""
+    def __call__(self, code: str, pointer: str, message: str, at: tuple[int, int] | None = None) -> None:
+        """Report rule `code` at `pointer` with `message` (what is wrong and how to fix it).
+
+        `at` overrides the (line, column) found from the pointer.
+        """
         rule = rules.get(code)
         severity = rule.severity if rule is not None else Severity.ERROR
         if len(message) > MAX_MESSAGE:
             message = message[: MAX_MESSAGE - 1] + "…"
-        line, column = self.locate(pointer)
+        line, column = at or self.locate(pointer)
         self.found.append(Diagnostic(code, severity, message, self.file, pointer, line, column))
 
     def codes(self) -> set[str]:
