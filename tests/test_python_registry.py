@@ -303,3 +303,16 @@ def test_hostile_arguments_never_raise(pkg: ModuleType) -> None:
         result = reg.call("class", arguments)
         assert result.code == "INVALID_INPUT", result
     assert len(traces) == 4 and all(t.code == "INVALID_INPUT" for t in traces)
+
+
+def test_registry_over_chosen_contracts(pkg: ModuleType) -> None:
+    reg = pkg.Registry(contracts=[pkg.CONTRACTS["import"]])
+    assert [c.name for c in reg.contracts] == ["import"]
+    with pytest.raises(KeyError):
+        reg.register("class", ok_class)
+    reg.register("import", lambda a: pkg.Ok(None))
+    result = reg.call("import", {"q": "x"})
+    assert result.ok and result.payload() is None
+    message = result.to_mcp()
+    assert "structuredContent" not in message and mcp.types.CallToolResult.model_validate(message).is_error is False
+    assert repr(pkg.Policy(allow={"write", "read"})) == "Policy(allow=['read', 'write'])"
