@@ -23,6 +23,7 @@ from tests.python_support import (
     write_project,
 )
 from toolgen.cli import main
+from toolgen.render import Artifact
 from toolgen.render import python as target
 from toolgen.render import python_models
 
@@ -187,3 +188,23 @@ def test_model_failure_is_a_diagnostic_naming_the_file(tmp_path: Path, monkeypat
     assert result.exit_code == 1
     assert "contracts/ping.json" in result.output and "TG350" in result.output and "Traceback" not in result.output
     assert not (root / "generated" / "python").exists()
+
+
+def test_user_formatter_configuration_changes_nothing(tmp_path: Path) -> None:
+    clean = build(write_project(tmp_path / "clean", basic_contracts()))
+    root = write_project(tmp_path / "configured", basic_contracts())
+    (root / "toolgen.toml").unlink()
+    (root / "pyproject.toml").write_text(
+        '[tool.toolgen]\ntargets = ["python"]\n\n'
+        "[tool.black]\nline-length = 40\nskip-string-normalization = true\nskip-magic-trailing-comma = true\n\n"
+        "[tool.isort]\nprofile = 'google'\nforce_single_line = true\n\n"
+        "[tool.datamodel-codegen]\nsnake-case-field = true\nuse-schema-description = true\n"
+        "field-constraints = false\nuse-annotated = false\ntarget-python-version = '3.9'\n",
+        encoding="utf-8",
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "toolgen", "build"], cwd=root, capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    for path, text in clean.items():
+        assert (root / "generated" / path).read_bytes() == Artifact(path, text).data(), path
