@@ -23,9 +23,8 @@ from tests.python_support import (
     write_project,
 )
 from toolgen.cli import main
-from toolgen.render import Artifact
+from toolgen.render import Artifact, python_models
 from toolgen.render import python as target
-from toolgen.render import python_models
 
 
 @pytest.mark.parametrize("case", ["basic", "hostile"])
