@@ -184,7 +184,8 @@ def test_internal_errors_are_sanitized(pkg: ModuleType) -> None:
         (lambda pkg: pkg.Ok({"from": "a"}), "INTERNAL"),
         (lambda pkg: pkg.Err("MADE_UP", "x"), "INTERNAL"),
         (lambda pkg: pkg.CONTRACTS["class"].error("BROKEN_THING", "try later"), "BROKEN_THING"),
-        (lambda pkg: pkg.Err("NOT_FOUND", "no such thing"), "NOT_FOUND"),
+        (lambda pkg: pkg.Err("NOT_FOUND", "no such thing", retryable=True), "NOT_FOUND"),
+        (lambda pkg: pkg.Err("BROKEN_THING", "the contract says retryable"), "BROKEN_THING"),
     ],
 )
 def test_results_are_checked(pkg: ModuleType, answer: Any, code: str) -> None:

@@ -158,6 +158,7 @@ def _tool_view(contract: Contract, module: str, models: ToolModels) -> dict[str,
     return {
         "header": _header(contract.source),
         "module": module,
+        "tool_name": contract.name,  # validated: [a-z][a-z0-9_]*, safe in a docstring
         "imports": models.imports,
         "models": models.body,
         "input_class": models.input_class,

@@ -27,7 +27,7 @@ Public API (other generated modules, such as `mocks.py`, build on exactly this):
   `KeyError` for an unknown name and `ValueError` for a second registration. `call(name, arguments)`
   takes a mapping or a JSON text, never raises, and returns a `ToolResult`: `UNKNOWN_TOOL`,
   `PERMISSION_DENIED`, `INVALID_INPUT` (every failing path in `details["errors"]`), the
-  implementation's own `Err`, or `INTERNAL` (an exception, a result that is not a `ToolResult`, an
+  implementation's own `Err` (its `retryable` set from the contract), or `INTERNAL` (an exception, a result that is not a `ToolResult`, an
   undeclared error code, or output that fails the output schema; the message never carries
   exception text, which goes to the trace). `contracts` and `registered` list what it knows.
 - `TraceRecord`: one per call, given to `tracer`: tool, version, digest, `input` (the arguments
@@ -659,7 +659,10 @@ def _checked(
             return _Outcome(
                 Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), note
             )
-        return _Outcome(result, "granted")
+        # the contract decides whether a code is retryable, not the implementation
+        return _Outcome(
+            contract.error(result.code, result.message, result.details), "granted"
+        )
     if not isinstance(result, Ok):
         note = f"{contract.name} returned {type(result).__name__}, not Ok or Err"
         return _Outcome(Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), note)
