@@ -57,8 +57,14 @@ def hostile_contracts() -> dict[str, dict[str, Any]]:
     odd["implementation"] = _object({"a": {"type": "string", "default": HOSTILE}})
     odd["error_code"] = _object({"CONTRACT": {"type": "integer"}})
     odd["items"] = {"type": "array", "items": {"$ref": "#/$defs/item"}}
+    odd["q'u\"ote"] = {"type": "string", "pattern": '^it\'s "x" \\d+ \'\'\' """$'}
+    odd["fixed"] = {"const": HOSTILE}
+    odd["weird_ref"] = {"$ref": '#/$defs/we\'ird "def"'}
     schema = _object(odd, ["from", "Content-Type"])
-    schema["$defs"] = {"item": _object({"x": {"type": "number"}, "token": {"type": "string", "x-sensitive": True}})}
+    schema["$defs"] = {
+        "item": _object({"x": {"type": "number"}, "token": {"type": "string", "x-sensitive": True}}),
+        'we\'ird "def"': _object({"n": {"type": "integer"}}),
+    }
     first = {
         "name": "class",
         "version": "1.0.0",

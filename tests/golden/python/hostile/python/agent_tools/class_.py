@@ -39,6 +39,13 @@ class ClassInputItem(ToolModel):
     token: str | None = None
 
 
+class ClassInputWeIrdDef(ToolModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    n: int | None = None
+
+
 class ClassInput(ToolModel):
     model_config = ConfigDict(
         extra="forbid",
@@ -195,6 +202,17 @@ class ClassInput(ToolModel):
     implementation: ClassInputImplementation | None = None
     error_code: ClassInputErrorCode | None = None
     items: list_aliased[ClassInputItem] | None = None
+    q_u_ote: Annotated[
+        str | None,
+        Field_aliased(alias="q'u\"ote", pattern='^it\'s "x" \\d+ \'\'\' """$'),
+    ] = None
+    fixed: (
+        Literal_aliased[
+            'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>'
+        ]
+        | None
+    ) = None
+    weird_ref: ClassInputWeIrdDef | None = None
 
 
 class ClassOutput(ToolModel):
@@ -334,6 +352,11 @@ _INPUT_SCHEMA: Final[dict[str, Any]] = {
             "properties": {"CONTRACT": {"type": "integer"}},
         },
         "items": {"type": "array", "items": {"$ref": "#/$defs/item"}},
+        'q\'u"ote': {"type": "string", "pattern": '^it\'s "x" \\d+ \'\'\' """$'},
+        "fixed": {
+            "const": 'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        },
+        "weird_ref": {"$ref": '#/$defs/we\'ird "def"'},
     },
     "required": ["from", "Content-Type"],
     "$defs": {
@@ -341,6 +364,11 @@ _INPUT_SCHEMA: Final[dict[str, Any]] = {
             "type": "object",
             "additionalProperties": False,
             "properties": {"x": {"type": "number"}, "token": {"type": "string", "x-sensitive": True}},
+        },
+        'we\'ird "def"': {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"n": {"type": "integer"}},
         },
     },
 }
@@ -379,7 +407,7 @@ CONTRACT: Final = _runtime.ToolContract(
     ),
     idempotent=False,
     deprecated='x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-    digest="sha256:e49fcd8b278fba804ee212bd1b755045c94580eecc86d828ad993660758131df",
+    digest="sha256:dc33a1aebce79f8fe42e0ac3afb66e9be601eac7ef2d42059725aecfccfae718",
     input_model=ClassInput,
     output_model=ClassOutput,
     examples=_runtime.freeze(_EXAMPLES),
