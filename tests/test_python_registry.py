@@ -206,6 +206,16 @@ def test_output_without_schema_must_be_json(pkg: ModuleType) -> None:
     assert reg.call("import", {}).code == "INTERNAL"
 
 
+def test_none_in_an_optional_output_field_means_absent(pkg: ModuleType) -> None:
+    module = tool(pkg, "class_")
+    reg = registry(pkg, None, {"read"})
+    reg.register("class", lambda a: pkg.Ok(module.ClassOutput.model_validate({"from": None, "ok": True})))
+    assert reg.call("class", {"from": "z", "Content-Type": "b"}).payload() == {"ok": True}
+    reg = registry(pkg, None, {"read"})
+    reg.register("class", lambda a: pkg.Ok({"from": "x", "ok": None}))
+    assert reg.call("class", {"from": "z", "Content-Type": "b"}).code == "INTERNAL"
+
+
 def test_output_model_instance_is_accepted(pkg: ModuleType) -> None:
     module = tool(pkg, "class_")
     reg = registry(pkg, None, {"read"})

@@ -648,6 +648,26 @@ def _sensitive_free(
     return clean
 
 
+def _output_problems(data: Any, validator: jsonschema.protocols.Validator) -> list[str]:
+    """What is wrong with an output, after dropping the `None`s the schema refuses.
+
+    A model's optional field defaults to `None`; set to `None` on purpose it means "absent" unless
+    the schema accepts null, so such keys are removed from `data` (in place) before judging it.
+    """
+    errors = list(validator.iter_errors(data))
+    refused = [e for e in errors if e.instance is None and len(e.absolute_path) > 0]
+    for error in refused:
+        *head, last = error.absolute_path
+        parent = data
+        for part in head:
+            parent = parent[part]
+        if isinstance(parent, dict):
+            parent.pop(last, None)
+    if refused:
+        errors = list(validator.iter_errors(data))
+    return [f"{_pointer(e.absolute_path) or '/'}: {e.message}" for e in errors]
+
+
 def _checked(
     contract: ToolContract,
     result: Any,
@@ -671,10 +691,7 @@ def _checked(
         json.dumps(data, allow_nan=False)
         if output_validator is None or contract.output_model is None:
             return _Outcome(result, "granted")
-        problems = [
-            f"{_pointer(e.absolute_path) or '/'}: {e.message}"
-            for e in output_validator.iter_errors(data)
-        ]
+        problems = _output_problems(data, output_validator)
         if problems:
             note = (
                 f"{contract.name} returned output that fails its output schema: "
