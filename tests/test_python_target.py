@@ -207,3 +207,24 @@ def test_user_formatter_configuration_changes_nothing(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stdout + run.stderr
     for path, text in clean.items():
         assert (root / "generated" / path).read_bytes() == Artifact(path, text).data(), path
+
+
+@pytest.mark.parametrize("body", ["def broken(:\n", "{{ no_such_variable }}\n", "{% for x in %}\n"])
+def test_broken_template_override_is_a_diagnostic(tmp_path: Path, body: str) -> None:
+    root = write_project(tmp_path, basic_contracts())
+    (root / "my_templates" / "python").mkdir(parents=True)
+    (root / "my_templates" / "python" / "tool.py.jinja").write_text(body, encoding="utf-8")
+    (root / "toolgen.toml").write_text('targets = ["python"]\ntemplates = "my_templates"\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["--project", str(root), "build"])
+    assert result.exit_code == 1, result.output
+    assert "TG352" in result.output and "my_templates" in result.output and "Traceback" not in result.output
+    assert not (root / "generated").exists()
+
+
+def test_template_override_is_used(tmp_path: Path) -> None:
+    root = write_project(tmp_path, basic_contracts())
+    (root / "my_templates" / "python").mkdir(parents=True)
+    (root / "my_templates" / "python" / "tool.py.jinja").write_text("TOOL = {{ name }}\n", encoding="utf-8")
+    (root / "toolgen.toml").write_text('targets = ["python"]\ntemplates = "my_templates"\n', encoding="utf-8")
+    files = build(root)
+    assert files["python/agent_tools/ping.py"] == 'TOOL = "ping"\n'

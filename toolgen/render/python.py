@@ -24,7 +24,9 @@ from importlib import metadata
 from typing import Any
 
 import black
+import jinja2
 from black.mode import TargetVersion
+from black.parsing import InvalidInput
 
 from toolgen import cache
 from toolgen.catalog import PERMISSIONS, STANDARD_ERRORS, Catalog, Contract
@@ -57,7 +59,8 @@ RESERVED_MODULES: frozenset[str] = frozenset({"mocks"})
 
 MODELS_FAILED = Rule("TG350", Severity.ERROR, "python target cannot make models for a schema")
 MODEL_WEAKER = Rule("TG351", Severity.WARNING, "python model cannot carry a schema constraint")
-register(MODELS_FAILED, MODEL_WEAKER)
+TEMPLATE_FAILED = Rule("TG352", Severity.ERROR, "a python template fails or renders invalid Python")
+register(MODELS_FAILED, MODEL_WEAKER, TEMPLATE_FAILED)
 
 
 def safe_comment(text: str) -> str:
@@ -211,6 +214,20 @@ def render(catalog: Catalog, settings: Settings) -> RenderResult:
         for name, found in sorted(models.items())
         for ptr, text in found.notes
     ]
+    try:
+        artifacts = _package(catalog, settings, models)
+    except (jinja2.TemplateError, InvalidInput) as exc:
+        return RenderResult(diagnostics=(_template_problem(settings, exc),))
+    return RenderResult(artifacts=tuple(sorted(artifacts, key=lambda a: a.path)), diagnostics=tuple(notes))
+
+
+def _template_problem(settings: Settings, exc: Exception) -> Diagnostic:
+    where = str(settings.templates_dir) if settings.templates_dir is not None else "built-in templates"
+    message = f"python: a template ({where}) failed: {type(exc).__name__}: {exc}"
+    return Diagnostic(TEMPLATE_FAILED.code, TEMPLATE_FAILED.severity, message, settings.config_file or "")
+
+
+def _package(catalog: Catalog, settings: Settings, models: Mapping[str, ToolModels]) -> list[Artifact]:
     base = f"python/{settings.python_package}/"
     modules = module_names(catalog.names)
     artifacts = [
@@ -222,7 +239,7 @@ def render(catalog: Catalog, settings: Settings) -> RenderResult:
     sources = [template.render(**_tool_view(c, modules[c.name], models[c.name])) for c in catalog]
     for contract, text in zip(catalog, format_many(sources), strict=True):
         artifacts.append(Artifact(f"{base}{modules[contract.name]}.py", text))
-    return RenderResult(artifacts=tuple(sorted(artifacts, key=lambda a: a.path)), diagnostics=tuple(notes))
+    return artifacts
 
 
 def catalog_source(catalog: Catalog, name: str) -> str:
