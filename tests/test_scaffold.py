@@ -95,6 +95,7 @@ def test_new_rejects_a_bad_name_as_a_usage_error(project: Path, name: str) -> No
     result = run(project, "new", name)
     assert result.exit_code == 2
     assert "Invalid value for NAME" in result.stderr
+    assert "like " in result.stderr
     assert "Traceback" not in result.output
     assert list((project / "contracts").iterdir()) == []
 
@@ -148,3 +149,9 @@ def test_format_schema_agrees_with_the_validator_on_the_corpus(case: str, tmp_pa
             assert rejected, f"{rel}: the schema accepts a contract with {sorted(codes & STRUCTURAL)}"
         elif not codes:
             assert not rejected, f"{rel}: the schema rejects a contract the validator accepts"
+
+
+def test_a_bad_name_gets_a_valid_suggestion(project: Path) -> None:
+    result = run(project, "new", "2 Find-Symbol")
+    assert result.exit_code == 2
+    assert "like find_symbol" in result.stderr

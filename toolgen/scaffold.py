@@ -16,7 +16,7 @@ from toolgen.config import Settings
 from toolgen.formatschema import SCHEMA_FILE
 from toolgen.lint import VERSION_SUFFIX
 from toolgen.load import CONTRACT_SUFFIXES
-from toolgen.validate import MAX_NAME, NAME_RE
+from toolgen.validate import MAX_NAME, NAME_RE, suggest_name
 
 
 class ScaffoldError(Exception):
@@ -26,9 +26,10 @@ class ScaffoldError(Exception):
 def check_name(name: str) -> None:
     """Raise `ScaffoldError` unless `name` is a valid tool name that passes the strict review."""
     if not NAME_RE.match(name) or len(name) > MAX_NAME:
+        fixed = suggest_name(name)
         raise ScaffoldError(
             f"{name!r} is not a valid tool name: use snake_case (^[a-z][a-z0-9_]*$), at most {MAX_NAME} characters, "
-            "like read_file"
+            f"like {fixed}"
         )
     if VERSION_SUFFIX.search(name):
         raise ScaffoldError(f"{name!r} ends in a version suffix; name the tool without it and use `version` instead")

@@ -52,6 +52,12 @@ _TYPES: Mapping[str, tuple[type, ...]] = {
 _EXPECTED = {str: "a string", list: "an array", bool: "true or false", dict: "a table/object"}
 
 
+def suggest_name(name: str) -> str:
+    """A valid snake_case name close to `name` (for messages)."""
+    fixed = re.sub(r"[^a-z0-9_]+", "_", name.lower()).strip("_").lstrip("0123456789_")
+    return fixed[:MAX_NAME].rstrip("_") or "my_tool"
+
+
 def _keys(table: Mapping[str, Any], allowed: Sequence[str], pointer: str, what: str, report: Reporter) -> None:
     """Unknown keys (TG104, with a did-you-mean)."""
     for key in table:
@@ -88,12 +94,12 @@ def check_top(data: Mapping[str, Any], stem: str, report: Reporter) -> None:
     name = data.get("name")
     if isinstance(name, str):
         if not NAME_RE.match(name) or len(name) > MAX_NAME:
-            fixed = re.sub(r"[^a-z0-9_]+", "_", name.lower()).strip("_") or "my_tool"
+            fixed = suggest_name(name)
             report(
                 "TG107",
                 "/name",
                 f"name {name!r} must be snake_case (^[a-z][a-z0-9_]*$) and at most {MAX_NAME} characters, "
-                f"like {fixed[:MAX_NAME]!r}",
+                f"like {fixed!r}",
             )
         if name != stem:
             report(
