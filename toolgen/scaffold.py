@@ -32,7 +32,10 @@ def check_name(name: str) -> None:
             f"like {fixed}"
         )
     if VERSION_SUFFIX.search(name):
-        raise ScaffoldError(f"{name!r} ends in a version suffix; name the tool without it and use `version` instead")
+        raise ScaffoldError(
+            f"{name!r} ends in a version suffix; name the tool without it, like {VERSION_SUFFIX.sub('', name)}, "
+            "and use `version` instead"
+        )
 
 
 def document(name: str) -> dict[str, Any]:
