@@ -13,9 +13,10 @@ import difflib
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -92,10 +93,62 @@ def _short_diff(path: str, old: bytes, new: bytes, limit: int = 20) -> str:
     except UnicodeDecodeError:
         return "(binary content differs)\n"
     new_lines = new.decode("utf-8").splitlines(keepends=True)
-    lines = list(difflib.unified_diff(old_lines, new_lines, f"{path} (on disk)", f"{path} (expected)", n=1))
+    # difflib is quadratic in the lines it is given: give it only the span between the common
+    # head and tail (plus one line of context), then put the true line numbers back in the hunks.
+    head = 0
+    while head < min(len(old_lines), len(new_lines)) and old_lines[head] == new_lines[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old_lines), len(new_lines)) - head and old_lines[-1 - tail] == new_lines[-1 - tail]:
+        tail += 1
+    skip = max(head - 1, 0)
+    old_span, new_span = (
+        old_lines[skip : len(old_lines) - max(tail - 1, 0)],
+        new_lines[skip : len(new_lines) - max(tail - 1, 0)],
+    )
+    lines = list(difflib.unified_diff(old_span, new_span, f"{path} (on disk)", f"{path} (expected)", n=1))
+    lines = [_shift_hunk(line, skip) for line in lines]
     more = len(lines) - limit
     shown = "".join(line if line.endswith("\n") else line + "\n" for line in lines[:limit])
     return shown + (f"... ({more} more diff lines)\n" if more > 0 else "")
+
+
+_HUNK_RE = re.compile(r"^@@ -(\d+)((?:,\d+)?) \+(\d+)((?:,\d+)?) @@")
+
+
+def _shift_hunk(line: str, offset: int) -> str:
+    """A hunk header with its line numbers moved down by `offset` (other lines unchanged)."""
+    match = _HUNK_RE.match(line) if offset and line.startswith("@@") else None
+    if match is None:
+        return line
+    old_start, old_len, new_start, new_len = match.groups()
+    shifted = f"@@ -{_moved(old_start, old_len, offset)}{old_len} +{_moved(new_start, new_len, offset)}{new_len} @@"
+    return shifted + line[match.end() :]
+
+
+def _moved(start: str, length: str, offset: int) -> int:
+    # an empty range (",0") names the line before it; it moves all the same
+    return int(start) + offset if int(start) or length != ",0" else offset
+
+
+class LazyDiffs(Mapping[str, str]):
+    """Short diffs by path, computed only when read: a build never pays for them, `check` does."""
+
+    def __init__(self, pairs: Mapping[str, tuple[bytes, bytes]]) -> None:
+        self._pairs = dict(pairs)
+        self._done: dict[str, str] = {}
+
+    def __getitem__(self, path: str) -> str:
+        if path not in self._done:
+            old, new = self._pairs[path]
+            self._done[path] = _short_diff(path, old, new)
+        return self._done[path]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._pairs)
+
+    def __len__(self) -> int:
+        return len(self._pairs)
 
 
 def plan(artifacts: Iterable[Artifact], output_dir: Path) -> Plan:
@@ -113,7 +166,7 @@ def plan(artifacts: Iterable[Artifact], output_dir: Path) -> Plan:
     unchanged: list[str] = []
     missing: list[str] = []
     foreign: list[str] = []
-    diffs: dict[str, str] = {}
+    diffs: dict[str, tuple[bytes, bytes]] = {}
     for path in sorted(files):
         current = _read(output_dir / path)
         if current == files[path]:
@@ -123,7 +176,7 @@ def plan(artifacts: Iterable[Artifact], output_dir: Path) -> Plan:
         if current is None:
             missing.append(path)
             continue
-        diffs[path] = _short_diff(path, current, files[path])
+        diffs[path] = (current, files[path])
         if path not in owned and path != MANIFEST:
             foreign.append(path)
     remove = [p for p in sorted(owned) if p not in files and (output_dir / p).is_file()]
@@ -135,7 +188,7 @@ def plan(artifacts: Iterable[Artifact], output_dir: Path) -> Plan:
         remove=tuple(remove),
         missing=tuple(missing),
         foreign=tuple(foreign),
-        diffs=diffs,
+        diffs=LazyDiffs(diffs),
     )
 
 
