@@ -138,3 +138,15 @@ def test_ref_cycles_are_reported_and_recursion_through_items_is_fine() -> None:
     data["examples"] = [{"input": {"text": "x", "tree": [[], [1]]}}]
     found = validate_documents([document(data)], SETTINGS)
     assert [(d.code, d.pointer) for d in found] == [("TG119", "/examples/0/input/tree/1/0")]
+
+
+def test_short_description_counts_wide_characters_twice() -> None:
+    assert codes(base(description="根据农历时间、性别来获取八字信息。")) == {}
+    assert codes(base(description="Ask AI about a hub")) == {"TG201": "warning"}
+    assert codes(base(description="Echo Text")) == {"TG201": "warning"}
+
+
+def test_description_that_only_repeats_the_title_is_flagged() -> None:
+    title = "Look up a word in the project glossary"
+    assert codes(base(title=title, description=title + ".")) == {"TG201": "warning"}
+    assert codes(base(title=title, description=title + " and return its definition.")) == {}

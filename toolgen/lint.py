@@ -8,6 +8,7 @@ contract and one run shows every problem.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -17,7 +18,7 @@ from toolgen.report import Reporter
 from toolgen.schemacheck import subschemas
 
 MIN_DESCRIPTION = 20
-"""A description shorter than this (characters, trimmed) says too little (TG201)."""
+"""A description narrower than this (columns, trimmed; wide characters count twice) says too little (TG201)."""
 MAX_DESCRIPTION = 1024
 """OpenAI Chat Completions rejects longer descriptions (TG202)."""
 UNCONFIRMED_TAG = "permissions:unconfirmed"
@@ -72,8 +73,9 @@ def _description(data: Mapping[str, Any], name: str, report: Reporter) -> None:
         return
     text = normalize_text(description)
     plain = re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
-    repeats = plain in {name.replace("_", " "), str(data.get("title", "")).lower().strip()}
-    if repeats or len(text) < MIN_DESCRIPTION:
+    title = re.sub(r"[^a-z0-9]+", " ", str(data.get("title") or "").lower()).strip()
+    repeats = bool(plain) and plain in {name.replace("_", " "), title}
+    if repeats or _width(text) < MIN_DESCRIPTION:
         report(
             "TG201",
             "/description",
@@ -87,6 +89,11 @@ def _description(data: Mapping[str, Any], name: str, report: Reporter) -> None:
             f"the description has {len(text)} characters; OpenAI rejects more than {MAX_DESCRIPTION}, so move "
             "details into property descriptions or the docs",
         )
+
+
+def _width(text: str) -> int:
+    """Length in columns: a wide character (Chinese, Japanese, Korean) says about as much as two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 def _schema_checks(schema: Mapping[str, Any], pointer: str, report: Reporter) -> None:
