@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,11 +123,17 @@ def plain(inline: Token) -> str:
     return "".join(out)
 
 
+@functools.cache
+def _parser() -> MarkdownIt:
+    """One CommonMark + tables parser for every page (building one per page is most of the cost)."""
+    return MarkdownIt("commonmark").enable("table")
+
+
 def parse(text: str) -> Page:
     """Parse `text` with markdown-it-py (CommonMark + tables) and collect its structure."""
-    md = MarkdownIt("commonmark").enable("table")
+    md = _parser()
     tokens = md.parse(text)
-    page = Page(rendered=md.render(text))
+    page = Page(rendered=md.renderer.render(tokens, md.options, {}))
     row: list[str] | None = None
     header: list[str] = []
     for index, token in enumerate(tokens):
