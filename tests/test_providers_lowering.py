@@ -294,7 +294,7 @@ def test_more_than_512_tools_is_also_a_gemini_error(tmp_path: Path) -> None:
     assert errors == [("Gemini", "contracts/tool_512.json"), ("OpenAI", "contracts/tool_128.json")]
 
 
-def test_inlining_that_would_explode_is_refused() -> None:
+def test_inlining_that_would_explode_is_refused(tmp_path: Path) -> None:
     # Each level refers to the previous one twice: 2**30 nodes once inlined.
     defs: dict[str, Any] = {"d0": {"type": "string"}}
     for level in range(1, 31):
@@ -303,6 +303,10 @@ def test_inlining_that_would_explode_is_refused() -> None:
     schema = {"type": "object", "properties": {"top": {"$ref": "#/$defs/d30"}}, "$defs": defs}
     with pytest.raises(RefError, match="grows the schema past"):
         inline_refs(schema, "/input_schema")
+    files, diagnostics = project(tmp_path, make_contract("bomb", schema))
+    errors = [(d.code, d.message) for d in diagnostics if d.is_error]
+    assert len(errors) == 1 and errors[0][0] == "TG306" and "grows the schema past" in errors[0][1]
+    assert "$ref" in str(files["gemini.json"]["bomb"]["parametersJsonSchema"])  # left as written, not inlined
 
 
 def test_values_that_look_like_schemas_are_left_alone() -> None:
