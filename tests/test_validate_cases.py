@@ -172,6 +172,10 @@ def test_project_severity_overrides(tmp_path: Path) -> None:
     assert "TG203" not in codes
     assert codes["TG208"] == "error"
     assert codes["TG201"] == "warning"
+    ignored = [r for r in records if r["file"] == "toolgen.toml"]
+    assert [(r["code"], r["severity"], r["pointer"], r["line"]) for r in ignored] == [
+        ("TG128", "warning", "/rules/TG110", 5)
+    ]
 
 
 def test_validate_only_the_given_paths(tmp_path: Path) -> None:

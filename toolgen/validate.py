@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from toolgen.catalog import CONTRACT_KEYS, PERMISSIONS, STANDARD_ERRORS
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity, resolve_severities, sort_diagnostics
 from toolgen.load import RawDocument, load_documents
-from toolgen.positions import join, json_duplicates
+from toolgen.positions import join, json_duplicates, locator_for
 from toolgen.report import Reporter, did_you_mean, type_name
 from toolgen.schemacheck import check_schema, validate_instance, walk_limits
 
@@ -306,7 +307,23 @@ def validate_documents(documents: Sequence[RawDocument], settings: Settings) -> 
         per_file[document.rel] = overrides
     found.extend(_duplicates(documents))
     project = {c: s for c, s in settings.rule_severities.items() if not c.startswith("TG1") or s is Severity.ERROR}
-    return sort_diagnostics(resolve_severities(found, project, per_file))
+    ignored = _ignored_project_rules(settings, set(settings.rule_severities) - set(project))
+    return sort_diagnostics([*resolve_severities(found, project, per_file), *ignored])
+
+
+def _ignored_project_rules(settings: Settings, codes: set[str]) -> list[Diagnostic]:
+    """A warning for each project setting that tries to lower a TG1xx error (it is ignored)."""
+    if not codes or settings.config_file is None:
+        return []
+    try:
+        text = (settings.root / settings.config_file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    base = "/tool/toolgen/rules" if settings.config_file == "pyproject.toml" else "/rules"
+    report = Reporter(settings.config_file, locator_for(text, "toml"))
+    for code in sorted(codes):
+        report("TG128", join(base, code), f"{code} is a contract error and cannot be turned down; remove this line")
+    return [replace(d, severity=Severity.WARNING) for d in report.found]
 
 
 def _wanted(settings: Settings, path: Path) -> str | None:
