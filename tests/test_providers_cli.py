@@ -100,6 +100,9 @@ def test_stats_text_lists_providers_and_tools_largest_first(edge: Path) -> None:
     sizes = [int(r.split()[2].replace(",", "")) for r in rows]
     assert sizes == sorted(sizes, reverse=True)
     assert tools_part.splitlines()[1].split()[0] == "read_text"
+    tool_rows = [r.split() for r in tools_part.splitlines()[1:]]
+    largest = [max(int(cell.split("/")[0].replace(",", "")) for cell in r[1:]) for r in tool_rows]
+    assert len(tool_rows) == 5 and largest == sorted(largest, reverse=True)
     assert "estimated" in footer
 
 
