@@ -63,7 +63,7 @@ def _with_optional(extra: str = "lang") -> dict[str, Any]:
 def test_unchanged_contracts_are_compatible(repo: Path) -> None:
     result = run(repo, "diff", "--base", "HEAD")
     assert result.exit_code == 0, result.output
-    assert "1 tools compared, 0 changed" in result.output and result.output.rstrip().endswith("compatible")
+    assert "1 tool compared, 0 changed" in result.output and result.output.rstrip().endswith("compatible")
 
 
 def test_a_change_without_a_version_bump_fails_and_the_right_bump_passes(repo: Path) -> None:

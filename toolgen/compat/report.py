@@ -59,9 +59,18 @@ def _made(tool: ToolDiff) -> str:
     return tool.made.label if tool.made is not None else "-"
 
 
+def _counts(report: Report) -> str:
+    count = len(report.tools)
+    return f"{count} tool{'' if count == 1 else 's'} compared, {len(report.changed)} changed"
+
+
+def _owners(owners: tuple[str, ...]) -> str:
+    return ", ".join(owners) or "(none)"
+
+
 def render_text(report: Report) -> str:
     """Human-readable report for a terminal."""
-    lines = [f"toolgen diff: {len(report.tools)} tools compared, {len(report.changed)} changed"]
+    lines = [f"toolgen diff: {_counts(report)}"]
     for tool in listed(report):
         if tool.status in (Status.ADDED, Status.REMOVED):
             lines += ["", f"{tool.name} {tool.new_version or tool.old_version}: {_verdict(tool)}"]
@@ -78,12 +87,11 @@ def render_text(report: Report) -> str:
         flag = "allowed by --allow-escalation" if report.allow_escalation else "exit 1 unless --allow-escalation"
         lines += ["", f"Permission escalations ({flag}):"]
         for item in report.escalations:
-            owners = ", ".join(item.owners) or "(no owners listed)"
-            lines.append(f"  {item.tool}: gains {', '.join(item.added)}; owners: {owners}")
+            lines.append(f"  {item.tool}: gains {', '.join(item.added)}; owners: {_owners(item.owners)}")
     if report.removed:
         flag = "allowed by --allow-removal" if report.allow_removal else "exit 1 unless --allow-removal"
         lines += ["", f"Removed tools ({flag}):"]
-        lines += [f"  {t.name} {t.old_version}; owners: {', '.join(t.owners) or '(none)'}" for t in report.removed]
+        lines += [f"  {t.name} {t.old_version}; owners: {_owners(t.owners)}" for t in report.removed]
     lines.append("")
     if report.compatible:
         lines.append("compatible")
@@ -158,7 +166,7 @@ def render_markdown(report: Report) -> str:
     mark = "✅ compatible" if report.compatible else "❌ not compatible"
     lines = [f"## toolgen diff: {mark}", ""]
     shown = listed(report)
-    lines.append(f"{len(report.tools)} tools compared, {len(report.changed)} changed.")
+    lines.append(f"{_counts(report)}.")
     if shown:
         lines += ["", "| tool | version | needs | made | result |", "|---|---|---|---|---|"]
         for t in shown:
@@ -225,7 +233,7 @@ def render_github(report: Report, locators: Mapping[str, Locate] | None = None) 
             out.append(_annotation(kind, t.source, c.rule, f"{message}\n{c.hint}", locate(c.head_pointer or "")))
     for e in report.escalations:
         kind = "warning" if report.allow_escalation else "error"
-        message = f"{e.tool} gains permission {', '.join(e.added)}; owners: {', '.join(e.owners) or '(none)'}"
+        message = f"{e.tool} gains permission {', '.join(e.added)}; owners: {_owners(e.owners)}"
         position = found[e.source]("/permissions") if e.source in found else (None, None)
         out.append(_annotation(kind, e.source, "TG405", message, position))
     for t in report.removed:
