@@ -140,7 +140,22 @@ def test_errors_table_says_retryable_and_what_to_do(edge_pages: dict[str, str]) 
 def test_provider_notes_come_from_the_providers_target(edge_pages: dict[str, str]) -> None:
     text = edge_pages["hostile_tool.md"]
     notes = text.split("## Provider notes", 1)[1]
-    assert "OpenAI" in notes
+    assert "- OpenAI: strict; the optional properties `token`, `options`, `ranges`, `tree` arrive as null" in notes
+    assert "- Gemini: cannot be declared, because $ref '#/$defs/node' is recursive" in notes
+
+
+def test_provider_notes_quote_property_names_that_hold_backticks(tmp_path: Path) -> None:
+    echo = contract()
+    echo["input_schema"]["properties"].update(
+        {
+            "n`m": {"type": "string", "description": "Tick."},
+            "a``b|c": {"type": "string", "description": "Ticks and a pipe."},
+        }
+    )
+    text = build_docs(tmp_path, {"echo_text": echo})["echo_text.md"]
+    notes = text.split("## Provider notes\n", 1)[1]
+    [note] = [t for t in MarkdownIt("commonmark").parse(notes) if t.type == "inline" and "OpenAI" in t.content]
+    assert [c.content for c in note.children or () if c.type == "code_inline"] == ["n`m", "a``b|c"]
 
 
 def test_index_groups_tools_by_tag_with_untagged_last(edge_pages: dict[str, str]) -> None:
@@ -183,7 +198,12 @@ def test_a_cell_never_changes_the_table_shape(text: str) -> None:
         ("a lone ` tick | pipe", "a lone ` tick | pipe", []),
         ("```python", "```python", []),
         ("`a|b` and `<b>`", "a|b and <b>", ["a|b", "<b>"]),
-        ("`` `x` ``", "`` x ``", ["x"]),
+        ("`` `x` ``", "`x`", ["`x`"]),
+        ("``double ` tick`` and `one`", "double ` tick and one", ["double ` tick", "one"]),
+        ("``a` and `b``", "a` and `b", ["a` and `b"]),
+        ("`` x `y`", "`` x y", ["y"]),
+        ("```a``` and ``` b ```", "```a``` and ``` b ```", []),
+        ("` ` x", "` ` x", []),
     ],
 )
 def test_backtick_pairs_in_prose_become_code_spans_and_nothing_else_does(

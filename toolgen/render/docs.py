@@ -135,7 +135,7 @@ def tool_view(contract: Contract, notes: tuple[str, ...]) -> dict[str, Any]:
         "errors": _errors(contract),
         "standard_errors": ", ".join(md.code(c, in_table=False) for c in STANDARD_ERRORS),
         "examples": _examples(contract),
-        "notes": [md.with_code_spans(n) for n in notes],
+        "notes": [md.toolgen_text(n) for n in notes],
         "source": md.code(contract.source, in_table=False),
     }
 

@@ -9,6 +9,7 @@ in their content, so the content cannot close them early.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from typing import Any
@@ -21,7 +22,6 @@ _BACKTICKS = re.compile(r"`+")
 _WHITESPACE = re.compile(r"\s+")
 _ORDERED = re.compile(r"^(\d+)([.)])")
 _ENTITY = re.compile(r"&(?=#?\w+;)")
-_CODE_SPAN = re.compile(r"`([^`\n]*[^`\s][^`\n]*)`")
 
 
 def escape_inline(text: str) -> str:
@@ -54,23 +54,59 @@ def cell(text: str) -> str:
 
 
 def prose(text: str, *, in_table: bool = True, fold: bool = True) -> str:
-    """One line of author prose: each `single-backtick` span becomes a safe code span, the rest is escaped.
+    """One line of author prose: its code spans become safe code spans, the rest is escaped.
 
-    Only a span opened and closed by one backtick on the same line counts, and its content goes
-    through `code()`, so it cannot run into the text around it; every other backtick is escaped.
+    Code spans follow CommonMark: a run of one or two backticks opens a span that the next run of the
+    same length closes (so ``` ``a`b`` ``` holds a backtick). Each span's content goes through `code()`,
+    so it cannot run into the text around it. A run without a closer, and a run of three or more (a
+    fence in the author's mind, even when a table cell folds it into one line), is escaped text.
     Whitespace is folded to one line unless `fold` is False (then `text` must hold no newline).
     """
     folded = _WHITESPACE.sub(" ", text).strip() if fold else text
     if not folded:
         return " "
-    parts = _CODE_SPAN.split(folded)
-    out = []
-    for index, part in enumerate(parts):
-        if index % 2:
-            out.append(code(part, in_table=in_table))
-        elif part:
-            out.append(escape_inline(part))
-    return "".join(out)
+    return _inline(folded, in_table, longest_run=2)
+
+
+def toolgen_text(text: str) -> str:
+    """One line of toolgen-written text (a provider note) whose code spans, sized by `code()`, stay code."""
+    return _inline(_WHITESPACE.sub(" ", text).strip() or " ", False, longest_run=None)
+
+
+def _inline(text: str, in_table: bool, longest_run: int | None) -> str:
+    pieces = _spans(text, longest_run)
+    return "".join(code(part, in_table=in_table) if is_code else escape_inline(part) for is_code, part in pieces)
+
+
+def _spans(text: str, longest_run: int | None) -> list[tuple[bool, str]]:
+    """`text` cut into (is code, piece), pairing backtick runs of equal length as CommonMark does.
+
+    Runs longer than `longest_run` (when given) never open or close a span.
+    """
+    runs = list(_BACKTICKS.finditer(text))
+    by_length: dict[int, list[int]] = {}
+    for index, run in enumerate(runs):
+        if longest_run is None or len(run.group()) <= longest_run:
+            by_length.setdefault(len(run.group()), []).append(index)
+    pieces: list[tuple[bool, str]] = []
+    start = index = 0
+    while index < len(runs):
+        same = by_length.get(len(runs[index].group()), [])
+        later = bisect.bisect_right(same, index)
+        if later == len(same):
+            index += 1
+            continue
+        closer = same[later]
+        content = text[runs[index].end() : runs[closer].start()]
+        if not content.strip():
+            index += 1
+            continue
+        if content.startswith(" ") and content.endswith(" "):
+            content = content[1:-1]
+        pieces += [(False, text[start : runs[index].start()]), (True, content)]
+        start, index = runs[closer].end(), closer + 1
+    pieces.append((False, text[start:]))
+    return [(is_code, piece) for is_code, piece in pieces if piece]
 
 
 def block(text: str) -> str:
@@ -100,17 +136,6 @@ def code(text: str, *, in_table: bool = True) -> str:
     pad = " " if longest else ""
     body = folded.replace("|", "\\|") if in_table else folded
     return f"{ticks}{pad}{body}{pad}{ticks}"
-
-
-def with_code_spans(text: str) -> str:
-    """One line of toolgen-written text whose backtick pairs become safe code spans; the rest is escaped.
-
-    With an odd number of backticks nothing is taken as code and every backtick is escaped.
-    """
-    parts = _WHITESPACE.sub(" ", text).strip().split("`")
-    if len(parts) % 2 == 0:
-        return escape_inline(" ".join(parts))
-    return "".join(code(part, in_table=False) if i % 2 else escape_inline(part) for i, part in enumerate(parts))
 
 
 def fence(text: str) -> str:

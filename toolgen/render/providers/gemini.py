@@ -23,6 +23,7 @@ from typing import Any
 
 from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
+from toolgen.render.markdown import code as code_span
 from toolgen.render.providers import codes
 from toolgen.render.providers.common import Output, Payload, check_name, description, flat_input_schema, output_schema
 from toolgen.render.providers.lower import (
@@ -53,7 +54,8 @@ def _node(node: Schema, pointer: str, contract: Contract, out: Output) -> Schema
         add_note(node, "One of: " + ", ".join(render_value(v) for v in enum) + ".")
         message = "has an enum Gemini cannot take (only non-empty strings); its values move to the description"
         out.diagnostics.append(codes.diagnostic(codes.GEMINI_ENUM, contract, PROVIDER, f"{pointer}/enum", message))
-        out.note(contract.name, f"Gemini: the enum at `{pointer}` is stated in the description instead")
+        where = code_span(pointer, in_table=False)
+        out.note(contract.name, f"Gemini: the enum at {where} is stated in the description instead")
     return move_to_description(node, _DESCRIBE)
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
+from toolgen.render.markdown import code as code_span
 from toolgen.render.providers import codes, strict
 from toolgen.render.providers.common import Output, Payload, check_name, description, flat_input_schema
 from toolgen.render.providers.lower import Schema, transform
@@ -49,7 +50,7 @@ def parameters(contract: Contract, out: Output) -> tuple[Schema, bool]:
     if not issues:
         optional = [n for n in schema.get("properties") or {} if n not in (schema.get("required") or [])]
         if optional:
-            names = ", ".join(f"`{n}`" for n in optional)
+            names = ", ".join(code_span(n, in_table=False) for n in optional)
             text = f"OpenAI: strict; the optional properties {names} arrive as null when the model leaves them out"
             out.note(contract.name, text)
         return lowered, True
@@ -57,7 +58,7 @@ def parameters(contract: Contract, out: Output) -> tuple[Schema, bool]:
         message = f"is not strict, because {issue.pointer} {issue.message}; it is declared with strict: false"
         out.diagnostics.append(codes.diagnostic(codes.NOT_STRICT, contract, PROVIDER, issue.pointer, message))
     first = issues[0]
-    out.note(contract.name, f"OpenAI: not strict, because `{first.pointer}` {first.message}")
+    out.note(contract.name, f"OpenAI: not strict, because {code_span(first.pointer, in_table=False)} {first.message}")
     loose: Schema = transform(schema, _loose_node)
     return loose, False
 
