@@ -27,9 +27,12 @@ Public API (other generated modules, such as `mocks.py`, build on exactly this):
   `KeyError` for an unknown name and `ValueError` for a second registration. `call(name, arguments)`
   takes a mapping or a JSON text, never raises, and returns a `ToolResult`: `UNKNOWN_TOOL`,
   `PERMISSION_DENIED`, `INVALID_INPUT` (every failing path in `details["errors"]`), the
-  implementation's own `Err` (its `retryable` set from the contract), or `INTERNAL` (an exception, a result that is not a `ToolResult`, an
-  undeclared error code, or output that fails the output schema; the message never carries
+  implementation's own `Err` (its `retryable` set from the contract), `Ok` (for a tool with an
+  output schema its data is the output model; a `None` in an optional field the schema does not
+  let be null counts as absent), or `INTERNAL` (an exception, a result that is not a `ToolResult`,
+  an undeclared error code, or output that fails the output schema; the message never carries
   exception text, which goes to the trace). `contracts` and `registered` list what it knows.
+  An implementation is called with the validated input model.
 - `TraceRecord`: one per call, given to `tracer`: tool, version, digest, `input` (the arguments
   with every `x-sensitive` value replaced by `REDACTED` at any depth, long strings shortened),
   `permission` (`"granted"`, `"denied"` or `"unchecked"`), `missing_permissions`, `duration_ms`,
