@@ -327,3 +327,14 @@ def test_registry_over_chosen_contracts(pkg: ModuleType) -> None:
     message = result.to_mcp()
     assert "structuredContent" not in message and mcp.types.CallToolResult.model_validate(message).is_error is False
     assert repr(pkg.Policy(allow={"write", "read"})) == "Policy(allow=['read', 'write'])"
+
+
+def test_trace_shortens_long_strings_and_gemini_id_is_optional(pkg: ModuleType) -> None:
+    traces: list[Any] = []
+    reg = registry(pkg, traces, {"read"})
+    reg.register("class", ok_class)
+    result = reg.call("class", {"from": "y" * 1000, "Content-Type": "b"})
+    assert result.ok and result.payload()["from"] == "y" * 1000
+    shown = traces[-1].input["from"]
+    assert shown.startswith("y" * 200) and shown.endswith("(1000 characters)") and len(shown) < 300
+    assert "id" not in result.to_gemini("class")
