@@ -163,11 +163,6 @@ def test_toml_and_json_spellings_give_the_same_digest(data: dict[str, Any]) -> N
     assert from_toml.to_json() == from_json.to_json()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="catalog.normalize_text keeps a trailing whitespace-only line (inspect.cleandoc drops only empty ones); "
-    "owned by the catalog module",
-)
 def test_trailing_whitespace_line_in_description_does_not_change_the_digest() -> None:
     data = _examples()[0]
     spaced = {**data, "description": "\n  " + data["description"] + "\n      \n"}

@@ -71,8 +71,9 @@ CONTRACT_KEYS: tuple[str, ...] = (
 
 
 def normalize_text(text: str) -> str:
-    """Trim and dedent a description; newlines become LF."""
-    return inspect.cleandoc(text.replace("\r\n", "\n").replace("\r", "\n"))
+    """Trim and dedent a description: LF newlines, no trailing blanks on any line, no blank edges."""
+    text = inspect.cleandoc(text.replace("\r\n", "\n").replace("\r", "\n"))
+    return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
 
 
 def canonical_json(value: JsonValue) -> str:

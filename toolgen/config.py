@@ -7,6 +7,7 @@ raw file is checked here (unknown keys, wrong types); problems are diagnostics w
 from __future__ import annotations
 
 import difflib
+import os
 import re
 import tomllib
 from collections.abc import Mapping
@@ -49,10 +50,11 @@ class Settings:
 
     def rel(self, path: Path) -> str:
         """`path` relative to the project root, with forward slashes (absolute if outside it)."""
+        absolute = Path(os.path.abspath(path))
         try:
-            return path.resolve().relative_to(self.root.resolve()).as_posix()
+            return absolute.relative_to(self.root).as_posix()
         except ValueError:
-            return path.as_posix()
+            return absolute.as_posix()
 
     def fingerprint(self) -> str:
         """Everything in the settings that shapes generated output, as a stable string."""
@@ -160,7 +162,7 @@ def load_settings(root: Path, overrides: Mapping[str, Any] | None = None) -> tup
         output_dir = (root / DEFAULTS["output"]).resolve()
     settings = Settings(
         root=root,
-        contracts_dir=(root / merged["contracts"]).resolve(),
+        contracts_dir=Path(os.path.abspath(root / merged["contracts"])),
         output_dir=output_dir,
         targets=tuple(t for t in ALL_TARGETS if t in targets),
         python_package=merged["python_package"],

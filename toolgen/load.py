@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -72,6 +73,10 @@ def discover(contracts_dir: Path, settings: Settings) -> tuple[list[Path], list[
             continue
         seen.add(real)
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in dirnames:
+            if name.endswith(CONTRACT_SUFFIXES):
+                message = "this is a folder named like a contract file; a contract must be a file"
+                problems.append(_error("TG101", settings.rel(here / name), message))
         for name in sorted(filenames):
             if name.startswith(".") or not name.endswith(CONTRACT_SUFFIXES):
                 continue
@@ -90,12 +95,19 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
-def _parse_error_position(exc: Exception) -> tuple[int | None, int | None]:
+_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+def _parse_error_position(exc: Exception, text: str) -> tuple[int | None, int | None]:
+    """Line and column of a parse error: JSON reports them; tomllib only writes them into its message."""
     if isinstance(exc, json.JSONDecodeError):
         return exc.lineno, exc.colno
-    line = getattr(exc, "lineno", None)
-    column = getattr(exc, "colno", None)
-    return line, column
+    match = _TOML_AT.search(str(exc))
+    if match:
+        return int(match.group(1)), int(match.group(2))
+    if "end of document" in str(exc):
+        return text.count("\n") + 1, None
+    return None, None
 
 
 def load_file(path: Path, settings: Settings) -> tuple[RawDocument | None, list[Diagnostic]]:
@@ -120,8 +132,8 @@ def load_file(path: Path, settings: Settings) -> tuple[RawDocument | None, list[
     try:
         data = parse_text(text, fmt)
     except (ValueError, tomllib.TOMLDecodeError, RecursionError) as exc:
-        line, column = _parse_error_position(exc)
-        message = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc).split(" (at line")[0]
+        line, column = _parse_error_position(exc, text)
+        message = exc.msg if isinstance(exc, json.JSONDecodeError) else _TOML_AT.sub("", str(exc)).strip()
         if isinstance(exc, RecursionError):
             message = "nested too deeply to parse"
         return None, [_error("TG102", rel, f"malformed {fmt.upper()}: {message}", line, column)]
