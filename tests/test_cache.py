@@ -281,3 +281,16 @@ def test_progress_bar_on_a_terminal_for_large_catalogs(tmp_path: Path, monkeypat
         assert step is not None
         assert pipeline.generate(settings, progress=step).ok
     assert "building 3 contracts" in terminal.text and "100%" in terminal.text
+
+
+def test_a_same_size_edit_of_an_output_file_is_caught(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p", 2)
+    _build(root)
+    page = next((root / "generated" / "docs").glob("*_00001.md"))
+    original = page.read_bytes()
+    page.write_bytes(original.replace(b"#", b"!", 1))
+    assert len(page.read_bytes()) == len(original)
+    result = CliRunner().invoke(main, ["-C", str(root), "check"])
+    assert result.exit_code == 1 and FAST not in result.output
+    assert "1 files written" in _build(root)
+    assert page.read_bytes() == original

@@ -5,9 +5,11 @@ resolved settings, every template that could be used, and `cache.environment()` 
 and source digest, the pinned dependencies). After a successful build (or a `check` that found the
 output current) `record()` stores that key in `.toolgen-cache/state.json` with the build's
 diagnostics and the digest of the manifest it wrote. `lookup()` answers "nothing changed" only when
-the key is equal, the manifest on disk is the one recorded, and every file the manifest lists still
-has the recorded digest; anything else (a missing or edited file, a new contract, a template, a
-version) falls through to a full build. It imports nothing heavy, so a no-change run stays cheap.
+the key is equal, the manifest on disk is the one recorded, and every output file still has the
+size, modification time (ns) and inode recorded just after the build, when its bytes were checked
+(writing or replacing a file changes them, as make and git rely on); anything else (a missing or
+edited file, a new contract, a template, a version) falls through to a full build. It imports
+nothing heavy, so a no-change run stays cheap.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ class State:
     contracts: int
     files: int
     diagnostics: tuple[Diagnostic, ...]
+    stats: Mapping[str, tuple[int, int, int]]
+    """(size, mtime in ns, inode) of every output file (manifest included) just after the build."""
 
 
 def _sha(data: bytes) -> str:
@@ -156,8 +160,9 @@ def _read_state(settings: Settings) -> State | None:
             contracts=int(data["contracts"]),
             files=int(data["files"]),
             diagnostics=tuple(diagnostic_from_json(d) for d in data["diagnostics"]),
+            stats={str(rel): (int(a), int(b), int(c)) for rel, (a, b, c) in data["stats"].items()},
         )
-    except (OSError, ValueError, TypeError, KeyError):
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return None
 
 
@@ -170,16 +175,20 @@ def lookup(settings: Settings, key: str | None) -> State | None:
         return None
     out = settings.output_dir
     try:
-        manifest = (out / MANIFEST).read_bytes()
-        if _sha(manifest) != state.manifest:
+        if _sha((out / MANIFEST).read_bytes()) != state.manifest:
             return None
-        files = json.loads(manifest)["files"]
-        for rel, digest in files.items():
-            if _sha((out / rel).read_bytes()) != digest:
+        for rel, recorded in state.stats.items():
+            if _stat(out / rel) != recorded:
                 return None
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+    except OSError:
         return None
     return state
+
+
+def _stat(path: Path) -> tuple[int, int, int]:
+    """What changes whenever a file is written or replaced: size, modification time (ns), inode."""
+    info = path.stat()
+    return (info.st_size, info.st_mtime_ns, info.st_ino)
 
 
 def record(
@@ -195,6 +204,17 @@ def record(
         "files": len(files),
         "diagnostics": [d.as_json() for d in diagnostics],
     }
+    try:
+        # what is on disk now must be what the build wrote, byte for byte, before its stat is trusted
+        stats: dict[str, tuple[int, int, int]] = {}
+        for rel in sorted(files):
+            target = settings.output_dir / rel
+            stats[rel] = _stat(target)
+            if target.read_bytes() != files[rel] or _stat(target) != stats[rel]:
+                return
+    except OSError:
+        return
+    document["stats"] = stats
     path = _state_path(settings)
     with contextlib.suppress(OSError):
         cache.Store(path.parent).ensure_root()
