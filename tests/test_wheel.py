@@ -37,8 +37,9 @@ def test_wheel_ships_templates_and_builds_from_an_installed_copy(tmp_path: Path)
     project = tmp_path / "project"
     write_json(project, contract("echo_text"))
     env = {**os.environ, "PYTHONPATH": str(target)}
+    script = "import toolgen, toolgen.templating as t; print(toolgen.__file__, t.builtin_templates_dir())"
     probe = subprocess.run(
-        [sys.executable, "-c", "import toolgen, toolgen.templating as t; print(toolgen.__file__, t.builtin_templates_dir())"],
+        [sys.executable, "-c", script],
         cwd=project,
         env=env,
         capture_output=True,
