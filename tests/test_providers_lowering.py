@@ -253,6 +253,30 @@ def test_more_than_128_tools_is_an_openai_error(tmp_path: Path) -> None:
     assert errors == [("TG305", "contracts/get_file_contents_128.json")]
 
 
+def test_anthropic_input_examples_leave_out_every_example_holding_a_sensitive_value(tmp_path: Path) -> None:
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "query": {"type": "string"},
+            "token": {"type": "string", "x-sensitive": True},
+            "auth": {"type": "object", "properties": {"password": {"$ref": "#/$defs/secret"}}},
+            "headers": {"type": "object", "additionalProperties": {"type": "string", "x-sensitive": True}},
+        },
+        "$defs": {"secret": {"type": "string", "x-sensitive": True}},
+    }
+    inputs = [
+        {"query": "plain"},
+        {"query": "a", "token": "sk-1"},
+        {"query": "b", "auth": {"password": "pw-2"}},
+        {"query": "c", "headers": {"X-Key": "k-3"}},
+        {"query": "d", "auth": {}},
+    ]
+    tool = make_contract("lookup", schema, examples=[{"input": i} for i in inputs])
+    files, _ = project(tmp_path, tool)
+    assert files["anthropic.json"]["lookup"]["input_examples"] == [{"query": "plain"}, {"query": "d", "auth": {}}]
+
+
 @pytest.mark.parametrize(
     ("permissions", "idempotent", "expected"),
     [

@@ -2,8 +2,9 @@
 
 Mapping decisions:
 - Each tool is `{name, description, input_schema}` plus `input_examples`: the inputs of the
-  contract's examples, in order (left out when there are none). An example whose input sets a
-  top-level property marked `x-sensitive` is left out, so a secret never rides along in every request.
+  contract's examples, in order (left out when there are none). An example whose input holds a
+  value marked `x-sensitive` at any depth (as the docs would mask it) is left out, so a secret never
+  rides along in every request.
 - A root `anyOf`/`oneOf`/`allOf` is flattened (TG302): Anthropic refuses composition at the top level.
 - `x-` keys are removed; outside strict mode the schema is otherwise passed through unchanged.
 - `anthropic_strict = true` in the configuration: every tool carries `strict`. A tool is strict when
@@ -21,6 +22,7 @@ from typing import Any
 from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
 from toolgen.frozen import thaw
+from toolgen.render.masking import mask
 from toolgen.render.providers import codes, strict
 from toolgen.render.providers.common import Output, Payload, check_name, description, flat_input_schema
 from toolgen.render.providers.lower import Schema, walk
@@ -31,9 +33,8 @@ LIMITS = {"strict tools": 20, "optional parameters": 24, "union parameters": 16}
 
 
 def _examples(contract: Contract) -> list[dict[str, Any]]:
-    properties = contract.input_schema.get("properties") or {}
-    sensitive = {n for n, s in properties.items() if hasattr(s, "get") and s.get("x-sensitive") is True}
-    return [thaw(e.input) for e in contract.examples if not sensitive & set(e.input)]
+    inputs = [thaw(e.input) for e in contract.examples]
+    return [value for value in inputs if mask(value, contract.input_schema) == value]
 
 
 def cost(schema: Schema) -> dict[str, int]:
