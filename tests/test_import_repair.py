@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from tests.test_import_shapes import assert_catalog_loads, read_contract, run_import
+from toolgen.catalog import normalize_text
 from toolgen.config import load_settings
 from toolgen.importer import Options, plan_import
 from toolgen.repair import Repair, repair_schema, snake_case
@@ -310,14 +311,16 @@ def test_shorten_cuts_at_paragraph_then_sentence_then_word() -> None:
 
 def test_long_description_is_cut_with_a_repair(project: Path) -> None:
     text = "Use this tool to search. " * 60
+    size = len(normalize_text(text))
+    assert size > 1024
     record = {"name": "search", "description": text, "parameters": {"type": "object"}}
     plain = run_import(project, [record], "openai")
     assert plain.exit_code == 1
-    assert "the description has 1500 characters and OpenAI accepts at most 1024 (TG304)" in plain.stderr
+    assert f"the description has {size} characters and OpenAI accepts at most 1024 (TG304)" in plain.stderr
     result = run_import(project, [record], "openai", "--repair")
     assert result.exit_code == 0, result.output
     kept = read_contract(project, "search")["description"]
     assert len(kept) <= 1024
     assert kept.endswith("search.")
     assert text.startswith(kept)
-    assert "repaired /description: the description has 1500 characters" in result.stdout
+    assert f"repaired /description: the description has {size} characters" in result.stdout
