@@ -5,7 +5,8 @@ For each corpus file (JSON Lines, one declaration a line), in batches of `--batc
 2. `toolgen build` of every target that exists (`pipeline.generate`), dropping the contracts an error
    names and building again, so one bad record never hides the others;
 3. the generated Python package is imported in a subprocess, module by module, with its mocks;
-4. every provider file is validated with the provider SDK's own types (OpenAI, Anthropic, Gemini, MCP).
+4. every provider file is validated with the provider SDK's own types (OpenAI, Anthropic, Gemini, MCP),
+   through the provider tests' checks (`tests/providers_support.py`) when they exist.
 
 Each record ends in one state: built (everything passed), rejected (import or build refused it with a
 diagnostic), broken (toolgen built it but the package or provider JSON failed a check) or crashed
@@ -279,9 +280,28 @@ def _sdk_validators() -> dict[str, Any]:
     }
 
 
+@functools.cache
+def _validators() -> dict[str, Any]:
+    """The provider helper's checks (tests/providers_support.py: the SDK types plus the strict-mode and
+    Gemini-subset rules the SDKs do not check) when they exist, else the SDK types alone."""
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
+    try:
+        from tests import providers_support as checks
+    except ImportError:
+        return _sdk_validators()
+    return {
+        "openai_chat.json": checks.check_openai_chat,
+        "openai_responses.json": checks.check_openai_responses,
+        "anthropic.json": checks.check_anthropic,
+        "gemini.json": lambda tool: checks.check_gemini([tool]),
+        "mcp.json": checks.check_mcp,
+    }
+
+
 def _check_providers(out: Path, files: dict[str, int], outcomes: dict[int, Outcome]) -> None:
     by_name = {Path(rel).stem: n for rel, n in files.items()}
-    for filename, check in _sdk_validators().items():
+    for filename, check in _validators().items():
         path = out / "providers" / filename
         if not path.exists():
             continue
@@ -301,7 +321,7 @@ def _check_providers(out: Path, files: dict[str, int], outcomes: dict[int, Outco
                 number = by_name.get(name)
                 if number is not None and outcomes[number].state == "built":
                     outcomes[number].state = "broken"
-                    outcomes[number].reason = f"{filename} fails the SDK type: {str(exc)[:200]}"
+                    outcomes[number].reason = f"{filename} fails its check: {_exc(exc)}"
 
 
 def run_batch(lines: list[tuple[int, str]], shape: str) -> list[Outcome]:
