@@ -118,8 +118,22 @@ def _mutants(value: dict[str, Any], schema: dict[str, Any]) -> list[Any]:
     for key in schema.get("required", []):
         found.append({k: v for k, v in value.items() if k != key})
     for key in schema.get("properties", {}):
-        found.extend({**value, key: wrong} for wrong in (None, True, 123456789, "\u0000text", [{}], {"\u0000": []}))
+        found.extend({**value, key: wrong} for wrong in (True, 123456789, "\u0000text", [{}], {"\u0000": []}))
+        if key in schema.get("required", []):
+            found.append({**value, key: None})
     return found
+
+
+def _null_means_absent(registry: Any, name: str, value: dict[str, Any], schema: dict[str, Any]) -> int:
+    """A null for an optional property that refuses null is read as absent; returns the calls made."""
+    calls = 0
+    for key, sub in schema.get("properties", {}).items():
+        if key in schema.get("required", []) or Draft202012Validator(sub).is_valid(None):
+            continue
+        absent = {k: v for k, v in value.items() if k != key}
+        assert registry.call(name, {**value, key: None}).code == registry.call(name, absent).code, key
+        calls += 2
+    return calls
 
 
 def _check(pkg: ModuleType, name: str, data: st.DataObject) -> None:
@@ -139,7 +153,8 @@ def _check(pkg: ModuleType, name: str, data: st.DataObject) -> None:
     assert invalid, "no mutant was invalid"
     for mutant in invalid:
         assert registry.call(name, mutant).code == "INVALID_INPUT", mutant
-    assert len(seen) == 2
+    extra = _null_means_absent(registry, name, value, schema)
+    assert len(seen) == 2 + extra
 
 
 PROPERTY = settings(

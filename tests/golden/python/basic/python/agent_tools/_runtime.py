@@ -32,7 +32,11 @@ Public API (other generated modules, such as `mocks.py`, build on exactly this):
   let be null counts as absent), or `INTERNAL` (an exception, a result that is not a `ToolResult`,
   an undeclared error code, or output that fails the output schema; the message never carries
   exception text, which goes to the trace). `contracts` and `registered` list what it knows.
-  An implementation is called with the validated input model.
+  An implementation is called with the validated input model. Before validation, a `null` given
+  for an optional property whose schema does not accept null is dropped, at any depth the schema
+  describes (nested objects, array items, `$ref`): OpenAI strict declarations make every optional
+  property required and nullable, so models send `null` to mean "not given". A `null` for a
+  required property, or one the schema does not describe, is still `INVALID_INPUT`.
 - `TraceRecord`: one per call, given to `tracer`: tool, version, digest, `input` (the arguments
   with every `x-sensitive` value replaced by `REDACTED` at any depth, long strings shortened),
   `permission` (`"granted"`, `"denied"` or `"unchecked"`), `missing_permissions`, `duration_ms`,
@@ -544,6 +548,7 @@ class Registry:
         if isinstance(parsed, Err):
             return _Outcome(parsed, "granted")
         input_validator, output_validator = self._validators[name]
+        _drop_invited_nulls(parsed, input_validator)
         errors = [
             (_pointer(e.absolute_path), e.message)
             for e in input_validator.iter_errors(parsed)
@@ -618,6 +623,66 @@ def _validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validator:
         plain, format_checker=cls.FORMAT_CHECKER
     )
     return validator
+
+
+def _applicable(
+    schema: Any, root: Mapping[str, Any], seen: frozenset[str]
+) -> list[Mapping[str, Any]]:
+    """`schema` and every subschema that may apply to the same value (`$ref`, `allOf`, `anyOf`, ...)."""
+    if not isinstance(schema, Mapping):
+        return []
+    found = [schema]
+    for sub, sub_seen in _subschemas(schema, root, seen):
+        found.extend(_applicable(sub, root, sub_seen))
+    return found
+
+
+def _drop_invited_nulls(value: Any, validator: jsonschema.protocols.Validator) -> None:
+    """Remove (in place) each `null` given for an optional property whose schema refuses null.
+
+    OpenAI strict mode declares every optional property as required and nullable, so a model
+    following those declarations sends `"offset": null` to mean "not given". Such a `null` is
+    dropped, at any depth the schema describes, before validation; a `null` for a required
+    property, or for a property whose schema accepts null, is kept and judged as usual.
+    """
+    _drop_nulls(value, validator.schema, validator.schema, validator)
+
+
+def _drop_nulls(
+    value: Any,
+    schema: Any,
+    root: Mapping[str, Any],
+    validator: jsonschema.protocols.Validator,
+) -> None:
+    schemas = _applicable(schema, root, frozenset())
+    if isinstance(value, dict):
+        required = {
+            key
+            for s in schemas
+            for key in s.get("required", ())
+            if isinstance(key, str)
+        }
+        for key in list(value):
+            subs = [sub for s in schemas for sub in _property_schemas(s, key)]
+            if value[key] is not None:
+                for sub in subs:
+                    _drop_nulls(value[key], sub, root, validator)
+            elif key not in required and _refuse_null(subs, validator):
+                del value[key]
+    elif isinstance(value, list):
+        for s in schemas:
+            prefix = s.get("prefixItems", ())
+            for index, item in enumerate(value):
+                sub = prefix[index] if index < len(prefix) else s.get("items")
+                if sub is not None:
+                    _drop_nulls(item, sub, root, validator)
+
+
+def _refuse_null(schemas: list[Any], validator: jsonschema.protocols.Validator) -> bool:
+    """True when there are schemas, all of them objects, and none accepts `null`."""
+    if not schemas or not all(isinstance(s, Mapping) for s in schemas):
+        return False
+    return not any(validator.evolve(schema=s).is_valid(None) for s in schemas)
 
 
 def _sensitive_free(
