@@ -17,10 +17,12 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator, validate
+from jsonschema.exceptions import SchemaError, best_match
 from pydantic import TypeAdapter
 
 from toolgen.catalog import Catalog, Contract, build_catalog, contract_from_document
 from toolgen.config import Settings
+from toolgen.schemacheck import flat_metaschema
 
 SHARED_CORPORA = Path("/work/shared/corpora")
 CLEAN_RECORDS = Path(__file__).parent / "data" / "providers" / "corpus_records.jsonl"
@@ -146,13 +148,20 @@ def strict_problems(schema: dict[str, Any]) -> list[str]:
 # --- SDK validation -------------------------------------------------------------------------------
 
 
+_METASCHEMA = Draft202012Validator(flat_metaschema(), format_checker=Draft202012Validator.FORMAT_CHECKER)
+"""The draft 2020-12 metaschema with its $dynamicRefs merged: the same verdicts as `check_schema` (see
+tests/test_validate_metaschema.py) at a fifth of the cost, which is most of the corpus sweep's time."""
+
+
 @functools.lru_cache(maxsize=4096)
 def _check_schema_text(text: str) -> None:
-    Draft202012Validator.check_schema(json.loads(text))
+    error = best_match(_METASCHEMA.iter_errors(json.loads(text)))
+    if error is not None:
+        raise SchemaError.create_from(error)
 
 
 def check_schema(schema: dict[str, Any]) -> None:
-    """`Draft202012Validator.check_schema`, cached by the schema's JSON text (it is slow)."""
+    """Raise `SchemaError` unless `schema` is valid draft 2020-12 (like `check_schema`), cached by its JSON text."""
     _check_schema_text(json.dumps(schema, sort_keys=True))
 
 

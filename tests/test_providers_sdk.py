@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
 from tests.providers_support import (
@@ -21,6 +20,7 @@ from tests.providers_support import (
     catalog_of,
     check_all,
     check_anthropic,
+    check_schema,
     make_contract,
     settings,
     strict_problems,
@@ -103,7 +103,7 @@ def _corpus_contracts() -> list[Any]:
             if not isinstance(schema, dict) or schema.get("type") != "object" or not name or name in seen:
                 continue
             try:
-                Draft202012Validator.check_schema(schema)
+                check_schema(schema)
             except SchemaError:
                 continue
             seen.add(name)
