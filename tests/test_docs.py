@@ -191,6 +191,12 @@ def test_a_cell_never_changes_the_table_shape(text: str) -> None:
         assert page.html == []
 
 
+@pytest.mark.parametrize("text", ["Retry #", "c ##", "two\nlines", "# start", "ends \\#", "a | b", "#"])
+def test_a_heading_shows_its_text_whole_on_one_line(text: str) -> None:
+    page = parse(f"## {md.heading(text)}\n\nafter\n")
+    assert page.headings == [(2, " ".join(text.split()))]
+
+
 @pytest.mark.parametrize(
     ("text", "shown", "codes"),
     [

@@ -95,7 +95,7 @@ def _examples(contract: Contract) -> list[ExampleView]:
         else:
             label, shown_out = "", ""
         title = example.title or f"Example {index}"
-        out.append(ExampleView(md.cell(title), shown_in, md.fence(shown_in), label, shown_out, md.fence(shown_out)))
+        out.append(ExampleView(md.heading(title), shown_in, md.fence(shown_in), label, shown_out, md.fence(shown_out)))
     return out
 
 
@@ -164,7 +164,7 @@ def index_view(catalog: Catalog) -> dict[str, Any]:
     return {
         "header": md.comment(" ".join(header_lines(sources))),
         "count": sources,
-        "groups": [{"tag": md.escape_inline(tag), "rows": groups[tag]} for tag in ordered],
+        "groups": [{"tag": md.heading(tag), "rows": groups[tag]} for tag in ordered],
         "standard_errors": [
             [md.code(code), "yes" if retryable else "no", md.cell(STANDARD_ERROR_MEANINGS[code])]
             for code, retryable in STANDARD_ERRORS.items()

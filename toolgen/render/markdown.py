@@ -53,6 +53,14 @@ def cell(text: str) -> str:
     return escape_inline(folded) if folded else " "
 
 
+def heading(text: str) -> str:
+    """Text for an ATX heading: one line, escaped, and a trailing `#` kept (not read as a closing sequence)."""
+    out = cell(text)
+    body = out[:-1]
+    escaped = out.endswith("#") and (len(body) - len(body.rstrip("\\"))) % 2 == 1
+    return body + "\\#" if out.endswith("#") and not escaped else out
+
+
 def prose(text: str, *, in_table: bool = True, fold: bool = True) -> str:
     """One line of author prose: its code spans become safe code spans, the rest is escaped.
 
