@@ -1,8 +1,10 @@
 """Schema flattening for the docs: one table row per property, nested ones under dotted paths.
 
-Objects nest as `parent.child`, arrays of objects as `parent[].child`. Local `$ref`s are followed
-(a cycle is shown once and not expanded again). Everything here returns plain strings; escaping for
-Markdown happens in `toolgen.render.docs`, where the rows become table cells.
+Objects nest as `parent.child`, arrays of objects as `parent[].child` (`parent[][].child` for arrays
+of arrays). Local `$ref`s are followed (a cycle is shown once and not expanded again), and an
+optional object written as `anyOf: [object, null]` (or a one-branch `allOf`) is expanded like the
+object. Everything here returns plain strings; escaping for Markdown happens in
+`toolgen.render.docs`, where the rows become table cells.
 """
 
 from __future__ import annotations
@@ -82,6 +84,9 @@ def type_name(schema: Mapping[str, Any], root: Mapping[str, Any]) -> str:
         options = target.get(key)
         if isinstance(options, list | tuple):
             kinds.extend(type_name(o, root) for o in options if isinstance(o, Mapping))
+    every = target.get("allOf")
+    if not kinds and isinstance(every, list | tuple):
+        kinds = [k for k in (type_name(b, root) for b in every if isinstance(b, Mapping)) if k != "any"]
     if "array" in kinds and isinstance(target.get("items"), Mapping):
         kinds = [f"array of {type_name(target['items'], root)}" if k == "array" else k for k in kinds]
     if not kinds and isinstance(ref, str):
@@ -110,37 +115,74 @@ def rows(schema: Mapping[str, Any] | None) -> tuple[Row, ...]:
     """The rows of an object schema's properties, depth first, in the author's order."""
     if not schema:
         return ()
-    return tuple(_walk(schema, schema, "", 0, frozenset()))
+    found = _container(schema, schema, frozenset())
+    return tuple(_walk(found[0], schema, "", 0, found[1])) if found else ()
 
 
 def _walk(
-    schema: Mapping[str, Any], root: Mapping[str, Any], prefix: str, depth: int, refs: frozenset[str]
+    target: Mapping[str, Any], root: Mapping[str, Any], prefix: str, depth: int, refs: frozenset[str]
 ) -> Iterator[Row]:
-    target = resolve(schema, root)
     properties = target.get("properties")
     if not isinstance(properties, Mapping) or depth > MAX_DEPTH:
         return
     required = target.get("required")
     needed = set(required) if isinstance(required, list | tuple) else set()
     for name, prop in properties.items():
-        if not isinstance(prop, Mapping):
-            continue
-        path = f"{prefix}{name}"
-        yield _row(path, prop, root, name in needed)
-        ref = prop.get("$ref")
-        if isinstance(ref, str) and ref in refs:
-            continue
-        seen = refs | {ref} if isinstance(ref, str) else refs
-        inner = resolve(prop, root)
-        yield from _walk(inner, root, path + ".", depth + 1, seen)
-        items = inner.get("items")
-        if isinstance(items, Mapping):
-            item_ref = items.get("$ref")
-            if isinstance(item_ref, str) and item_ref in seen:
-                continue
-            yield from _walk(
-                items, root, path + "[].", depth + 1, seen | {item_ref} if isinstance(item_ref, str) else seen
-            )
+        if isinstance(prop, Mapping):
+            yield _row(f"{prefix}{name}", prop, root, name in needed)
+            yield from _children(prop, root, f"{prefix}{name}", depth, refs)
+
+
+def _children(
+    schema: Mapping[str, Any], root: Mapping[str, Any], path: str, depth: int, refs: frozenset[str]
+) -> Iterator[Row]:
+    """The rows nested in one property: its object's properties (`path.x`), its items' (`path[].x`), ..."""
+    found = _container(schema, root, refs)
+    if found is None or depth > MAX_DEPTH:
+        return
+    inner, seen = found
+    yield from _walk(inner, root, path + ".", depth + 1, seen)
+    items = inner.get("items")
+    if isinstance(items, Mapping):
+        yield from _children(items, root, path + "[]", depth + 1, seen)
+
+
+def _container(
+    schema: Mapping[str, Any], root: Mapping[str, Any], refs: frozenset[str]
+) -> tuple[Mapping[str, Any], frozenset[str]] | None:
+    """The schema whose `properties`/`items` describe the values of `schema`, with the `$ref`s followed.
+
+    A `$ref` is followed, and a wrapper with one real branch (`anyOf`/`oneOf` of a schema and
+    `null`, as an optional model is often written, or a one-branch `allOf`) is unwrapped. None when
+    that would enter a `$ref` already being expanded (a cycle is shown once, not expanded again).
+    """
+    for _ in range(MAX_DEPTH):
+        ref = schema.get("$ref")
+        if isinstance(ref, str):
+            if ref in refs:
+                return None
+            refs = refs | {ref}
+        target = resolve(schema, root)
+        branch = _only_branch(target, root)
+        if branch is None:
+            return target, refs
+        schema = branch
+    return None
+
+
+def _only_branch(target: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    if "properties" in target or "items" in target:
+        return None
+    for key in ("anyOf", "oneOf"):
+        options = target.get(key)
+        if isinstance(options, list | tuple):
+            real = [o for o in options if isinstance(o, Mapping) and resolve(o, root).get("type") != "null"]
+            if len(real) == 1:
+                return real[0]
+    every = target.get("allOf")
+    if isinstance(every, list | tuple) and len(every) == 1 and isinstance(every[0], Mapping):
+        return every[0]
+    return None
 
 
 def _row(path: str, prop: Mapping[str, Any], root: Mapping[str, Any], required: bool) -> Row:
