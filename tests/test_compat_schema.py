@@ -171,6 +171,19 @@ def test_markdown_tables_keep_their_columns_whatever_the_contract_text() -> None
     assert widths and all(w in (3, 5, 7) for w in widths)
 
 
+def test_property_names_with_backticks_and_pipes_stay_whole_in_the_markdown_report() -> None:
+    name = "we|ird`na`me"
+    base = build_catalog([_tool(input_schema=obj({name: {"enum": ["a", "b"]}}))])
+    head = build_catalog([_tool(version="2.0.0", input_schema=obj({name: {"enum": ["a"]}}, (name,)))])
+    text = render(diff_catalogs(base, head), "markdown")
+    cells = []
+    for token in MarkdownIt("commonmark").enable("table").parse(text):
+        if token.type == "inline" and "TG" not in token.content:
+            cells.append([c.content for c in token.children or () if c.type == "code_inline"])
+    # "`name`: enum values removed" and "property `name` became required"
+    assert sum(cell == [name] for cell in cells) == 2, text
+
+
 def test_a_malformed_base_schema_fails_closed_instead_of_crashing() -> None:
     base = {"type": "object", "properties": [{"a": 1}], "required": True}
     changes = diff(base, obj({"a": {"type": "string"}}))

@@ -9,12 +9,12 @@ Output is deterministic: tools by name, changes by location.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from toolgen.compat.model import ABSENT, Bump, Change, Report, Status, ToolDiff
 from toolgen.compat.table import DECISIONS
+from toolgen.render import markdown as md
 
 Locate = Callable[[str], tuple[int | None, int | None]]
 
@@ -149,16 +149,17 @@ def render_json(report: Report) -> str:
 
 def _code(text: str) -> str:
     """A Markdown code span that holds any text (backticks, pipes) without breaking the table."""
-    text = text.replace("\n", " ").replace("|", "\\|")
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
+    return md.code(text)
 
 
 def _md_text(text: str) -> str:
     text = text.replace("->", "→")
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|").replace("\n", " ")
+
+
+def _md_finding(text: str) -> str:
+    """A finding's message for a table cell: its code spans (property paths) kept, everything else escaped."""
+    return md.toolgen_text(text.replace("->", "→"), in_table=True)
 
 
 def render_markdown(report: Report) -> str:
@@ -190,7 +191,7 @@ def render_markdown(report: Report) -> str:
             where = f"{_code(_pointer(c.base_pointer))} → {_code(_pointer(c.head_pointer))}"
             values = f"{_code(_value(c.old, 60))} → {_code(_value(c.new, 60))}"
             lines.append(
-                f"| {c.rule} | {c.direction.value} | {_md_text(c.message)} | {where} | {values} "
+                f"| {c.rule} | {c.direction.value} | {_md_finding(c.message)} | {where} | {values} "
                 f"| **{c.bump.label}** | {_md_text(c.hint)} |"
             )
     return "\n".join(lines) + "\n"

@@ -17,6 +17,7 @@ from toolgen.compat import keywords as kw
 from toolgen.compat.model import ABSENT, Bump, Change, Direction
 from toolgen.compat.table import DECISIONS
 from toolgen.frozen import thaw
+from toolgen.render.markdown import code
 
 MAX_DEPTH = 64
 """Deeper than this the walk stops and reports TG442 (fail closed)."""
@@ -30,6 +31,11 @@ _NAMES_ITS_PROPERTY = frozenset({"TG420", "TG421", "TG422", "TG423", "TG424"})
 _NAMED = frozenset({"properties", "$defs", "definitions"})
 _INDEXED = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
 _SHAPES = {"items": "[]", "additionalProperties": "{}", "contains": "[?]", "not": "!"}
+
+
+def _quote(name: str) -> str:
+    """A property path as a code span that holds backticks too (findings are also Markdown)."""
+    return code(name, in_table=False)
 
 
 def escape(token: str) -> str:
@@ -109,7 +115,7 @@ class SchemaDiff:
         """Record a finding of rule `code` at (base pointer, head pointer), naming the property it is in."""
         subject = max(self.label(at[0], 0), self.label(at[1], 1), key=len)
         if subject and code not in _NAMES_ITS_PROPERTY:
-            message = f"`{subject}`: {message}"
+            message = f"{_quote(subject)}: {message}"
         decision = DECISIONS[code]
         bump = decision.bump(self.direction)
         hint = decision.advice(self.direction)
@@ -239,9 +245,10 @@ class SchemaDiff:
                 code = "TG421" if name in new_req and name not in old_req else "TG420"
                 kind = "required" if code == "TG421" else "optional"
                 label = self.label(where[1], 1)
-                self.add(code, where, ABSENT, thaw(new_props[name]), f"{kind} property `{label}` added")
+                self.add(code, where, ABSENT, thaw(new_props[name]), f"{kind} property {_quote(label)} added")
             else:
-                self.add("TG422", where, thaw(old_props[name]), ABSENT, f"property `{self.label(where[0], 0)}` removed")
+                removed = _quote(self.label(where[0], 0))
+                self.add("TG422", where, thaw(old_props[name]), ABSENT, f"property {removed} removed")
         for name in sorted((old_req ^ new_req) - set(old_props) - set(new_props)):
             where = (at[0] + "/required" if old_req else at[0], at[1] + "/required" if new_req else at[1])
             parent = self.label(at[1], 1)
@@ -250,9 +257,9 @@ class SchemaDiff:
 
     def _requiredness(self, name: str, before: bool, after: bool, at: tuple[str, str]) -> None:
         if after and not before:
-            self.add("TG423", at, "optional", "required", f"property `{name}` became required")
+            self.add("TG423", at, "optional", "required", f"property {_quote(name)} became required")
         elif before and not after:
-            self.add("TG424", at, "required", "optional", f"property `{name}` became optional")
+            self.add("TG424", at, "required", "optional", f"property {_quote(name)} became optional")
 
     def _additional(self, old: Mapping[str, Any], new: Mapping[str, Any], at: tuple[str, str], depth: int) -> None:
         if "additionalProperties" not in old and "additionalProperties" not in new:

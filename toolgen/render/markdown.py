@@ -76,9 +76,9 @@ def prose(text: str, *, in_table: bool = True, fold: bool = True) -> str:
     return _inline(folded, in_table, longest_run=2)
 
 
-def toolgen_text(text: str) -> str:
-    """One line of toolgen-written text (a provider note) whose code spans, sized by `code()`, stay code."""
-    return _inline(_WHITESPACE.sub(" ", text).strip() or " ", False, longest_run=None)
+def toolgen_text(text: str, *, in_table: bool = False) -> str:
+    """One line of toolgen-written text (a provider note, a diff finding) whose `code()` spans stay code."""
+    return _inline(_WHITESPACE.sub(" ", text).strip() or " ", in_table, longest_run=None)
 
 
 def _inline(text: str, in_table: bool, longest_run: int | None) -> str:
