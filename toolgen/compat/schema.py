@@ -17,6 +17,7 @@ from toolgen.compat import keywords as kw
 from toolgen.compat.model import ABSENT, Bump, Change, Direction
 from toolgen.compat.table import DECISIONS
 from toolgen.frozen import thaw
+from toolgen.positions import escape
 from toolgen.render.markdown import code
 
 MAX_DEPTH = 64
@@ -36,11 +37,6 @@ _SHAPES = {"items": "[]", "additionalProperties": "{}", "contains": "[?]", "not"
 def _quote(name: str) -> str:
     """A property path as a code span that holds backticks too (findings are also Markdown)."""
     return code(name, in_table=False)
-
-
-def escape(token: str) -> str:
-    """One RFC 6901 reference token."""
-    return token.replace("~", "~0").replace("/", "~1")
 
 
 def _lookup(root: Any, fragment: str) -> tuple[Any, str] | None:

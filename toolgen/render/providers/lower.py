@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from toolgen.positions import escape
+
 Schema = dict[str, Any]
 
 MAP_KEYWORDS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
@@ -46,11 +48,6 @@ class Issue:
 
     pointer: str
     message: str
-
-
-def escape(token: str) -> str:
-    """Escape one RFC 6901 reference token."""
-    return token.replace("~", "~0").replace("/", "~1")
 
 
 def unescape(token: str) -> str:
