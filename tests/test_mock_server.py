@@ -144,3 +144,13 @@ def test_invalid_contracts_are_reported_and_nothing_is_served(tmp_path: Path) ->
     assert result.exit_code == 1
     assert "contracts/broken_tool.json" in result.output and "TG110" in result.output
     assert "nothing to serve" in result.output
+
+
+def test_a_package_name_that_would_shadow_the_mcp_sdk_is_refused(tmp_path: Path) -> None:
+    write_project(tmp_path, {"echo_text": contract()}, ["providers"])
+    toml = tmp_path / "toolgen.toml"
+    toml.write_text('python_package = "mcp"\n' + toml.read_text(encoding="utf-8"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["-C", str(tmp_path), "mock-server"])
+    assert result.exit_code == 1, result.output
+    assert "python_package = 'mcp' is also the name of a module the mock server runs on" in result.output
+    assert "serving" not in result.output and "Traceback" not in result.output

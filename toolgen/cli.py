@@ -396,9 +396,14 @@ def mock_server_command(ctx: Context) -> None:
         emit(problems, "text")
         click.echo(f"toolgen: contracts are invalid ({_counts(problems)}); nothing to serve", err=True)
         sys.exit(1)
-    click.echo(f"toolgen: serving the mocks of {len(catalog)} tools over MCP stdio (stdout is the protocol)", err=True)
+    tools = f"{len(catalog)} tool{'s' * (len(catalog) != 1)}"
     try:
+        mock_server.check_package_name(settings.python_package)
+        click.echo(f"toolgen: serving the mocks of {tools} over MCP stdio (stdout is the protocol)", err=True)
         mock_server.run(catalog, settings)
+    except mock_server.ServeError as exc:
+        click.echo(f"toolgen: {exc}", err=True)
+        sys.exit(1)
     except mock_server.GenerationError as exc:
         emit(exc.diagnostics, "text")
         click.echo("toolgen: the mocks could not be generated; nothing to serve", err=True)

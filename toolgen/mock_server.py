@@ -33,8 +33,16 @@ INSTALL_HINT = "toolgen mock-server needs the MCP Python SDK; install it with: p
 """What to tell a user whose environment lacks the `mcp` package."""
 
 
-class MissingDependencyError(RuntimeError):
+class ServeError(RuntimeError):
+    """The server cannot start; the message says why and what to change."""
+
+
+class MissingDependencyError(ServeError):
     """An optional dependency the command needs is not installed."""
+
+
+class PackageNameError(ServeError):
+    """The generated package's name is taken by a module the server itself runs on."""
 
 
 class GenerationError(RuntimeError):
@@ -135,10 +143,23 @@ async def serve_stdio(service: MockService) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
+def check_package_name(package: str) -> None:
+    """Raise `PackageNameError` when `package` is already imported, by the server itself (mcp, anyio, ...)."""
+    module = sys.modules.get(package)
+    if module is not None:
+        where = getattr(module, "__file__", None) or "built in"
+        raise PackageNameError(
+            f"python_package = {package!r} is also the name of a module the mock server runs on ({where}); "
+            "set another `python_package` in the configuration"
+        )
+
+
 def run(catalog: Catalog, settings: Settings) -> None:
     """Start the mock server on stdio and block until the client disconnects."""
     require_mcp()
     import anyio
+
+    check_package_name(settings.python_package)
 
     with mock_service(catalog, settings) as service:
         anyio.run(serve_stdio, service)
