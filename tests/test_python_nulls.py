@@ -213,3 +213,11 @@ def test_nested_nulls_dropped_and_a_nullable_null_kept(pkg: ModuleType) -> None:
     assert [i.model_fields_set for i in model.items] == [{"n"}, {"n"}]
     assert model.inner.deep.model_fields_set == set()
     assert arguments["limit"] is None  # the caller's data is not changed
+
+
+def test_a_default_makes_a_field_non_optional_only_when_null_is_refused(pkg: ModuleType) -> None:
+    read = pkg.CONTRACTS["read_file"].input_model.model_fields
+    listing = pkg.CONTRACTS["list_files"].input_model.model_fields
+    assert (read["offset"].annotation, read["offset"].default) == (int, 1)
+    assert listing["pattern"].annotation == str | None  # the schema accepts null
+    assert listing["max_depth"].annotation is int

@@ -84,6 +84,7 @@ def _dcg(schema: Mapping[str, object], root: str, package: str) -> str:
         use_union_operator=True,
         use_annotated=True,
         field_constraints=True,
+        strict_nullable=True,
         base_class=f"{package}._runtime.ToolModel",
         type_mappings=list(TYPE_MAPPINGS),
     )

@@ -19,9 +19,7 @@ class ReadFileInput(ToolModel):
         extra="forbid",
     )
     path: Annotated[str, Field(description="Relative path.", min_length=1)]
-    max_lines: Annotated[int | None, Field(description="At most this many.", ge=1)] = (
-        200
-    )
+    max_lines: Annotated[int, Field(description="At most this many.", ge=1)] = 200
     encoding: Annotated[
         Literal["utf-8", "latin-1"] | None, Field(description="Text encoding.")
     ] = None

@@ -19,7 +19,7 @@ class ClassInputImplementation(ToolModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    a: str | None = (
+    a: str = (
         'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>'
     )
 
