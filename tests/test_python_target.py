@@ -71,6 +71,16 @@ def test_generated_python_is_black_formatted(tmp_path: Path) -> None:
     assert check.returncode == 0, check.stderr
 
 
+def test_generated_imports_are_sorted_and_relative(tmp_path: Path) -> None:
+    contracts = {**basic_contracts(), **hostile_contracts()}
+    folder = write_package(build(write_project(tmp_path, contracts, "sorted_tools")), tmp_path / "out")
+    isort = [sys.executable, "-m", "ruff", "check", "--isolated", "--select", "I", "--target-version", "py311", "."]
+    check = subprocess.run(isort, cwd=folder, capture_output=True, text=True, check=False)
+    assert check.returncode == 0, check.stdout
+    for path in (folder / "sorted_tools").glob("*.py"):
+        assert "from sorted_tools" not in path.read_text(encoding="utf-8"), path
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("case", ["hostile", "repo"])
 def test_mypy_strict_on_generated_package(case: str, tmp_path: Path) -> None:

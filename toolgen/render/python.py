@@ -34,6 +34,7 @@ from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.parallel import pmap
 from toolgen.render import Artifact, RenderResult, header_lines
+from toolgen.render.python_imports import import_block
 from toolgen.render.python_models import DCG_VERSION, ToolModels, models_for
 from toolgen.rules import Rule, register
 from toolgen.templating import environment
@@ -53,6 +54,13 @@ BLACK_MODE = black.Mode(
 
 LAYOUT_WIDTH = 88
 """Line width for the schema and example literals toolgen lays out itself (black skips them)."""
+
+TOOL_IMPORTS: tuple[str, ...] = (
+    "from collections.abc import Mapping",
+    "from typing import Any, Final, Literal, Protocol",
+    "from . import _runtime",
+)
+"""What every tool module imports besides its models' imports."""
 
 RESERVED_MODULES: frozenset[str] = frozenset({"mocks"})
 """Module names the package uses itself (besides `_runtime` and `__init__`, which no tool name can be)."""
@@ -156,13 +164,13 @@ def _errors_literal(contract: Contract) -> list[str]:
     ]
 
 
-def _tool_view(contract: Contract, module: str, models: ToolModels) -> dict[str, Any]:
+def _tool_view(contract: Contract, module: str, models: ToolModels, package: str) -> dict[str, Any]:
     output = contract.output_schema
     return {
         "header": _header(contract.source),
         "module": module,
         "tool_name": contract.name,  # validated: [a-z][a-z0-9_]*, safe in a docstring
-        "imports": models.imports,
+        "imports": import_block([*models.imports, *TOOL_IMPORTS], package),
         "models": models.body,
         "input_class": models.input_class,
         "output_class": models.output_class,
@@ -236,7 +244,8 @@ def _package(catalog: Catalog, settings: Settings, models: Mapping[str, ToolMode
         Artifact(base + "__init__.py", _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules))),
     ]
     template = environment(settings.templates_dir).get_template("python/tool.py.jinja")
-    sources = [template.render(**_tool_view(c, modules[c.name], models[c.name])) for c in catalog]
+    package = settings.python_package
+    sources = [template.render(**_tool_view(c, modules[c.name], models[c.name], package)) for c in catalog]
     for contract, text in zip(catalog, format_many(sources), strict=True):
         artifacts.append(Artifact(f"{base}{modules[contract.name]}.py", text))
     return artifacts
@@ -268,6 +277,7 @@ def _init_view(catalog: Catalog, modules: Mapping[str, str]) -> dict[str, Any]:
     return {
         "header": _header(f"{count} contract{'s' if count != 1 else ''} (catalog {catalog.digest})"),
         "modules": [modules[name] for name in catalog.names],
+        "imported": sorted(["_runtime", *modules.values()], key=str.lower),
     }
 
 

@@ -11,7 +11,11 @@ has `<Pascal>Input`, `<Pascal>Output` (when the tool has an output schema), `Err
 
 from collections.abc import Mapping
 
-from . import _runtime
+from . import (
+    _runtime,
+    ping,
+    read_file,
+)
 from ._runtime import (
     Err,
     ErrorInfo,
@@ -23,8 +27,6 @@ from ._runtime import (
     ToolResult,
     TraceRecord,
 )
-from . import ping
-from . import read_file
 
 CATALOG: tuple[ToolContract, ...] = (
     ping.CONTRACT,

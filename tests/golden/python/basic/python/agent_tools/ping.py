@@ -5,12 +5,13 @@
 
 from __future__ import annotations
 
-from agent_tools._runtime import ToolModel
-from pydantic import ConfigDict
 from collections.abc import Mapping
 from typing import Any, Final, Literal, Protocol
 
+from pydantic import ConfigDict
+
 from . import _runtime
+from ._runtime import ToolModel
 
 
 class PingInput(ToolModel):

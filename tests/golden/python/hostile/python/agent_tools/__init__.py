@@ -11,7 +11,19 @@ has `<Pascal>Input`, `<Pascal>Output` (when the tool has an output schema), `Err
 
 from collections.abc import Mapping
 
-from . import _runtime
+from . import (
+    _runtime,
+    annotations,
+    catalog_mapping,
+    class_,
+    import_,
+    mapping,
+    mocks_,
+    mocks__,
+    registry,
+    secret_store,
+    typing,
+)
 from ._runtime import (
     Err,
     ErrorInfo,
@@ -23,16 +35,6 @@ from ._runtime import (
     ToolResult,
     TraceRecord,
 )
-from . import annotations
-from . import catalog_mapping
-from . import class_
-from . import import_
-from . import mapping
-from . import mocks__
-from . import mocks_
-from . import registry
-from . import secret_store
-from . import typing
 
 CATALOG: tuple[ToolContract, ...] = (
     annotations.CONTRACT,

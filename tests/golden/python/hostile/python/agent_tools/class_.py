@@ -5,14 +5,16 @@
 
 from __future__ import annotations
 
-from agent_tools._runtime import ToolModel
 from builtins import list as list_aliased
-from pydantic import ConfigDict, Field, Field as Field_aliased
-from typing import Annotated, Literal as Literal_aliased
 from collections.abc import Mapping
-from typing import Any, Final, Literal, Protocol
+from typing import Annotated, Any, Final, Literal, Protocol
+from typing import Literal as Literal_aliased
+
+from pydantic import ConfigDict, Field
+from pydantic import Field as Field_aliased
 
 from . import _runtime
+from ._runtime import ToolModel
 
 
 class ClassInputImplementation(ToolModel):

@@ -5,13 +5,13 @@
 
 from __future__ import annotations
 
-from agent_tools._runtime import ToolModel
-from pydantic import ConfigDict, Field
-from typing import Annotated
 from collections.abc import Mapping
-from typing import Any, Final, Literal, Protocol
+from typing import Annotated, Any, Final, Literal, Protocol
+
+from pydantic import ConfigDict, Field
 
 from . import _runtime
+from ._runtime import ToolModel
 
 
 class MocksInput(ToolModel):
