@@ -337,3 +337,13 @@ def test_sensitive_values_behind_refs_unions_maps_and_arrays_are_masked(tmp_path
         "headers": {"Authorization": "***"},
         "blob": "***",
     }
+
+
+def test_index_summaries_show_code_spans_not_escaped_backticks(tmp_path: Path) -> None:
+    tool = contract("delete_file", description="Delete a file, or with `recursive` a whole folder, from the workspace.")
+    text = build_docs(tmp_path, {"delete_file": tool})["README.md"]
+    assert "\\`" not in text
+    [row] = [r for header, rows in parse(text).tables if header == INDEX_HEADER for r in rows]
+    assert row[3] == "Delete a file, or with recursive a whole folder, from the workspace."
+    [inline] = [t for t in MarkdownIt("commonmark").enable("table").parse(text) if "whole folder" in t.content]
+    assert [c.content for c in inline.children or () if c.type == "code_inline"] == ["recursive"]
