@@ -316,6 +316,16 @@ def test_hostile_arguments_never_raise(pkg: ModuleType) -> None:
     assert len(traces) == 4 and all(t.code == "INVALID_INPUT" for t in traces)
 
 
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_json_text_must_be_strict_json(pkg: ModuleType, constant: str) -> None:
+    reg = registry(pkg, allow={"read"})
+    reg.register("class", ok_class)
+    fine = reg.call("class", '{"from": "a", "Content-Type": "b", "items": [{"x": 1.5}]}')
+    assert fine.ok is True
+    result = reg.call("class", f'{{"from": "a", "Content-Type": "b", "items": [{{"x": {constant}}}]}}')
+    assert result.code == "INVALID_INPUT" and "not valid JSON text" in result.message
+
+
 def test_registry_over_chosen_contracts(pkg: ModuleType) -> None:
     reg = pkg.Registry(contracts=[pkg.CONTRACTS["import"]])
     assert [c.name for c in reg.contracts] == ["import"]

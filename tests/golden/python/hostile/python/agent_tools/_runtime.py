@@ -429,10 +429,14 @@ def _invalid(errors: Iterable[tuple[str, str]], what: str) -> Err:
     )
 
 
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not JSON")
+
+
 def _parse(arguments: Mapping[str, Any] | str | bytes) -> dict[str, Any] | Err:
     if isinstance(arguments, (str, bytes)):
-        try:
-            arguments = json.loads(arguments)
+        try:  # strict JSON: Python's NaN and Infinity extensions are refused
+            arguments = json.loads(arguments, parse_constant=_not_json)
         except ValueError:
             return _invalid(
                 [("", "the arguments are not valid JSON text")], "arguments"
