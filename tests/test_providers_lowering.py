@@ -253,6 +253,24 @@ def test_more_than_128_tools_is_an_openai_error(tmp_path: Path) -> None:
     assert errors == [("TG305", "contracts/get_file_contents_128.json")]
 
 
+def test_anthropic_strict_input_examples_all_match_the_strict_schema(tmp_path: Path) -> None:
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {"opts": {"type": "object", "properties": {"a": {"type": "string"}}}},
+    }
+    examples = [{"input": {"opts": {"a": "x", "extra": 1}}}, {"input": {"opts": {"a": "y"}}}]
+    tool = make_contract("configure", schema, examples=examples)
+    loose, _ = project(tmp_path, tool)
+    assert len(loose["anthropic.json"]["configure"]["input_examples"]) == 2  # the open object takes `extra`
+    files, _ = project(tmp_path, tool, anthropic_strict=True)
+    declared = files["anthropic.json"]["configure"]
+    assert declared["strict"] is True
+    assert declared["input_examples"] == [{"opts": {"a": "y"}}]
+    notes = providers.provider_notes(catalog_of(tool), settings(tmp_path, anthropic_strict=True))["configure"]
+    assert any(n.startswith("Anthropic: examples that do not match") for n in notes)
+
+
 def test_anthropic_input_examples_leave_out_every_example_holding_a_sensitive_value(tmp_path: Path) -> None:
     schema = {
         "type": "object",

@@ -4,7 +4,8 @@ Mapping decisions:
 - Each tool is `{name, description, input_schema}` plus `input_examples`: the inputs of the
   contract's examples, in order (left out when there are none). An example whose input holds a
   value marked `x-sensitive` at any depth (as the docs would mask it) is left out, so a secret never
-  rides along in every request.
+  rides along in every request; so is one the declared schema rejects (strict lowering closes open
+  objects, so an example using an undeclared key no longer fits), with a note in the docs.
 - A root `anyOf`/`oneOf`/`allOf` is flattened (TG302): Anthropic refuses composition at the top level.
 - `x-` keys are removed; outside strict mode the schema is otherwise passed through unchanged.
 - `anthropic_strict = true` in the configuration: every tool carries `strict`. A tool is strict when
@@ -17,7 +18,11 @@ Mapping decisions:
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from jsonschema import Draft202012Validator
+from referencing.exceptions import Unresolvable
 
 from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
@@ -32,9 +37,21 @@ LIMITS = {"strict tools": 20, "optional parameters": 24, "union parameters": 16}
 """Anthropic's per-request limits on strict tools (PROVIDERS.md 2.4)."""
 
 
-def _examples(contract: Contract) -> list[dict[str, Any]]:
+def _examples(contract: Contract, schema: Schema, out: Output) -> list[dict[str, Any]]:
     inputs = [thaw(e.input) for e in contract.examples]
-    return [value for value in inputs if mask(value, contract.input_schema) == value]
+    shown = [value for value in inputs if mask(value, contract.input_schema) == value]
+    validator = Draft202012Validator(schema)
+
+    def fits(value: dict[str, Any]) -> bool:
+        try:
+            return validator.is_valid(value)
+        except (re.error, Unresolvable):  # a catalog built in code, without validation: keep the example
+            return True
+
+    if all(fits(value) for value in shown):
+        return shown
+    out.note(contract.name, "Anthropic: examples that do not match the strict schema are left out of input_examples")
+    return [value for value in shown if fits(value)]
 
 
 def cost(schema: Schema) -> dict[str, int]:
@@ -95,7 +112,7 @@ def build(catalog: Catalog, settings: Settings) -> Output:
             tool["strict"] = is_strict
         else:
             tool["input_schema"] = schema
-        examples = _examples(contract)
+        examples = _examples(contract, tool["input_schema"], out)
         if examples:
             tool["input_examples"] = examples
         tools[contract.name] = tool
