@@ -150,3 +150,41 @@ def test_description_that_only_repeats_the_title_is_flagged() -> None:
     title = "Look up a word in the project glossary"
     assert codes(base(title=title, description=title + ".")) == {"TG201": "warning"}
     assert codes(base(title=title, description=title + " and return its definition.")) == {}
+
+
+def messages(data: dict[str, Any]) -> list[tuple[str, str, str]]:
+    return [(d.code, d.pointer, d.message) for d in validate_documents([document(data)], SETTINGS)]
+
+
+def test_a_default_its_schema_refuses_is_reported_through_refs() -> None:
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "n": {"$ref": "#/$defs/small", "default": 9, "description": "n"},
+            "ok": {"type": "integer", "default": 1, "description": "ok"},
+            "dt": {"type": "string", "format": "date", "default": "2024-02-30", "description": "d"},
+        },
+        "$defs": {"small": {"type": "integer", "maximum": 3}},
+    }
+    found = [(code, pointer) for code, pointer, _ in messages(base(input_schema=schema, examples=[]))]
+    assert found == [
+        ("TG214", "/input_schema/properties/n/default"),
+        ("TG214", "/input_schema/properties/dt/default"),
+    ]
+
+
+def test_a_required_name_properties_do_not_define_is_reported_with_a_suggestion() -> None:
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["wrod"],
+        "properties": {"word": {"type": "string", "description": "w"}},
+    }
+    found = [m for m in messages(base(input_schema=schema, examples=[])) if m[0] == "TG215"]
+    assert len(found) == 1 and found[0][1] == "/input_schema/required/0"
+    assert "no value can satisfy" in found[0][2] and "did you mean 'word'?" in found[0][2]
+    open_map = dict(schema, additionalProperties={"type": "string"})
+    patterned = dict(schema, patternProperties={"^w": {"type": "string"}})
+    for quiet in (open_map, patterned):
+        assert "TG215" not in codes(base(input_schema=quiet, examples=[]))

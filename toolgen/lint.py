@@ -14,7 +14,7 @@ from typing import Any
 
 from toolgen.catalog import normalize_text
 from toolgen.positions import join
-from toolgen.report import Reporter
+from toolgen.report import Reporter, did_you_mean
 from toolgen.schemacheck import subschemas
 
 MIN_DESCRIPTION = 20
@@ -107,6 +107,7 @@ def _schema_checks(schema: Mapping[str, Any], pointer: str, report: Reporter) ->
                 report("TG203", join(here, "properties", prop), f"property {prop!r} has no description; add one")
         required = node.get("required")
         for index, prop in enumerate(required if isinstance(required, list) else []):
+            _undefined_required(node, properties, prop, join(here, "required", index), report)
             sub = properties.get(prop) if isinstance(prop, str) else None
             if isinstance(sub, Mapping) and "default" in sub:
                 report(
@@ -114,6 +115,25 @@ def _schema_checks(schema: Mapping[str, Any], pointer: str, report: Reporter) ->
                     join(here, "required", index),
                     f"property {prop!r} is required and also has a default; drop the default or make it optional",
                 )
+
+
+def _undefined_required(
+    node: Mapping[str, Any], properties: Mapping[str, Any], prop: Any, at: str, report: Reporter
+) -> None:
+    """TG215: a required name that `properties` does not define (often a typo)."""
+    if not isinstance(prop, str) or prop in properties or "patternProperties" in node:
+        return
+    if isinstance(node.get("additionalProperties"), Mapping):
+        return
+    hint = did_you_mean(prop, [str(p) for p in properties])
+    closed = node.get("additionalProperties") is False
+    consequence = "so no value can satisfy this schema" if closed else "so it can hold anything"
+    report(
+        "TG215",
+        at,
+        f"property {prop!r} is required but not defined under `properties`, {consequence}; "
+        f"define it or fix the name{hint}",
+    )
 
 
 def _input_root(schema: Any, permissions: set[str], report: Reporter) -> None:

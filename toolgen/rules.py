@@ -69,6 +69,8 @@ RULES: Mapping[str, Rule] = {
         Rule("TG211", _W, "network tool declares neither TIMEOUT nor UNAVAILABLE"),
         Rule("TG212", _W, "permissions were not confirmed by a human"),
         Rule("TG213", _W, "schema keyword looks misspelled"),
+        Rule("TG214", _W, "default does not match its own schema"),
+        Rule("TG215", _W, "required property is not defined in properties"),
     )
 }
 """Rules of the TG1xx and TG2xx families; the provider (TG3xx) and compatibility (TG4xx) modules

@@ -8,6 +8,7 @@ enough, and nothing is ever fetched: jsonschema gets a `referencing.Registry` th
 from __future__ import annotations
 
 import datetime
+import json
 import math
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -303,6 +304,29 @@ def _check_keywords(here: str, node: Mapping[str, Any], report: Reporter) -> Non
                 "TG213",
                 join(here, key),
                 f"{key!r} is not a JSON Schema keyword, so it is ignored{hint} (prefix custom keys with `x-`)",
+            )
+
+
+def check_defaults(schema: Mapping[str, Any], pointer: str, report: Reporter) -> None:
+    """TG214: each `default` in a sound schema must match the schema it sits in."""
+    root = Draft202012Validator(schema, registry=REGISTRY, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    for here, node in subschemas(schema, pointer):
+        if "default" not in node:
+            continue
+        try:
+            shown = json.dumps(node["default"], ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError):
+            continue  # not JSON at all: TG126
+        try:
+            error = next(root.evolve(schema=node).iter_errors(node["default"]), None)
+        except (referencing.exceptions.Unresolvable, jsonschema.exceptions.SchemaError, RecursionError):
+            continue  # reported by the $ref and metaschema checks
+        if error is not None:
+            report(
+                "TG214",
+                join(here, "default"),
+                f"the default {shown[:80]} does not match its own schema ({error.message}); "
+                "fix the default or remove it",
             )
 
 

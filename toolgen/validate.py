@@ -21,7 +21,7 @@ from toolgen.diagnostics import Diagnostic, Severity, resolve_severities, sort_d
 from toolgen.load import RawDocument, load_documents
 from toolgen.positions import join, json_duplicates, locator_for
 from toolgen.report import Reporter, did_you_mean, type_name
-from toolgen.schemacheck import check_schema, validate_instance, walk_limits
+from toolgen.schemacheck import check_defaults, check_schema, validate_instance, walk_limits
 
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 MAX_NAME = 64
@@ -272,6 +272,7 @@ def check_document(document: RawDocument) -> tuple[list[Diagnostic], dict[str, s
     for key in ("input_schema", "output_schema"):
         if key in data and check_schema(data[key], f"/{key}", report):
             schemas[key] = data[key]
+            check_defaults(data[key], f"/{key}", report)
     if isinstance(data.get("examples"), list):
         check_examples(data, schemas, declared, report)
     overrides = check_rules_table(data["rules"], report) if isinstance(data.get("rules"), dict) else {}
