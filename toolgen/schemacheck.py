@@ -171,6 +171,8 @@ def check_schema(schema: Any, pointer: str, report: Reporter) -> bool:
 
 def _meta_message(error: jsonschema.ValidationError) -> str:
     message = str(error.message)
+    if error.validator == "type" and error.instance in _TYPE_NAMES:
+        return f'{message}; a schema is a table/object: write {{ type = "{error.instance}" }}'
     if error.validator == "type":
         return f"{message}; change the value's type"
     if (error.path and error.path[-1] == "type") or (error.validator == "anyOf" and "type" in error.schema_path):
@@ -181,6 +183,9 @@ def _meta_message(error: jsonschema.ValidationError) -> str:
     if error.validator == "format" and error.validator_value == "regex":
         return f"{error.instance!r} is not a valid regular expression; fix it (escape a literal * + ? ( [ with \\)"
     return message + _META_HINTS.get(str(error.validator), "; see the JSON Schema 2020-12 meaning of this keyword")
+
+
+_TYPE_NAMES = ("array", "boolean", "integer", "null", "number", "object", "string")
 
 
 _META_HINTS: Mapping[str, str] = {

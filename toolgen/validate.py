@@ -51,6 +51,17 @@ _TYPES: Mapping[str, tuple[type, ...]] = {
     "$schema": (str,),
 }
 _EXPECTED = {str: "a string", list: "an array", bool: "true or false", dict: "a table/object"}
+_FIXES: Mapping[str, str] = {
+    "permissions": '; write it like permissions = ["read"] (an empty array for a pure tool)',
+    "idempotent": "; write idempotent = true or idempotent = false, without quotes",
+    "deprecated": '; write deprecated = true, or a note like deprecated = "use search_code instead"',
+    "owners": '; write it like owners = ["@team"]',
+    "tags": '; write it like tags = ["filesystem"]',
+    "errors": "; in TOML give each error its own [[errors]] table (double brackets)",
+    "examples": "; in TOML give each example its own [[examples]] table (double brackets)",
+    "rules": '; write it like rules = { TG203 = "off" }',
+}
+"""How to write a top-level key that has the wrong type (TG106), for the keys whose form is not obvious."""
 
 
 def suggest_name(name: str) -> str:
@@ -91,7 +102,7 @@ def check_top(data: Mapping[str, Any], stem: str, report: Reporter) -> None:
     for key, types in _TYPES.items():
         if key in data and not isinstance(data[key], types):
             want = " or ".join(_EXPECTED[t] for t in types)
-            report("TG106", f"/{key}", f"`{key}` must be {want}, not {type_name(data[key])}")
+            report("TG106", f"/{key}", f"`{key}` must be {want}, not {type_name(data[key])}{_FIXES.get(key, '')}")
     name = data.get("name")
     if isinstance(name, str):
         if not NAME_RE.match(name) or len(name) > MAX_NAME:
