@@ -3,6 +3,9 @@
 # Models by datamodel-code-generator 0.89.0; formatted by black 26.10.1.
 """The runtime shared by every tool module of this package: results, policy, registry, traces.
 
+The results live in `_results.py` and the schema walks (redaction, nulls) in `_schemas.py`; this
+module re-exports their public names, so import everything from here or from the package.
+
 Needs only the standard library, pydantic v2 and jsonschema.
 
 Public API (other generated modules, such as `mocks.py`, build on exactly this):
@@ -48,18 +51,26 @@ Public API (other generated modules, such as `mocks.py`, build on exactly this):
 from __future__ import annotations
 
 import json
-import re
 import time
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Generic, Literal, TypeAlias, TypeVar, Union
+from typing import Any, Literal, TypeAlias
 
 import jsonschema  # type: ignore[import-untyped,unused-ignore]
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ValidationError
 
-T_co = TypeVar("T_co", covariant=True)
+from ._results import Err, Ok, ToolModel, ToolResult, freeze, thaw
+from ._schemas import (
+    REDACTED,
+    drop_invited_nulls,
+    output_problems,
+    pointer,
+    redact,
+    sensitive_free,
+    shorten,
+)
 
 PERMISSIONS: frozenset[str] = frozenset(
     {
@@ -86,150 +97,8 @@ STANDARD_ERRORS: Mapping[str, bool] = MappingProxyType(
 )
 """Error codes every tool may return without declaring them, with their `retryable`."""
 
-REDACTED = "[REDACTED]"
-"""What a sensitive value is replaced with in traces."""
-
-MAX_TRACE_STRING = 200
-"""Strings longer than this are shortened in a trace's input summary."""
-
 INTERNAL_MESSAGE = "The tool failed unexpectedly; the details are in the trace."
 """The only message an `INTERNAL` error shows the model."""
-
-
-class ToolModel(BaseModel):
-    """Base of every generated model: dumps use the wire names; fields may be named `model_*`."""
-
-    model_config = ConfigDict(protected_namespaces=(), serialize_by_alias=True)
-
-
-def freeze(value: Any) -> Any:
-    """A deep, read-only copy of JSON data: mappings become read-only proxies, lists tuples."""
-    if isinstance(value, Mapping):
-        return MappingProxyType({str(k): freeze(v) for k, v in value.items()})
-    if isinstance(value, (list, tuple)):
-        return tuple(freeze(v) for v in value)
-    return value
-
-
-def thaw(value: Any) -> Any:
-    """A deep, mutable copy of (frozen) JSON data: plain dicts and lists."""
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    if isinstance(value, Mapping):
-        return {str(k): thaw(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [thaw(v) for v in value]
-    return value
-
-
-def _json_text(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
-
-
-class _Convertible:
-    """Conversions of a result into each provider's tool-result message."""
-
-    __slots__ = ()
-
-    def payload(self) -> Any:
-        """The result as plain JSON data."""
-        raise NotImplementedError
-
-    @property
-    def is_error(self) -> bool:
-        """True for an `Err`."""
-        raise NotImplementedError
-
-    def text(self) -> str:
-        """The payload as compact JSON text (what text-only providers receive)."""
-        return _json_text(self.payload())
-
-    def to_openai_chat(self, call_id: str) -> dict[str, Any]:
-        """A Chat Completions `tool` message answering the call `call_id`."""
-        return {"role": "tool", "tool_call_id": call_id, "content": self.text()}
-
-    def to_openai_responses(self, call_id: str) -> dict[str, Any]:
-        """A Responses API `function_call_output` input item answering `call_id`."""
-        return {
-            "type": "function_call_output",
-            "call_id": call_id,
-            "output": self.text(),
-        }
-
-    def to_anthropic(self, tool_use_id: str) -> dict[str, Any]:
-        """An Anthropic `tool_result` content block, with `is_error` set."""
-        return {
-            "type": "tool_result",
-            "tool_use_id": tool_use_id,
-            "content": self.text(),
-            "is_error": self.is_error,
-        }
-
-    def to_gemini(self, name: str, call_id: str | None = None) -> dict[str, Any]:
-        """A Gemini `functionResponse`: `{"output": ...}` on success, `{"error": ...}` on failure."""
-        payload = self.payload()
-        response = payload if self.is_error else {"output": payload}
-        message: dict[str, Any] = {"name": name, "response": response}
-        if call_id is not None:
-            message["id"] = call_id
-        return message
-
-    def to_mcp(self) -> dict[str, Any]:
-        """An MCP `CallToolResult`: text content, `structuredContent` and `isError`."""
-        payload = self.payload()
-        message: dict[str, Any] = {"content": [{"type": "text", "text": self.text()}]}
-        if isinstance(payload, dict):
-            message["structuredContent"] = payload
-        message["isError"] = self.is_error
-        return message
-
-
-@dataclass(frozen=True, slots=True)
-class Ok(_Convertible, Generic[T_co]):
-    """A success carrying the tool's output."""
-
-    data: T_co
-    ok: Literal[True] = field(default=True, init=False)
-
-    @property
-    def is_error(self) -> bool:
-        """Always False."""
-        return False
-
-    def payload(self) -> Any:
-        """The output as plain JSON data (a model is dumped by alias)."""
-        return thaw(self.data)
-
-
-@dataclass(frozen=True, slots=True)
-class Err(_Convertible):
-    """A failure: a code from the contract, a message for the model, and whether to retry."""
-
-    code: str
-    message: str
-    retryable: bool = False
-    details: Mapping[str, Any] | None = None
-    ok: Literal[False] = field(default=False, init=False)
-
-    @property
-    def is_error(self) -> bool:
-        """Always True."""
-        return True
-
-    def payload(self) -> dict[str, Any]:
-        """`{"error": {"code", "message", "retryable", "details"?}}`."""
-        error: dict[str, Any] = {
-            "code": self.code,
-            "message": self.message,
-            "retryable": self.retryable,
-        }
-        if self.details is not None:
-            error["details"] = thaw(self.details)
-        return {"error": error}
-
-
-ToolResult: TypeAlias = Union[Ok[T_co], Err]
-"""What a tool returns: `Ok(data)` or `Err(code, message, ...)`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,90 +198,6 @@ class TraceRecord:
     code: str
     retryable: bool
     traceback: str | None = None
-
-
-def _resolve(ref: str, root: Mapping[str, Any]) -> Any:
-    if not ref.startswith("#"):
-        return None
-    node: Any = root
-    for part in ref[1:].split("/")[1:]:
-        key = part.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, Mapping) and key in node:
-            node = node[key]
-        elif isinstance(node, (list, tuple)) and key.isdigit() and int(key) < len(node):
-            node = node[int(key)]
-        else:
-            return None
-    return node
-
-
-def _subschemas(
-    schema: Mapping[str, Any], root: Mapping[str, Any], seen: frozenset[str]
-) -> Iterator[tuple[Any, frozenset[str]]]:
-    ref = schema.get("$ref")
-    if isinstance(ref, str) and ref not in seen:
-        yield _resolve(ref, root), seen | {ref}
-    for keyword in ("allOf", "anyOf", "oneOf"):
-        for sub in schema.get(keyword, ()):
-            yield sub, seen
-    for keyword in ("then", "else"):
-        if keyword in schema:
-            yield schema[keyword], seen
-
-
-def _property_schemas(schema: Mapping[str, Any], key: str) -> list[Any]:
-    found: list[Any] = []
-    properties = schema.get("properties", {})
-    if isinstance(properties, Mapping) and key in properties:
-        found.append(properties[key])
-    patterns = schema.get("patternProperties", {})
-    if isinstance(patterns, Mapping):
-        found.extend(
-            sub for pattern, sub in patterns.items() if re.search(pattern, key)
-        )
-    if not found and isinstance(schema.get("additionalProperties"), Mapping):
-        found.append(schema["additionalProperties"])
-    return found
-
-
-def _redact(
-    value: Any, schema: Any, root: Mapping[str, Any], seen: frozenset[str]
-) -> Any:
-    if not isinstance(schema, Mapping) or value == REDACTED:
-        return value
-    if schema.get("x-sensitive") is True:
-        return REDACTED
-    for sub, sub_seen in _subschemas(schema, root, seen):
-        value = _redact(value, sub, root, sub_seen)
-    if isinstance(value, dict):
-        for key in list(value):
-            for sub in _property_schemas(schema, key):
-                value[key] = _redact(value[key], sub, root, frozenset())
-    elif isinstance(value, list):
-        prefix = schema.get("prefixItems", ())
-        for index, item in enumerate(value):
-            sub = prefix[index] if index < len(prefix) else schema.get("items")
-            value[index] = _redact(item, sub, root, frozenset())
-    return value
-
-
-def redact(value: Any, schema: Mapping[str, Any]) -> Any:
-    """A copy of `value` with every value its schema marks `x-sensitive` replaced, at any depth."""
-    return _redact(thaw(value), schema, schema, frozenset())
-
-
-def _shorten(value: Any) -> Any:
-    if isinstance(value, str) and len(value) > MAX_TRACE_STRING:
-        return value[:MAX_TRACE_STRING] + f"... ({len(value)} characters)"
-    if isinstance(value, dict):
-        return {k: _shorten(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_shorten(v) for v in value]
-    return value
-
-
-def _pointer(path: Iterable[Any]) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
 def _invalid(errors: Iterable[tuple[str, str]], what: str) -> Err:
@@ -552,22 +337,26 @@ class Registry:
         if isinstance(parsed, Err):
             return _Outcome(parsed, "granted")
         input_validator, output_validator = self._validators[name]
-        _drop_invited_nulls(parsed, input_validator)
+        drop_invited_nulls(parsed, input_validator)
         errors = [
-            (_pointer(e.absolute_path), e.message)
+            (pointer(e.absolute_path), e.message)
             for e in input_validator.iter_errors(parsed)
         ]
         if errors:
             return _Outcome(
-                _invalid(_sensitive_free(errors, parsed, contract), "arguments"),
+                _invalid(
+                    sensitive_free(errors, parsed, contract.input_schema), "arguments"
+                ),
                 "granted",
             )
         try:
             model = contract.input_model.model_validate(parsed)
         except ValidationError as exc:
-            found = [(_pointer(e["loc"]), e["msg"]) for e in exc.errors()]
+            found = [(pointer(e["loc"]), e["msg"]) for e in exc.errors()]
             return _Outcome(
-                _invalid(_sensitive_free(found, parsed, contract), "arguments"),
+                _invalid(
+                    sensitive_free(found, parsed, contract.input_schema), "arguments"
+                ),
                 "granted",
             )
         try:
@@ -594,7 +383,7 @@ class Registry:
         summary: Any = None
         if not isinstance(parsed, Err):
             try:
-                summary = _shorten(
+                summary = shorten(
                     redact(parsed, contract.input_schema) if contract else REDACTED
                 )
             except RecursionError:
@@ -629,117 +418,6 @@ def _validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validator:
     return validator
 
 
-def _applicable(
-    schema: Any, root: Mapping[str, Any], seen: frozenset[str]
-) -> list[Mapping[str, Any]]:
-    """`schema` and every subschema that may apply to the same value (`$ref`, `allOf`, `anyOf`, ...)."""
-    if not isinstance(schema, Mapping):
-        return []
-    found = [schema]
-    for sub, sub_seen in _subschemas(schema, root, seen):
-        found.extend(_applicable(sub, root, sub_seen))
-    return found
-
-
-def _drop_invited_nulls(value: Any, validator: jsonschema.protocols.Validator) -> None:
-    """Remove (in place) each `null` given for an optional property whose schema refuses null.
-
-    OpenAI strict mode declares every optional property as required and nullable, so a model
-    following those declarations sends `"offset": null` to mean "not given". Such a `null` is
-    dropped, at any depth the schema describes, before validation; a `null` for a required
-    property, or for a property whose schema accepts null, is kept and judged as usual.
-    """
-    _drop_nulls(value, validator.schema, validator.schema, validator)
-
-
-def _drop_nulls(
-    value: Any,
-    schema: Any,
-    root: Mapping[str, Any],
-    validator: jsonschema.protocols.Validator,
-) -> None:
-    schemas = _applicable(schema, root, frozenset())
-    if isinstance(value, dict):
-        required = {
-            key
-            for s in schemas
-            for key in s.get("required", ())
-            if isinstance(key, str)
-        }
-        for key in list(value):
-            subs = [sub for s in schemas for sub in _property_schemas(s, key)]
-            if value[key] is not None:
-                for sub in subs:
-                    _drop_nulls(value[key], sub, root, validator)
-            elif key not in required and _refuse_null(subs, validator):
-                del value[key]
-    elif isinstance(value, list):
-        for s in schemas:
-            prefix = s.get("prefixItems", ())
-            for index, item in enumerate(value):
-                sub = prefix[index] if index < len(prefix) else s.get("items")
-                if sub is not None:
-                    _drop_nulls(item, sub, root, validator)
-
-
-def _refuse_null(schemas: list[Any], validator: jsonschema.protocols.Validator) -> bool:
-    """True when there are schemas, all of them objects, and none accepts `null`."""
-    if not schemas or not all(isinstance(s, Mapping) for s in schemas):
-        return False
-    return not any(validator.evolve(schema=s).is_valid(None) for s in schemas)
-
-
-def _sensitive_free(
-    errors: list[tuple[str, str]], parsed: dict[str, Any], contract: ToolContract
-) -> list[tuple[str, str]]:
-    """Error messages, without the text of any message about a sensitive value."""
-    redacted = redact(parsed, contract.input_schema)
-    clean: list[tuple[str, str]] = []
-    for path, message in errors:
-        node: Any = redacted
-        for part in path.split("/")[1:]:
-            key = part.replace("~1", "/").replace("~0", "~")
-            if node == REDACTED:
-                break
-            if isinstance(node, dict):
-                node = node.get(key)
-            elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
-                node = node[int(key)]
-            else:
-                node = None
-        clean.append(
-            (
-                path,
-                (
-                    "the value is not valid (sensitive, not shown)"
-                    if node == REDACTED
-                    else message
-                ),
-            )
-        )
-    return clean
-
-
-def _output_problems(data: Any, validator: jsonschema.protocols.Validator) -> list[str]:
-    """What is wrong with an output, after dropping the `None`s the schema refuses.
-
-    A model's optional field defaults to `None`; set to `None` on purpose it means "absent" unless
-    the schema accepts null, so such keys are removed from `data` (in place) before judging it.
-    """
-    errors = list(validator.iter_errors(data))
-    refused = [e for e in errors if e.instance is None and len(e.absolute_path) > 0]
-    for error in refused:
-        *head, last = error.absolute_path
-        parent = data
-        for part in head:
-            parent = parent[part]
-        if isinstance(parent, dict):
-            parent.pop(last, None)
-    if refused:
-        errors = list(validator.iter_errors(data))
-    return [f"{_pointer(e.absolute_path) or '/'}: {e.message}" for e in errors]
-
-
 def _checked(
     contract: ToolContract,
     result: Any,
@@ -763,7 +441,7 @@ def _checked(
         json.dumps(data, allow_nan=False)
         if output_validator is None or contract.output_model is None:
             return _Outcome(result, "granted")
-        problems = _output_problems(data, output_validator)
+        problems = output_problems(data, output_validator)
         if problems:
             note = (
                 f"{contract.name} returned output that fails its output schema: "
