@@ -23,6 +23,8 @@ from tests.python_support import (
     write_project,
 )
 from toolgen.cli import main
+from toolgen.config import load_settings
+from toolgen.pipeline import generate
 from toolgen.render import Artifact, python_models
 from toolgen.render import python as target
 
@@ -238,3 +240,26 @@ def test_template_override_is_used(tmp_path: Path) -> None:
     (root / "toolgen.toml").write_text('targets = ["python"]\ntemplates = "my_templates"\n', encoding="utf-8")
     files = build(root)
     assert files["python/agent_tools/ping.py"] == 'TOOL = "ping"\n'
+
+
+def test_an_object_default_of_a_model_field_is_reported(tmp_path: Path) -> None:
+    inner = {"type": "object", "additionalProperties": False, "properties": {"a": {"type": "string"}}}
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "o": {**inner, "default": {"a": "x"}, "description": "A model-typed field."},
+            "m": {"type": "object", "additionalProperties": {"type": "string"}, "default": {}, "description": "A map."},
+        },
+    }
+    contract = {
+        "name": "dflt",
+        "version": "1.0.0",
+        "description": "Has defaults of every kind, for the model test.",
+        "permissions": [],
+        "input_schema": schema,
+    }
+    root = write_project(tmp_path, {"dflt": contract})
+    settings, _ = load_settings(root)
+    found = [(d.code, d.pointer, d.severity.value) for d in generate(settings).diagnostics if d.code == "TG353"]
+    assert found == [("TG353", "/input_schema/properties/o/default", "warning")]

@@ -34,10 +34,12 @@ from toolgen.catalog import PERMISSIONS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.parallel import pmap
+from toolgen.positions import join
 from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render.python_imports import import_block
 from toolgen.render.python_models import DCG_VERSION, ToolModels, models_for
 from toolgen.rules import Rule, register
+from toolgen.schemacheck import subschemas
 from toolgen.templating import environment
 
 BLACK_VERSION = metadata.version("black")
@@ -69,7 +71,8 @@ RESERVED_MODULES: frozenset[str] = frozenset({"mocks"})
 MODELS_FAILED = Rule("TG350", Severity.ERROR, "python target cannot make models for a schema")
 MODEL_WEAKER = Rule("TG351", Severity.WARNING, "python model cannot carry a schema constraint")
 TEMPLATE_FAILED = Rule("TG352", Severity.ERROR, "a python template fails or renders invalid Python")
-register(MODELS_FAILED, MODEL_WEAKER, TEMPLATE_FAILED)
+OBJECT_DEFAULT = Rule("TG353", Severity.WARNING, "a model-typed field has an object default mypy rejects")
+register(MODELS_FAILED, MODEL_WEAKER, TEMPLATE_FAILED, OBJECT_DEFAULT)
 
 
 def safe_comment(text: str) -> str:
@@ -223,11 +226,36 @@ def render(catalog: Catalog, settings: Settings) -> RenderResult:
         for name, found in sorted(models.items())
         for ptr, text in found.notes
     ]
+    notes.extend(_object_defaults(catalog))
     try:
         artifacts = _package(catalog, settings, models)
     except (jinja2.TemplateError, InvalidInput) as exc:
         return RenderResult(diagnostics=(_template_problem(settings, exc),))
     return RenderResult(artifacts=tuple(sorted(artifacts, key=lambda a: a.path)), diagnostics=tuple(notes))
+
+
+def _object_defaults(catalog: Catalog) -> list[Diagnostic]:
+    """TG353: dcg writes an object default of a model-typed field as a dict, which mypy --strict rejects."""
+    found: list[Diagnostic] = []
+    for contract in catalog:
+        for key, schema in (("input_schema", contract.input_schema), ("output_schema", contract.output_schema)):
+            for here, node in subschemas(schema, f"/{key}") if schema is not None else ():
+                if isinstance(node.get("default"), Mapping) and ("properties" in node or "$ref" in node):
+                    message = (
+                        "python: this object default becomes a dict assigned to a model-typed field, which "
+                        "`mypy --strict` rejects in the generated package (pydantic accepts it); drop the default "
+                        "or describe it in the description"
+                    )
+                    found.append(
+                        Diagnostic(
+                            OBJECT_DEFAULT.code,
+                            OBJECT_DEFAULT.severity,
+                            message,
+                            contract.source,
+                            join(here, "default"),
+                        )
+                    )
+    return found
 
 
 def _template_problem(settings: Settings, exc: Exception) -> Diagnostic:
