@@ -221,3 +221,14 @@ def test_a_default_makes_a_field_non_optional_only_when_null_is_refused(pkg: Mod
     assert (read["offset"].annotation, read["offset"].default) == (int, 1)
     assert listing["pattern"].annotation == str | None  # the schema accepts null
     assert listing["max_depth"].annotation is int
+
+
+def test_a_none_in_a_nested_optional_output_field_means_absent(pkg: ModuleType) -> None:
+    registry = pkg.Registry(policy=pkg.Policy(allow={"read"}))
+    entry = {"path": "a.py", "type": "file", "size": None}
+    registry.register("list_files", lambda model: pkg.Ok({"path": ".", "truncated": False, "entries": [entry]}))
+    result = registry.call("list_files", {})
+    assert result.ok is True, result
+    assert result.payload()["entries"] == [{"path": "a.py", "type": "file"}]
+    entry["path"] = None  # required: still a failing output
+    assert registry.call("list_files", {}).code == "INTERNAL"

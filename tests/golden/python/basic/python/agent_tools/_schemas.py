@@ -203,20 +203,14 @@ def output_problems(data: Any, validator: jsonschema.protocols.Validator) -> lis
     """What is wrong with an output, after dropping the `None`s the schema refuses.
 
     A model's optional field defaults to `None`; set to `None` on purpose it means "absent" unless
-    the schema accepts null, so such keys are removed from `data` (in place) before judging it.
+    the schema accepts null, so such keys are removed from `data` (in place, by the same rule as
+    for input: `drop_invited_nulls`) before judging it.
     """
-    errors = list(validator.iter_errors(data))
-    refused = [e for e in errors if e.instance is None and len(e.absolute_path) > 0]
-    for error in refused:
-        *head, last = error.absolute_path
-        parent = data
-        for part in head:
-            parent = parent[part]
-        if isinstance(parent, dict):
-            parent.pop(last, None)
-    if refused:
-        errors = list(validator.iter_errors(data))
-    return [f"{pointer(e.absolute_path) or '/'}: {e.message}" for e in errors]
+    drop_invited_nulls(data, validator)
+    return [
+        f"{pointer(e.absolute_path) or '/'}: {e.message}"
+        for e in validator.iter_errors(data)
+    ]
 
 
 __all__ = [
