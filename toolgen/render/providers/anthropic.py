@@ -44,7 +44,7 @@ def _examples(contract: Contract, schema: Schema, out: Output) -> list[dict[str,
 
     def fits(value: dict[str, Any]) -> bool:
         try:
-            return validator.is_valid(value)
+            return bool(validator.is_valid(value))
         except (re.error, Unresolvable):  # a catalog built in code, without validation: keep the example
             return True
 
