@@ -36,6 +36,7 @@ from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.parallel import pmap
 from toolgen.positions import join
 from toolgen.render import Artifact, RenderResult, header_lines
+from toolgen.render.python_format import format_source
 from toolgen.render.python_imports import import_block
 from toolgen.render.python_models import DCG_VERSION, ToolModels, models_for
 from toolgen.rules import Rule, register
@@ -147,7 +148,7 @@ def format_many(sources: Sequence[str]) -> list[str]:
 
 
 def _black(source: str) -> str:
-    return black.format_str(source, mode=BLACK_MODE)
+    return format_source(source, BLACK_MODE)
 
 
 def _cached_text(data: Any) -> str:

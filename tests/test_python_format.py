@@ -1,0 +1,123 @@
+"""The black shortcut (`toolgen.render.python_format`) gives the bytes of a full black pass, always."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from benchmarks import synth_catalog
+from tests.conftest import REPO
+from tests.python_support import basic_contracts, build, hostile_contracts, write_project
+from toolgen.cli import main
+from toolgen.render import python as target
+from toolgen.render import python_format as fmt
+
+MODE = target.BLACK_MODE
+
+
+def _sources(root: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text the python target hands to black while building `root` (one process, no cache)."""
+    seen: list[str] = []
+    real = target._black
+
+    def record(source: str) -> str:
+        seen.append(source)
+        return real(source)
+
+    monkeypatch.setenv("TOOLGEN_JOBS", "1")
+    monkeypatch.setattr(target, "_black", record)
+    target.format_python.cache_clear()
+    build(root)
+    target.format_python.cache_clear()
+    return seen
+
+
+def _synthetic(root: Path, count: int) -> Path:
+    synth_catalog.write_catalog(root, count)
+    (root / "toolgen.toml").write_text('targets = ["python"]\n', encoding="utf-8")
+    return root
+
+
+def _repo(root: Path) -> Path:
+    shutil.copytree(REPO / "contracts", root / "contracts")
+    (root / "toolgen.toml").write_text('targets = ["python"]\n', encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("case", ["basic", "hostile", "repo", "synthetic"])
+def test_shortcut_equals_full_black(case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if case == "repo":
+        root = _repo(tmp_path)
+    elif case == "synthetic":
+        root = _synthetic(tmp_path, 60)
+    else:
+        root = write_project(tmp_path, basic_contracts() if case == "basic" else hostile_contracts())
+    sources = _sources(root, monkeypatch)
+    tools = [s for s in sources if fmt.FMT_OFF in s]
+    assert tools, "no tool module reached black"
+    for source in sources:
+        assert fmt.format_source(source, MODE) == fmt.full(source, MODE)
+    # the shortcut is really taken (hostile texts holding triple quotes or odd layouts get the full pass)
+    skipped = [s.split("\n", 6)[-2][:60] for s in tools if fmt._region(s) is None]
+    assert not skipped or case == "hostile", skipped
+    assert len(skipped) < len(tools) / 2, skipped
+
+
+TOOL_LIKE = '''"""Doc."""
+
+x = {  'a':1 }
+# fmt: off
+_A: dict[str, int] = {"a": 1,   "b": 2}
+_B: list[int] = [
+    1,
+]
+# fmt: on
+def f( a ):
+    return a
+'''
+
+
+def _variants() -> dict[str, str]:
+    return {
+        "plain": TOOL_LIKE,
+        "no region": TOOL_LIKE.replace("# fmt: off\n", "").replace("# fmt: on\n", ""),
+        "two regions": TOOL_LIKE + "# fmt: off\ny = [1,2]\n# fmt: on\n",
+        "inside a docstring": '"""\n' + TOOL_LIKE.split('"""\n', 2)[1].replace('"""Doc."""', "") + '"""\n',
+        "trailing blanks": TOOL_LIKE.replace("2}\n", "2}   \n"),
+        "blank line inside": TOOL_LIKE.replace("_B:", "\n_B:"),
+        "indented region": "class C:\n    # fmt: off\n    a = [1,2]\n    # fmt: on\n    b = [1,2]\n",
+        "placeholder in text": TOOL_LIKE.replace("x = {  'a':1 }\n", fmt.PLACEHOLDER),
+        "comment first": TOOL_LIKE.replace("_A:", "# note\n_A:"),
+        "only markers": "# fmt: off\n# fmt: on\nx = [1,2]\n",
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_variants()))
+def test_edge_cases_match_full_black(name: str) -> None:
+    source = _variants()[name]
+    assert fmt.format_source(source, MODE) == fmt.full(source, MODE)
+
+
+def test_unsafe_regions_take_the_full_pass() -> None:
+    variants = _variants()
+    assert fmt._region(variants["plain"]) is not None
+    for name in ("no region", "two regions", "inside a docstring", "trailing blanks", "blank line inside"):
+        assert fmt._region(variants[name]) is None, name
+    for name in ("indented region", "placeholder in text", "comment first", "only markers"):
+        assert fmt._region(variants[name]) is None, name
+
+
+def test_cli_build_writes_black_stable_modules(tmp_path: Path) -> None:
+    root = _synthetic(tmp_path, 8)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(root)
+        result = CliRunner().invoke(main, ["build", "--no-cache"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    modules = sorted((root / "generated" / "python").rglob("*.py"))
+    assert len(modules) >= 8
+    for path in modules:
+        text = path.read_text(encoding="utf-8")
+        assert fmt.full(text, MODE) == text, path

@@ -1,0 +1,91 @@
+"""Black for the python target, without making black re-read the literals it would leave as they are.
+
+A tool module lays out its schema and example literals itself between a `# fmt: off` line and a
+`# fmt: on` line; black keeps that region verbatim, yet still tokenizes and parses it on both of its
+passes. `format_source` swaps the region for a one-line placeholder, runs black over the rest, and
+puts the region back where the placeholder came out: the same bytes as a full black pass (a test
+holds them equal over the golden and synthetic catalogs) for less parsing. It takes that shortcut only
+when the region is plainly toolgen's layout (markers at the start of a line, once each, no string
+quotes spanning it, no trailing blanks) and the placeholder comes back intact; anything else gets the
+full black pass.
+"""
+
+from __future__ import annotations
+
+import black
+
+FMT_OFF = "# fmt: off\n"
+"""The line that opens the verbatim region (at the start of a line)."""
+
+FMT_ON = "# fmt: on\n"
+"""The line that closes it."""
+
+PLACEHOLDER = "_toolgen_verbatim_region_ = None\n"
+"""What black sees instead of the region: one short statement, as the region holds statements."""
+
+
+def full(source: str, mode: black.Mode) -> str:
+    """One plain black pass over the whole text (the reference the shortcut must equal)."""
+    return black.format_str(source, mode=mode)
+
+
+def format_source(source: str, mode: black.Mode) -> str:
+    """`source` formatted by black in `mode`, byte-identical to `full(source, mode)`."""
+    region = _region(source)
+    if region is None:
+        return full(source, mode)
+    start, end = region
+    marked = FMT_OFF + PLACEHOLDER + FMT_ON
+    shown = source[: start - len(FMT_OFF)] + marked + source[end + len(FMT_ON) :]
+    formatted = full(shown, mode)
+    at = formatted.find(marked)
+    if at < 0 or (at > 0 and formatted[at - 1] != "\n") or formatted.find(marked, at + 1) >= 0:
+        return full(source, mode)
+    body = source[start:end]
+    return formatted[: at + len(FMT_OFF)] + body + formatted[at + len(FMT_OFF) + len(PLACEHOLDER) :]
+
+
+def _region(source: str) -> tuple[int, int] | None:
+    """Start and end offsets of the one verbatim region's body, or None when the shortcut is not safe."""
+    opened = _line_at(source, FMT_OFF)
+    closed = _line_at(source, FMT_ON)
+    if opened is None or closed is None or closed < opened:
+        return None
+    start = opened + len(FMT_OFF)
+    body = source[start:closed]
+    if not body or PLACEHOLDER in source or not _plain(body) or not _outside_strings(source[:opened]):
+        return None
+    return start, closed
+
+
+def _line_at(source: str, line: str) -> int | None:
+    """The offset of the one occurrence of `line` as a whole line, else None (absent or repeated)."""
+    hits = [i for i in _find_all(source, line) if i == 0 or source[i - 1] == "\n"]
+    return hits[0] if len(hits) == 1 and source.count(line.strip()) == 1 else None
+
+
+def _find_all(source: str, text: str) -> list[int]:
+    found: list[int] = []
+    at = source.find(text)
+    while at >= 0:
+        found.append(at)
+        at = source.find(text, at + 1)
+    return found
+
+
+def _plain(body: str) -> bool:
+    """Region text black would copy as it is: statements at column 0, no blanks, no multi-line strings."""
+    if '"""' in body or "'''" in body or "\\\n" in body or "\t" in body or "\r" in body or "\f" in body:
+        return False
+    lines = body.split("\n")
+    if lines[-1] != "" or not lines[0][:1].isidentifier():
+        return False
+    return all(line and line == line.rstrip() for line in lines[:-1])
+
+
+def _outside_strings(before: str) -> bool:
+    """The text before the region closes every triple-quoted string it opens (so the markers are code)."""
+    return before.count('"""') % 2 == 0 and before.count("'''") % 2 == 0
+
+
+__all__ = ["FMT_OFF", "FMT_ON", "PLACEHOLDER", "format_source", "full"]
