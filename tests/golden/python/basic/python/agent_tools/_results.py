@@ -21,9 +21,15 @@ T_co = TypeVar("T_co", covariant=True)
 
 
 class ToolModel(BaseModel):
-    """Base of every generated model: dumps use the wire names; fields may be named `model_*`."""
+    """Base of every generated model: dumps use the wire names; fields may be named `model_*`.
 
-    model_config = ConfigDict(protected_namespaces=(), serialize_by_alias=True)
+    Patterns use Python's `re`, as the registry's jsonschema validation does: pydantic's default
+    engine refuses lookarounds and large repetitions that JSON Schema allows.
+    """
+
+    model_config = ConfigDict(
+        protected_namespaces=(), serialize_by_alias=True, regex_engine="python-re"
+    )
 
 
 def freeze(value: Any) -> Any:
