@@ -16,7 +16,7 @@ from toolgen import cache
 from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, Severity, has_errors, resolve_severities, sort_diagnostics
-from toolgen.load import RawDocument, load_documents
+from toolgen.load import Locate, RawDocument, load_documents
 from toolgen.parallel import pmap
 from toolgen.render import Artifact, targets
 
@@ -92,12 +92,16 @@ def _decode_checked(data: Any) -> Checked:
 
 def locate(diagnostics: Iterable[Diagnostic], documents: Iterable[RawDocument]) -> list[Diagnostic]:
     """Fill in line and column for diagnostics that carry only a pointer into a contract."""
-    by_file = {d.rel: d for d in documents}
+    return _located(diagnostics, {d.rel: d.locate for d in documents})
+
+
+def _located(diagnostics: Iterable[Diagnostic], locators: Mapping[str, Locate]) -> list[Diagnostic]:
+    """`locate` with each file's locator (its text and line starts, not its parsed data)."""
     out: list[Diagnostic] = []
     for diagnostic in diagnostics:
-        document = by_file.get(diagnostic.file)
-        if diagnostic.line is None and document is not None:
-            line, column = document.locate(diagnostic.pointer)
+        locator = locators.get(diagnostic.file)
+        if diagnostic.line is None and locator is not None:
+            line, column = locator(diagnostic.pointer)
             out.append(replace(diagnostic, line=line, column=column))
         else:
             out.append(diagnostic)
@@ -115,6 +119,9 @@ def generate(settings: Settings, *, progress: Callable[[str], None] | None = Non
     step("validate")
     if catalog is None:
         return Generated(settings, tuple(problems))
+    # the parsed documents weigh as much as the catalog: keep only what places a target's diagnostics
+    locators = {d.rel: d.locate for d in documents}
+    del documents
     per_file = {c.source: c.rules for c in catalog}
     registry = targets()
     artifacts: list[Artifact] = []
@@ -123,7 +130,7 @@ def generate(settings: Settings, *, progress: Callable[[str], None] | None = Non
             continue
         result = registry[name](catalog, settings)
         found = resolve_severities(result.diagnostics, settings.rule_severities, per_file)
-        problems.extend(locate(found, documents))
+        problems.extend(_located(found, locators))
         artifacts.extend(result.artifacts)
         step(name)
     diagnostics = tuple(sort_diagnostics(problems))

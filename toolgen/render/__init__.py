@@ -15,17 +15,37 @@ from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Artifact:
-    """One generated file: its path relative to the output folder (POSIX) and its text."""
+    """One generated file: its path relative to the output folder (POSIX) and its text.
+
+    The text is held encoded once, so the bytes the writer compares and writes are the artifact's
+    own (not a second copy of every file: half the memory of a large build); `text` decodes them.
+    """
 
     path: str
-    text: str
+    body: bytes | str = field(repr=False)
+    """The UTF-8 bytes; the text itself only when it cannot be encoded (`data()` then raises)."""
+
+    def __init__(self, path: str, text: str) -> None:
+        try:
+            body: bytes | str = text.encode("utf-8")
+        except UnicodeEncodeError:
+            body = text
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "body", body)
+
+    @property
+    def text(self) -> str:
+        """The text of the file, as the target rendered it."""
+        return self.body if isinstance(self.body, str) else self.body.decode("utf-8")
 
     def data(self) -> bytes:
         """The bytes written to disk: UTF-8, LF line endings, a trailing newline."""
-        text = self.text if self.text.endswith("\n") else self.text + "\n"
-        return text.encode("utf-8")
+        body = self.body
+        if isinstance(body, str):
+            return (body if body.endswith("\n") else body + "\n").encode("utf-8")
+        return body if body.endswith(b"\n") else body + b"\n"
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,65 @@
+"""What keeps a large build's memory down: one copy of each file's bytes, no parsed documents kept."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks import synth_catalog
+from toolgen import write
+from toolgen.config import load_settings
+from toolgen.pipeline import generate
+from toolgen.render import Artifact
+
+
+def test_artifact_holds_one_encoded_copy() -> None:
+    artifact = Artifact("a/b.py", "é = 1\n")
+    assert artifact.text == "é = 1\n"
+    assert artifact.data() == "é = 1\n".encode()
+    assert artifact.data() is artifact.data()  # the writer gets the artifact's own bytes, not a copy
+    assert Artifact("a", "x").data() == b"x\n" and Artifact("a", "x").text == "x"
+    assert Artifact("a", "") == Artifact("a", "") and Artifact("a", "") != Artifact("a", "\n")
+    with pytest.raises(UnicodeEncodeError):  # text that is not valid Unicode still fails where it did
+        Artifact("a", "\ud800").data()
+    assert Artifact("a", "\ud800").text == "\ud800"
+
+
+def test_plan_shares_the_artifacts_bytes(tmp_path: Path) -> None:
+    artifacts = [Artifact("one.txt", "1\n"), Artifact("two.txt", "2\n")]
+    change = write.plan(artifacts, tmp_path / "out")
+    for artifact in artifacts:
+        assert change.files[artifact.path] is artifact.data()
+    write.apply(change)
+    assert (tmp_path / "out" / "two.txt").read_bytes() == b"2\n"
+
+
+def _project(root: Path, count: int) -> Path:
+    synth_catalog.write_catalog(root, count)
+    return root
+
+
+def test_target_diagnostics_are_still_located(tmp_path: Path) -> None:
+    # 130 tools: the OpenAI target warns (TG305, 128 tools a request) on a tool past the limit; the
+    # parsed documents are gone by then and the locator alone must place it in its file
+    root = _project(tmp_path, 130)
+    (root / "toolgen.toml").write_text('targets = ["providers"]\n[rules]\nTG305 = "warning"\n', encoding="utf-8")
+    settings, problems = load_settings(root)
+    assert not problems
+    result = generate(settings)
+    found = [d for d in result.diagnostics if d.code == "TG305"]
+    assert found and all(d.line is not None and d.column is not None for d in found), found
+    assert all((root / d.file).is_file() for d in found)
+
+
+def test_cli_build_in_a_subprocess(tmp_path: Path) -> None:
+    root = _project(tmp_path, 12)
+    run = subprocess.run(
+        [sys.executable, "-m", "toolgen", "build", "--no-cache"], cwd=root, capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    settings, _ = load_settings(root)
+    again = write.plan(generate(settings).artifacts, settings.output_dir)
+    assert again.up_to_date and len(again.files) > 12
