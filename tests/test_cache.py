@@ -231,12 +231,19 @@ def test_parallel_results_do_not_depend_on_the_number_of_workers(monkeypatch: py
     assert parallel.jobs() == 1 and parallel.pmap(str, items) == [str(x) for x in items]
 
 
-def test_fast_path_template_digest_equals_the_templating_fingerprint(tmp_path: Path) -> None:
-    from toolgen.templating import templates_fingerprint
+def test_fast_path_template_digest_covers_the_templates_rendering_uses(tmp_path: Path) -> None:
+    """The digest reads the folder Jinja loads built-ins from, and moves with any override file."""
+    from toolgen.templating import builtin_templates_dir
 
+    builtin = builtin_templates_dir()
+    assert builtin.is_dir() and any(builtin.rglob("*.jinja"))
+    empty = fastpath.templates_digest(tmp_path)
+    assert empty == fastpath.templates_digest(None), "an empty override folder changes nothing"
     (tmp_path / "x.jinja").write_text("{{ a }}", encoding="utf-8")
-    assert fastpath.templates_digest(None) == templates_fingerprint(None)
-    assert fastpath.templates_digest(tmp_path) == templates_fingerprint(tmp_path)
+    one = fastpath.templates_digest(tmp_path)
+    assert one != empty
+    (tmp_path / "x.jinja").write_text("{{ b }}", encoding="utf-8")
+    assert fastpath.templates_digest(tmp_path) != one
 
 
 def test_python_dash_m_second_build_changes_nothing(tmp_path: Path) -> None:

@@ -114,7 +114,7 @@ def contract_files(folder: Path) -> list[tuple[str, Path]] | None:
 
 
 def templates_digest(override_dir: Path | None) -> str:
-    """`templating.templates_fingerprint`, without importing jinja2 (a test holds them equal)."""
+    """A digest of every template file rendering can use (the override folder, then the built-ins)."""
     package = Path(toolgen.__file__).resolve().parent
     builtin = package / "templates"
     return _folders_digest((override_dir, builtin if builtin.is_dir() else package.parent / "templates"))

@@ -8,7 +8,6 @@ built-ins of the same name. Templates hold only loops, simple conditionals and t
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Mapping
 from functools import lru_cache
@@ -70,14 +69,3 @@ def environment(
     path.append(str(builtin_templates_dir()))
     return _environment(tuple(path), tuple(sorted((extra_filters or {}).items())))
 
-
-def templates_fingerprint(override_dir: Path | None = None) -> str:
-    """A digest of every template file that could be used: changes when any template changes."""
-    digest = hashlib.sha256()
-    for folder in (override_dir, builtin_templates_dir()):
-        if folder is None or not folder.is_dir():
-            continue
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-            digest.update(path.relative_to(folder).as_posix().encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
