@@ -29,7 +29,8 @@ from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.importshapes import SHAPES, Record, Shape, find_records
 from toolgen.lint import MAX_DESCRIPTION, UNCONFIRMED_TAG
-from toolgen.repair import Repair, join, repair_schema, shorten, snake_case
+from toolgen.positions import join
+from toolgen.repair import Repair, repair_schema, shorten, snake_case
 
 PLACEHOLDER = "TODO: describe."
 """The description of a tool whose source has none: short enough that TG201 flags it for review."""

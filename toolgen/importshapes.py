@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.repair import Repair, join
+from toolgen.positions import join
+from toolgen.repair import Repair
 
 _CONTAINER_KEYS = ("tools", "functionDeclarations", "function_declarations")
 _SCHEMA_KEYS = {

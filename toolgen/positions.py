@@ -26,6 +26,11 @@ def escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
+def unescape(token: str) -> str:
+    """Undo `escape`: one RFC 6901 reference token back to the key it names."""
+    return token.replace("~1", "/").replace("~0", "~")
+
+
 def join(pointer: str, *tokens: object) -> str:
     """`pointer` extended by `tokens` (keys or indexes)."""
     return pointer + "".join("/" + escape(str(t)) for t in tokens)

@@ -20,11 +20,13 @@ same notes become errors that say what `--repair` would do. Decisions:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from jsonschema import Draft202012Validator
+
+from toolgen.positions import join
+from toolgen.schemawalk import children
 
 MAX_NAME = 64
 """Longest tool name a contract may have."""
@@ -53,9 +55,6 @@ _PYTHON_TYPES: dict[str, type | tuple[type, ...]] = {
     "integer": int,
 }
 _META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
-_SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-_SCHEMA_ONE = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames")
-_SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +63,6 @@ class Repair:
 
     pointer: str
     message: str
-
-
-def join(pointer: str, *parts: object) -> str:
-    """Extend an RFC 6901 pointer."""
-    return pointer + "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
 def snake_case(name: str) -> str:
@@ -213,16 +207,6 @@ def _fix_required(node: dict[str, Any], where: str, notes: list[Repair]) -> None
     node["required"] = kept
 
 
-def _children(node: dict[str, Any], where: str) -> Iterator[tuple[dict[str, Any], str]]:
-    for key, value in node.items():
-        if key in _SCHEMA_ONE and isinstance(value, dict):
-            yield value, join(where, key)
-        elif key in _SCHEMA_MAPS and isinstance(value, dict):
-            yield from ((v, join(where, key, k)) for k, v in value.items() if isinstance(v, dict))
-        elif key in _SCHEMA_LISTS and isinstance(value, list):
-            yield from ((v, join(where, key, i)) for i, v in enumerate(value) if isinstance(v, dict))
-
-
 def repair_schema(schema: dict[str, Any], where: str, notes: list[Repair]) -> dict[str, Any]:
     """Fix a (mutable, owned) schema in place and return it; every change is appended to `notes`."""
     if "type" not in schema and not any(k in schema for k in ("anyOf", "oneOf", "allOf", "$ref")):
@@ -238,7 +222,7 @@ def repair_schema(schema: dict[str, Any], where: str, notes: list[Repair]) -> di
         _fix_required(node, here, notes)
         _fix_properties(node, here, notes)
         _fix_node_keys(node, here, notes)
-        stack.extend(reversed(list(_children(node, here))))
+        stack.extend(reversed([(child, pointer) for pointer, child in children(node, here) if isinstance(child, dict)]))
     _fix_metaschema(schema, where, notes)
     return schema
 

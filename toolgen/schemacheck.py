@@ -20,34 +20,19 @@ import referencing
 import referencing.exceptions
 from jsonschema import Draft202012Validator
 
-from toolgen.positions import join
+from toolgen.positions import join, unescape
 from toolgen.report import Reporter, did_you_mean
+from toolgen.schemawalk import LIST_KEYWORDS, MAP_KEYWORDS, ONE_KEYWORDS, children
 
 MAX_DEPTH = 64
 """Deepest nesting of tables/arrays a contract may have (TG127)."""
 
-_SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-_SCHEMA_ONE = (
-    "items",
-    "additionalProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "additionalItems",
-    "contentSchema",
-)
-_SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 
 KEYWORDS: frozenset[str] = frozenset(
     {
-        *_SCHEMA_MAPS,
-        *_SCHEMA_ONE,
-        *_SCHEMA_LISTS,
+        *MAP_KEYWORDS,
+        *ONE_KEYWORDS,
+        *LIST_KEYWORDS,
         *["$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment"],
         *["type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"],
         *["maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains"],
@@ -134,15 +119,7 @@ def subschemas(schema: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, M
         if not isinstance(node, Mapping):
             continue
         yield here, node
-        children: list[tuple[str, Any]] = []
-        for key, value in node.items():
-            if key in _SCHEMA_ONE:
-                children.append((join(here, key), value))
-            elif key in _SCHEMA_MAPS and isinstance(value, Mapping):
-                children.extend((join(here, key, k), v) for k, v in value.items())
-            elif key in _SCHEMA_LISTS and isinstance(value, list):
-                children.extend((join(here, key, i), v) for i, v in enumerate(value))
-        stack.extend(reversed(children))
+        stack.extend(reversed(list(children(node, here))))
 
 
 def check_schema(schema: Any, pointer: str, report: Reporter) -> bool:
@@ -233,7 +210,7 @@ def resolve(root: Mapping[str, Any], fragment: str) -> str | None:
         return None
     node: Any = root
     for raw in unquote(fragment)[1:].split("/"):
-        token = raw.replace("~1", "/").replace("~0", "~")
+        token = unescape(raw)
         if isinstance(node, Mapping) and token in node:
             node = node[token]
         elif isinstance(node, list) and token.isdigit() and int(token) < len(node):

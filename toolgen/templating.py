@@ -68,4 +68,3 @@ def environment(
     path = [str(override_dir)] if override_dir is not None else []
     path.append(str(builtin_templates_dir()))
     return _environment(tuple(path), tuple(sorted((extra_filters or {}).items())))
-

@@ -19,7 +19,7 @@ from toolgen.catalog import CONTRACT_KEYS, PERMISSIONS, STANDARD_ERRORS
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity, resolve_severities, sort_diagnostics
 from toolgen.load import RawDocument, load_documents
-from toolgen.positions import join, json_duplicates, locator_for
+from toolgen.positions import join, json_duplicates, locator_for, unescape
 from toolgen.report import Reporter, did_you_mean, type_name
 from toolgen.schemacheck import check_defaults, check_schema, validate_instance, walk_limits
 
@@ -274,7 +274,7 @@ def check_document(document: RawDocument) -> tuple[list[Diagnostic], dict[str, s
         return report.found, {}
     if document.format == "json":
         for pointer, line, column in json_duplicates(document.text):
-            key = pointer.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+            key = unescape(pointer.rsplit("/", 1)[-1])
             message = f"key {key!r} appears twice in this object and only the last one counts; remove one"
             report("TG129", pointer, message, (line, column))
     check_top(data, document.stem, report)

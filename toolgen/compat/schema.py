@@ -17,7 +17,7 @@ from toolgen.compat import keywords as kw
 from toolgen.compat.model import ABSENT, Bump, Change, Direction
 from toolgen.compat.table import DECISIONS
 from toolgen.frozen import thaw
-from toolgen.positions import escape
+from toolgen.positions import escape, unescape
 from toolgen.render.markdown import code
 
 MAX_DEPTH = 64
@@ -45,7 +45,7 @@ def _lookup(root: Any, fragment: str) -> tuple[Any, str] | None:
         return _anchor(root, unquote(fragment), "")
     node, pointer = root, ""
     for raw in unquote(fragment).split("/")[1:]:
-        token = raw.replace("~1", "/").replace("~0", "~")
+        token = unescape(raw)
         if isinstance(node, Mapping) and token in node:
             node = node[token]
         elif isinstance(node, Sequence) and not isinstance(node, str) and token.isdigit() and int(token) < len(node):
@@ -119,7 +119,7 @@ class SchemaDiff:
 
     def label(self, pointer: str, side: int) -> str:
         """A readable path of the property a pointer is in: `range.start`, `files[].path`."""
-        tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer[len(self.prefixes[side]) :].split("/")[1:]]
+        tokens = [unescape(t) for t in pointer[len(self.prefixes[side]) :].split("/")[1:]]
         parts: list[str] = []
         index = 0
         while index < len(tokens):

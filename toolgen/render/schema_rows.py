@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen.frozen import thaw
+from toolgen.positions import unescape
 
 MAX_DEPTH = 8
 """How deep nested objects are expanded in a table; deeper ones are shown as `object`."""
@@ -57,7 +58,7 @@ def resolve(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, 
         seen.add(ref)
         target: Any = root
         for part in ref.removeprefix("#").strip("/").split("/") if ref != "#" else ():
-            key = part.replace("~1", "/").replace("~0", "~")
+            key = unescape(part)
             target = target.get(key) if isinstance(target, Mapping) else None
         if not isinstance(target, Mapping):
             return {}

@@ -14,29 +14,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from toolgen.positions import escape
+from toolgen.positions import escape, unescape
+from toolgen.schemawalk import LIST_KEYWORDS, MAP_KEYWORDS, ONE_KEYWORDS
 
 Schema = dict[str, Any]
 
-MAP_KEYWORDS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-"""Keywords whose value maps names to subschemas."""
-
-ONE_KEYWORDS = (
-    "items",
-    "additionalProperties",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-)
-"""Keywords whose value is one subschema."""
-
-LIST_KEYWORDS = ("anyOf", "oneOf", "allOf", "prefixItems")
-"""Keywords whose value is a list of subschemas."""
 
 COMPOSITION = ("anyOf", "oneOf", "allOf")
 """Composition keywords, which some providers refuse at the root."""
@@ -48,11 +30,6 @@ class Issue:
 
     pointer: str
     message: str
-
-
-def unescape(token: str) -> str:
-    """Undo `escape`."""
-    return token.replace("~1", "/").replace("~0", "~")
 
 
 def children(node: Schema, pointer: str) -> Iterator[tuple[str, Any]]:

@@ -1,0 +1,45 @@
+"""Where subschemas live in a JSON Schema: the one table every schema walk in toolgen reads.
+
+Validation, provider lowering and import repair all walk schemas; they agree on which keywords hold
+subschemas by importing these tuples instead of keeping their own copies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from toolgen.positions import join
+
+MAP_KEYWORDS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+"""Keywords whose value maps names to subschemas."""
+
+ONE_KEYWORDS = (
+    "items",
+    "additionalProperties",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "additionalItems",
+    "contentSchema",
+)
+"""Keywords whose value is one subschema."""
+
+LIST_KEYWORDS = ("anyOf", "oneOf", "allOf", "prefixItems")
+"""Keywords whose value is a list of subschemas."""
+
+
+def children(node: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """The direct subschema objects of `node`, in document order, with their RFC 6901 pointers."""
+    for key, value in node.items():
+        if key in ONE_KEYWORDS and isinstance(value, Mapping):
+            yield join(pointer, key), value
+        elif key in MAP_KEYWORDS and isinstance(value, Mapping):
+            yield from ((join(pointer, key, k), v) for k, v in value.items() if isinstance(v, Mapping))
+        elif key in LIST_KEYWORDS and isinstance(value, list):
+            yield from ((join(pointer, key, i), v) for i, v in enumerate(value) if isinstance(v, Mapping))
