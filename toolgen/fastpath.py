@@ -29,12 +29,10 @@ import toolgen
 from toolgen import cache
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.write import MANIFEST
 
 STATE = "state.json"
 """The fast-path record inside the cache folder."""
-
-MANIFEST = ".toolgen-manifest.json"
-"""The writer's manifest (the same name as `write.MANIFEST`; write.py imports heavier things)."""
 
 
 @dataclass(frozen=True, slots=True)
