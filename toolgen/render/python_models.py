@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
+import json
 import re
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -25,7 +26,7 @@ from typing import Any
 from toolgen import cache
 from toolgen.catalog import Contract, canonical_json
 from toolgen.frozen import thaw
-from toolgen.parallel import pmap
+from toolgen.parallel import pmap_batches
 
 DCG_VERSION = metadata.version("datamodel-code-generator")
 """The dcg version the models are made with (recorded in each generated header)."""
@@ -62,37 +63,51 @@ def _class_namer(root: str) -> Callable[[str], str]:
     return name
 
 
-def _dcg(schema: Mapping[str, object], root: str, package: str) -> str:
-    from datamodel_code_generator import InputFileType, LiteralType, PythonVersion, generate
+def _settings(package: str) -> dict[str, Any]:
+    """The dcg settings every call shares (the class names are set per call)."""
+    from datamodel_code_generator import InputFileType, LiteralType, PythonVersion
     from datamodel_code_generator.enums import DataModelType
 
-    plain = thaw(schema)
+    return {
+        "input_file_type": InputFileType.JsonSchema,
+        "output_model_type": DataModelType.PydanticV2BaseModel,
+        "target_python_version": PythonVersion.PY_311,
+        "disable_timestamp": True,
+        "formatters": [],
+        "field_extra_keys": {"description"},
+        "enum_field_as_literal": LiteralType.All,
+        "use_standard_collections": True,
+        "use_union_operator": True,
+        "use_annotated": True,
+        "field_constraints": True,
+        "strict_nullable": True,
+        "base_class": f"{package}._runtime.ToolModel",
+        "type_mappings": list(TYPE_MAPPINGS),
+    }
+
+
+def _plain(schema: Mapping[str, object]) -> dict[str, Any]:
+    plain: dict[str, Any] = thaw(schema)
     for key in ("title", "$id"):  # dcg would name the root class after these; the root is named `root`
         plain.pop(key, None)
-    code = generate(
-        plain,
-        input_file_type=InputFileType.JsonSchema,
-        output_model_type=DataModelType.PydanticV2BaseModel,
-        target_python_version=PythonVersion.PY_311,
-        disable_timestamp=True,
-        formatters=[],
-        class_name=root,
-        custom_class_name_generator=_class_namer(root),
-        field_extra_keys={"description"},
-        enum_field_as_literal=LiteralType.All,
-        use_standard_collections=True,
-        use_union_operator=True,
-        use_annotated=True,
-        field_constraints=True,
-        strict_nullable=True,
-        base_class=f"{package}._runtime.ToolModel",
-        type_mappings=list(TYPE_MAPPINGS),
-    )
+    return plain
+
+
+def _checked(code: object, root: str) -> str:
     if not isinstance(code, str):
         raise TypeError(f"datamodel-code-generator returned {type(code).__name__} for {root}")
     if not re.search(rf"^class {root}\(", code, re.MULTILINE):
         raise ValueError(f"datamodel-code-generator did not make the class {root}")
     return code
+
+
+def _dcg(schema: Mapping[str, object], root: str, package: str) -> str:
+    from datamodel_code_generator import generate
+
+    code = generate(
+        _plain(schema), class_name=root, custom_class_name_generator=_class_namer(root), **_settings(package)
+    )
+    return _checked(code, root)
 
 
 def _split(code: str) -> tuple[list[ast.Import | ast.ImportFrom], str]:
@@ -131,21 +146,113 @@ def _noted(schema: Mapping[str, object], root: str, package: str, pointer: str) 
     return code, sorted({(pointer, str(w.message)) for w in caught})
 
 
+def _schemas(contract: Contract) -> list[tuple[Mapping[str, object], str, str]]:
+    """(schema, root class, pointer) for the input and, when declared, the output of a contract."""
+    base = pascal(contract.name)
+    found = [(contract.input_schema, base + "Input", "/input_schema")]
+    if contract.output_schema is not None:
+        found.append((contract.output_schema, base + "Output", "/output_schema"))
+    return found
+
+
+def _assemble(contract: Contract, codes: Sequence[str], notes: Iterable[tuple[str, str]]) -> ToolModels:
+    """The ToolModels of a contract from dcg's code for its input (and output) schema."""
+    imports: list[ast.Import | ast.ImportFrom] = []
+    bodies: list[str] = []
+    for code in codes:
+        found, body = _split(code)
+        imports.extend(found)
+        bodies.append(body)
+    roots = [root for _, root, _ in _schemas(contract)]
+    output_class = roots[1] if len(roots) > 1 else None
+    return ToolModels(_merge_imports(imports), "\n\n\n".join(bodies), roots[0], output_class, tuple(notes))
+
+
 def tool_models(contract: Contract, package: str) -> ToolModels:
     """The input (and output) models of one contract; they derive from `<package>._runtime.ToolModel`."""
-    base = pascal(contract.name)
-    code, notes = _noted(contract.input_schema, base + "Input", package, "/input_schema")
-    imports, input_body = _split(code)
-    bodies = [input_body]
-    output_class = None
-    if contract.output_schema is not None:
-        output_class = base + "Output"
-        code, output_notes = _noted(contract.output_schema, output_class, package, "/output_schema")
-        output_imports, output_body = _split(code)
-        imports.extend(output_imports)
-        bodies.append(output_body)
-        notes.extend(output_notes)
-    return ToolModels(_merge_imports(imports), "\n\n\n".join(bodies), base + "Input", output_class, tuple(notes))
+    codes: list[str] = []
+    notes: list[tuple[str, str]] = []
+    for schema, root, pointer in _schemas(contract):
+        code, found = _noted(schema, root, package, pointer)
+        codes.append(code)
+        notes.extend(found)
+    return _assemble(contract, codes, notes)
+
+
+BATCH_MARK = "Tgbatchq"
+"""The class-name prefix of a batched dcg run, replaced by each schema's root class name afterwards.
+A contract whose schemas hold these letters in any case is never batched (so only class names carry it)."""
+
+BATCH_SIZE = 32
+"""Schemas per batched dcg run: past a few dozen the run costs no less per schema."""
+
+
+def _batch_namer(raw: str) -> str:
+    return BATCH_MARK if raw == "Model" else BATCH_MARK + pascal(raw)
+
+
+def batch_models(contracts: Sequence[Contract], package: str) -> list[ToolModels]:
+    """`tool_models` of each contract, with one dcg run over all their schemas where that is safe.
+
+    dcg run over a folder of schema files makes one module per file, each with its own names, so a
+    schema's classes come out as a run of its own would make them (a test holds the two equal over the
+    corpora), named with `BATCH_MARK` in place of the root class name, which is then put back. A batch
+    that fails or warns is made again one schema at a time, so errors and notes name their tool, and
+    so is a contract with a class name ending in a digit (dcg may have numbered it to avoid a clash).
+    """
+    batched = [c for c in contracts if not _unbatchable(c, package)]
+    made = _batch(batched, package) if len(batched) > 1 else {}
+    return [made[c.name] if c.name in made else tool_models(c, package) for c in contracts]
+
+
+def _unbatchable(contract: Contract, package: str) -> bool:
+    mark = BATCH_MARK.lower()
+    texts = [package, *(canonical_json(schema) for schema, _, _ in _schemas(contract))]
+    return any(mark in text.lower() for text in texts)
+
+
+def _batch(contracts: Sequence[Contract], package: str) -> dict[str, ToolModels]:
+    """The models of `contracts` from one dcg run, by tool name; empty when the run failed or warned."""
+    import tempfile
+    from pathlib import Path
+
+    from datamodel_code_generator import generate
+
+    files: list[tuple[Contract, list[tuple[str, str]]]] = []
+    with tempfile.TemporaryDirectory(prefix="toolgen-dcg-") as folder:
+        for index, contract in enumerate(contracts):
+            names: list[tuple[str, str]] = []
+            for part, (schema, root, _) in enumerate(_schemas(contract)):
+                stem = f"s{index:05d}_{part}"
+                text = json.dumps(_plain(schema), ensure_ascii=False)
+                (Path(folder) / f"{stem}.json").write_text(text, encoding="utf-8")
+                names.append((stem, root))
+            files.append((contract, names))
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                out = generate(Path(folder), custom_class_name_generator=_batch_namer, **_settings(package))
+        except Exception:
+            caught, out = [], None
+    if caught or not isinstance(out, dict):
+        return {}
+    made: dict[str, ToolModels] = {}
+    for contract, names in files:
+        texts = [out.get((f"{stem}.py",)) for stem, _ in names]
+        if not all(isinstance(text, str) and not _NUMBERED.search(text) for text in texts):
+            continue  # made alone, as the caller does for every contract not in the result
+        try:
+            pairs = zip(texts, names, strict=True)
+            codes = [_checked(str(text).replace(BATCH_MARK, root), root) for text, (_, root) in pairs]
+        except ValueError:
+            continue
+        made[contract.name] = _assemble(contract, codes, ())
+    return made
+
+
+_NUMBERED = re.compile(rf"^class {BATCH_MARK}\w*[0-9]\(", re.MULTILINE)
+"""A class dcg numbered to keep its name unique. dcg keeps class names unique across the modules of
+one run before it settles each module's names, so a numbered name may differ from a run of its own."""
 
 
 def models_for(contracts: Iterable[Contract], package: str) -> dict[str, ToolModels]:
@@ -157,7 +264,7 @@ def models_for(contracts: Iterable[Contract], package: str) -> dict[str, ToolMod
     ordered = list(contracts)
 
     def make(todo: Sequence[Contract]) -> list[ToolModels]:
-        return pmap(functools.partial(tool_models, package=package), todo)
+        return pmap_batches(functools.partial(batch_models, package=package), todo, BATCH_SIZE)
 
     made = cache.memo_many(
         "models",
