@@ -66,6 +66,48 @@ def test_shortcut_equals_full_black(case: str, tmp_path: Path, monkeypatch: pyte
     assert len(skipped) < len(tools) / 2, skipped
 
 
+@pytest.mark.parametrize("case", ["basic", "hostile", "repo", "synthetic", "long names"])
+def test_black_would_keep_the_layout_toolgen_gives_the_verbatim_region(case: str, tmp_path: Path) -> None:
+    """The `# fmt: off` region is toolgen's layout; with the markers gone black changes nothing in it
+    (but in the schema and example literals, which `pyblock` lays out its own way)."""
+    if case == "repo":
+        root = _repo(tmp_path)
+    elif case == "synthetic":
+        root = _synthetic(tmp_path, 120)
+    elif case == "long names":
+        root = write_project(tmp_path, {str(d["name"]): d for d in _long_named_contracts()})
+    else:
+        root = write_project(tmp_path, basic_contracts() if case == "basic" else hostile_contracts())
+    modules = {path: text for path, text in build(root).items() if path.endswith(".py") and fmt.FMT_OFF in text}
+    assert len(modules) >= 2
+    for path, text in modules.items():
+        assert fmt.full(text, MODE) == text, path  # black --check passes
+        # the schema and example literals are `pyblock`'s own layout (black would re-split some): cut them
+        start, end = text.index("# The contract's schemas and examples.\n"), text.index("\nCONTRACT: Final")
+        bare = (text[:start] + text[end:]).replace(fmt.FMT_OFF, "").replace(fmt.FMT_ON, "")
+        assert fmt.full(bare, MODE) == bare, path
+
+
+def _long_named_contracts() -> list[dict[str, object]]:
+    """Names from short to the 64-character limit, long texts, one to many errors and permissions."""
+    from tests import factory
+
+    found: list[dict[str, object]] = []
+    for length in (8, 20, 28, 33, 36, 40, 47, 52, 58, 64):
+        name = ("tool_" + "abcdefghij" * 7)[:length].rstrip("_")
+        doc = factory.contract(name)
+        doc["description"] = "A tool. " + "Long description text, " * (length // 4)
+        doc["permissions"] = ["read", "write", "network"][: 1 + length % 3]
+        codes = [f"ERROR_{'X' * (length // 3)}_{i}" for i in range(length % 4)]
+        doc["errors"] = [
+            {"code": c, "description": "d" * (length + i * 9), "retryable": i % 2 == 0} for i, c in enumerate(codes)
+        ]
+        if length % 2 == 0:
+            doc["output_schema"] = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+        found.append(doc)
+    return found
+
+
 TOOL_LIKE = '''"""Doc."""
 
 x = {  'a':1 }
@@ -92,6 +134,11 @@ def _variants() -> dict[str, str]:
         "placeholder in text": TOOL_LIKE.replace("x = {  'a':1 }\n", fmt.PLACEHOLDER),
         "comment first": TOOL_LIKE.replace("_A:", "# note\n_A:"),
         "only markers": "# fmt: off\n# fmt: on\nx = [1,2]\n",
+        "class inside": TOOL_LIKE.replace("_B:", "\n\nclass P:\n    x: int\n\n\n_B:"),
+        "one-line docstrings inside": TOOL_LIKE.replace("_B:", '"""A."""\n\nclass P:\n    """B."""\n\n\n_B:'),
+        "region to the end": TOOL_LIKE.split("# fmt: on\n", maxsplit=1)[0] + "# fmt: on\n",
+        "multi-line string inside": TOOL_LIKE.replace("_B:", 'S = """a\n  b"""\n_B:'),
+        "ends indented": TOOL_LIKE.replace("]\n# fmt: on", "]\nclass P:\n    x: int\n# fmt: on"),
     }
 
 
@@ -103,10 +150,11 @@ def test_edge_cases_match_full_black(name: str) -> None:
 
 def test_unsafe_regions_take_the_full_pass() -> None:
     variants = _variants()
-    assert fmt._region(variants["plain"]) is not None
-    for name in ("no region", "two regions", "inside a docstring", "trailing blanks", "blank line inside"):
+    for name in ("plain", "blank line inside", "class inside", "one-line docstrings inside", "region to the end"):
+        assert fmt._region(variants[name]) is not None, name
+    for name in ("no region", "two regions", "inside a docstring", "trailing blanks", "indented region"):
         assert fmt._region(variants[name]) is None, name
-    for name in ("indented region", "placeholder in text", "comment first", "only markers"):
+    for name in ("placeholder in text", "comment first", "only markers", "multi-line string inside", "ends indented"):
         assert fmt._region(variants[name]) is None, name
 
 

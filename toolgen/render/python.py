@@ -28,6 +28,7 @@ import black
 import jinja2
 from black.mode import TargetVersion
 from black.parsing import InvalidInput
+from black.strings import str_width
 
 from toolgen import cache
 from toolgen.catalog import PERMISSIONS, STANDARD_ERRORS, Catalog, Contract
@@ -169,6 +170,74 @@ def _errors_literal(contract: Contract) -> list[str]:
     ]
 
 
+# Black-style layout of the tool module's record and protocol. The tool template puts them in its
+# `# fmt: off` region, so black never reads them; these helpers split them as black would (a test
+# holds black, allowed to, to the same bytes over the golden, hostile and synthetic catalogs).
+
+
+def _fits(indent: int, text: str) -> bool:
+    return indent + str_width(text) <= LAYOUT_WIDTH
+
+
+def call_lines(function: str, args: Sequence[str], indent: int, end: str = ",") -> list[str]:
+    """`function(args...)` + `end` at `indent`, split as black splits a call inside a bracket."""
+    pad, inner, body = " " * indent, " " * (indent + 4), ", ".join(args)
+    if _fits(indent, f"{function}({body}){end}"):
+        return [f"{pad}{function}({body}){end}"]
+    if _fits(indent + 4, body):
+        return [f"{pad}{function}(", inner + body, f"{pad}){end}"]
+    return [f"{pad}{function}(", *(f"{inner}{arg}," for arg in args), f"{pad}){end}"]
+
+
+def tuple_lines(keyword: str, items: Sequence[Sequence[str]], indent: int) -> list[str]:
+    """`keyword=(items...),` at `indent`: each item is the lines of one element, ending in its comma.
+
+    No item: `()`. One item that fits on the line: a one-tuple black leaves as it is. Otherwise one
+    element per line, as black explodes it.
+    """
+    pad = " " * indent
+    if not items:
+        return [f"{pad}{keyword}=(),"]
+    if len(items) == 1 and len(items[0]) == 1 and _fits(indent, f"{keyword}=({items[0][0].strip()}),"):
+        return [f"{pad}{keyword}=({items[0][0].strip()}),"]
+    return [f"{pad}{keyword}=(", *(line for item in items for line in item), f"{pad}),"]
+
+
+def _error_lines(contract: Contract) -> list[str]:
+    items = [
+        call_lines("_runtime.ErrorInfo", [pyliteral(e.code), pyliteral(e.description), repr(e.retryable)], 8)
+        for e in contract.errors
+    ]
+    return tuple_lines("errors", items, 4)
+
+
+def _permission_lines(contract: Contract) -> list[str]:
+    return tuple_lines("permissions", [[" " * 8 + pyliteral(p) + ","] for p in contract.permissions], 4)
+
+
+def signature_lines(input_class: str, output_class: str | None) -> list[str]:
+    """`def __call__(self, arguments: <input>, /) -> <result>: ...` in the protocol, split as black does."""
+    result = f"{output_class} | Mapping[str, Any]" if output_class is not None else "Any"
+    params = ["self", f"arguments: {input_class}", "/"]
+    whole = f"def __call__({', '.join(params)}) -> _runtime.ToolResult[{result}]: ..."
+    if _fits(4, whole):
+        return ["    " + whole]
+    lines = ["    def __call__("]
+    if _fits(8, ", ".join(params)):
+        lines.append("        " + ", ".join(params))
+    else:
+        lines.extend(f"        {param}," for param in params)
+    tail = f") -> _runtime.ToolResult[{result}]: ..."
+    if _fits(4, tail):
+        return [*lines, "    " + tail]
+    lines.append("    ) -> _runtime.ToolResult[")
+    if _fits(8, result):
+        lines.append("        " + result)
+    else:
+        lines.extend(["        " + output_class if output_class else "        Any", "        | Mapping[str, Any]"])
+    return [*lines, "    ]: ..."]
+
+
 def _tool_view(contract: Contract, module: str, models: ToolModels, package: str) -> dict[str, Any]:
     output = contract.output_schema
     return {
@@ -188,6 +257,9 @@ def _tool_view(contract: Contract, module: str, models: ToolModels, package: str
         "input_schema": pyblock(contract.input_schema),
         "output_schema": pyblock(output) if output is not None else "None",
         "errors": _errors_literal(contract),
+        "error_lines": _error_lines(contract),
+        "permission_lines": _permission_lines(contract),
+        "signature_lines": signature_lines(models.input_class, models.output_class),
         "idempotent": repr(contract.idempotent),
         "deprecated": pyliteral(contract.deprecated),
         "digest": pyliteral(contract.digest),

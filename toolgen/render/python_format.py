@@ -74,13 +74,14 @@ def _find_all(source: str, text: str) -> list[int]:
 
 
 def _plain(body: str) -> bool:
-    """Region text black would copy as it is: statements at column 0, no blanks, no multi-line strings."""
-    if '"""' in body or "'''" in body or "\\\n" in body or "\t" in body or "\r" in body or "\f" in body:
+    """Region text black copies as it is: top-level statements (a class body indented under its
+    header), no trailing blanks, only one-line triple-quoted strings, no backslash continuations."""
+    if "'''" in body or "\\\n" in body or "\t" in body or "\r" in body or "\f" in body:
         return False
     lines = body.split("\n")
-    if lines[-1] != "" or not lines[0][:1].isidentifier():
+    if lines[-1] != "" or len(lines) < 2 or not lines[0][:1].isidentifier() or lines[-2][:1] in ("", " "):
         return False
-    return all(line and line == line.rstrip() for line in lines[:-1])
+    return all(line == line.rstrip() and line.count('"""') % 2 == 0 for line in lines[:-1])
 
 
 def _outside_strings(before: str) -> bool:

@@ -92,6 +92,8 @@ class ApplyPatchOutput(ToolModel):
     ]
 
 
+# The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
+# fmt: off
 ErrorCode = Literal[
     "CONFLICT",
     "INTERNAL",
@@ -107,8 +109,7 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
-# The contract's schemas and examples, laid out by toolgen.
-# fmt: off
+# The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "additionalProperties": False,
@@ -255,7 +256,6 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         },
     },
 ]
-# fmt: on
 
 CONTRACT: Final = _runtime.ToolContract(
     name="apply_patch",
@@ -301,3 +301,4 @@ __all__ = [
     "ApplyPatchInput",
     "ApplyPatchOutput",
 ]
+# fmt: on

@@ -87,6 +87,8 @@ class AskUserOutput(ToolModel):
     ]
 
 
+# The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
+# fmt: off
 ErrorCode = Literal[
     "CONFLICT",
     "DECLINED",
@@ -102,8 +104,7 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
-# The contract's schemas and examples, laid out by toolgen.
-# fmt: off
+# The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "additionalProperties": False,
@@ -207,7 +208,6 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "error": {"code": "NO_USER", "message": "no interactive user is attached to this run"},
     },
 ]
-# fmt: on
 
 CONTRACT: Final = _runtime.ToolContract(
     name="ask_user",
@@ -257,3 +257,4 @@ __all__ = [
     "AskUserInput",
     "AskUserOutput",
 ]
+# fmt: on

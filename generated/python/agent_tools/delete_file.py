@@ -58,6 +58,8 @@ class DeleteFileOutput(ToolModel):
     ]
 
 
+# The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
+# fmt: off
 ErrorCode = Literal[
     "CONFLICT",
     "DIRECTORY_NOT_EMPTY",
@@ -73,8 +75,7 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
-# The contract's schemas and examples, laid out by toolgen.
-# fmt: off
+# The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "additionalProperties": False,
@@ -135,7 +136,6 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         },
     },
 ]
-# fmt: on
 
 CONTRACT: Final = _runtime.ToolContract(
     name="delete_file",
@@ -185,3 +185,4 @@ __all__ = [
     "DeleteFileInput",
     "DeleteFileOutput",
 ]
+# fmt: on

@@ -71,6 +71,8 @@ class GitCommitOutput(ToolModel):
     deletions: Annotated[int, Field(description="Lines removed by the commit.", ge=0)]
 
 
+# The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
+# fmt: off
 ErrorCode = Literal[
     "CONFLICT",
     "HOOK_FAILED",
@@ -87,8 +89,7 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
-# The contract's schemas and examples, laid out by toolgen.
-# fmt: off
+# The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "additionalProperties": False,
@@ -169,7 +170,6 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "error": {"code": "NOTHING_TO_COMMIT", "message": "no changes added to commit"},
     },
 ]
-# fmt: on
 
 CONTRACT: Final = _runtime.ToolContract(
     name="git_commit",
@@ -226,3 +226,4 @@ __all__ = [
     "GitCommitInput",
     "GitCommitOutput",
 ]
+# fmt: on

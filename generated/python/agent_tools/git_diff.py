@@ -110,6 +110,8 @@ class GitDiffOutput(ToolModel):
     ]
 
 
+# The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
+# fmt: off
 ErrorCode = Literal[
     "CONFLICT",
     "INTERNAL",
@@ -124,8 +126,7 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
-# The contract's schemas and examples, laid out by toolgen.
-# fmt: off
+# The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "additionalProperties": False,
@@ -261,7 +262,6 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "error": {"code": "NOT_FOUND", "message": "unknown revision release-9"},
     },
 ]
-# fmt: on
 
 CONTRACT: Final = _runtime.ToolContract(
     name="git_diff",
@@ -304,3 +304,4 @@ __all__ = [
     "GitDiffInput",
     "GitDiffOutput",
 ]
+# fmt: on

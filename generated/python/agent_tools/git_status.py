@@ -107,6 +107,8 @@ class GitStatusOutput(ToolModel):
     ]
 
 
+# The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
+# fmt: off
 ErrorCode = Literal[
     "CONFLICT",
     "INTERNAL",
@@ -121,8 +123,7 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
-# The contract's schemas and examples, laid out by toolgen.
-# fmt: off
+# The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "additionalProperties": False,
@@ -242,7 +243,6 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         },
     },
 ]
-# fmt: on
 
 CONTRACT: Final = _runtime.ToolContract(
     name="git_status",
@@ -282,3 +282,4 @@ __all__ = [
     "GitStatusInput",
     "GitStatusOutput",
 ]
+# fmt: on

@@ -58,6 +58,8 @@ class GrepFilesOutput(ToolModel):
     ]
 
 
+# The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
+# fmt: off
 ErrorCode = Literal[
     "CONFLICT",
     "INTERNAL",
@@ -72,8 +74,7 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
-# The contract's schemas and examples, laid out by toolgen.
-# fmt: off
+# The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "additionalProperties": False,
@@ -137,7 +138,6 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "output": {"lines": ["src/cli.py:57:    # FIXME: quote arguments"], "truncated": True},
     },
 ]
-# fmt: on
 
 CONTRACT: Final = _runtime.ToolContract(
     name="grep_files",
@@ -178,3 +178,4 @@ __all__ = [
     "GrepFilesInput",
     "GrepFilesOutput",
 ]
+# fmt: on

@@ -89,6 +89,8 @@ class HttpFetchOutput(ToolModel):
     ]
 
 
+# The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
+# fmt: off
 ErrorCode = Literal[
     "BINARY_CONTENT",
     "BLOCKED_URL",
@@ -104,8 +106,7 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
-# The contract's schemas and examples, laid out by toolgen.
-# fmt: off
+# The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "additionalProperties": False,
@@ -216,7 +217,6 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "error": {"code": "BLOCKED_URL", "message": "10.0.0.5 is a private address"},
     },
 ]
-# fmt: on
 
 CONTRACT: Final = _runtime.ToolContract(
     name="http_fetch",
@@ -271,3 +271,4 @@ __all__ = [
     "HttpFetchInput",
     "HttpFetchOutput",
 ]
+# fmt: on

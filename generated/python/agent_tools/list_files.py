@@ -83,6 +83,8 @@ class ListFilesOutput(ToolModel):
     ]
 
 
+# The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
+# fmt: off
 ErrorCode = Literal[
     "CONFLICT",
     "INTERNAL",
@@ -98,8 +100,7 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
-# The contract's schemas and examples, laid out by toolgen.
-# fmt: off
+# The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "additionalProperties": False,
@@ -207,7 +208,6 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "error": {"code": "NOT_A_DIRECTORY", "message": "README.md is a file"},
     },
 ]
-# fmt: on
 
 CONTRACT: Final = _runtime.ToolContract(
     name="list_files",
@@ -253,3 +253,4 @@ __all__ = [
     "ListFilesInput",
     "ListFilesOutput",
 ]
+# fmt: on

@@ -54,6 +54,8 @@ class ReadFileOutput(ToolModel):
     ]
 
 
+# The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
+# fmt: off
 ErrorCode = Literal[
     "BINARY_FILE",
     "CONFLICT",
@@ -69,8 +71,7 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
-# The contract's schemas and examples, laid out by toolgen.
-# fmt: off
+# The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "additionalProperties": False,
@@ -145,7 +146,6 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         },
     },
 ]
-# fmt: on
 
 CONTRACT: Final = _runtime.ToolContract(
     name="read_file",
@@ -191,3 +191,4 @@ __all__ = [
     "ReadFileInput",
     "ReadFileOutput",
 ]
+# fmt: on

@@ -117,6 +117,8 @@ class RunCommandOutput(ToolModel):
     ]
 
 
+# The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
+# fmt: off
 ErrorCode = Literal[
     "COMMAND_NOT_FOUND",
     "CONFLICT",
@@ -131,8 +133,7 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
-# The contract's schemas and examples, laid out by toolgen.
-# fmt: off
+# The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "additionalProperties": False,
@@ -249,7 +250,6 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "error": {"code": "COMMAND_NOT_FOUND", "message": "cargo: not found"},
     },
 ]
-# fmt: on
 
 CONTRACT: Final = _runtime.ToolContract(
     name="run_command",
@@ -301,3 +301,4 @@ __all__ = [
     "RunCommandInput",
     "RunCommandOutput",
 ]
+# fmt: on

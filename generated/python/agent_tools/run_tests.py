@@ -117,6 +117,8 @@ class RunTestsOutput(ToolModel):
     ]
 
 
+# The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
+# fmt: off
 ErrorCode = Literal[
     "CONFLICT",
     "INTERNAL",
@@ -132,8 +134,7 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
-# The contract's schemas and examples, laid out by toolgen.
-# fmt: off
+# The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "additionalProperties": False,
@@ -278,7 +279,6 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "error": {"code": "NO_TESTS_FOUND", "message": "no tests matched test_does_not_exist"},
     },
 ]
-# fmt: on
 
 CONTRACT: Final = _runtime.ToolContract(
     name="run_tests",
@@ -334,3 +334,4 @@ __all__ = [
     "RunTestsInput",
     "RunTestsOutput",
 ]
+# fmt: on

@@ -114,6 +114,8 @@ class SearchCodeOutput(ToolModel):
     ]
 
 
+# The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
+# fmt: off
 ErrorCode = Literal[
     "CONFLICT",
     "INTERNAL",
@@ -128,8 +130,7 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
-# The contract's schemas and examples, laid out by toolgen.
-# fmt: off
+# The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "additionalProperties": False,
@@ -297,7 +298,6 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "error": {"code": "INVALID_PATTERN", "message": "unclosed group at position 3"},
     },
 ]
-# fmt: on
 
 CONTRACT: Final = _runtime.ToolContract(
     name="search_code",
@@ -345,3 +345,4 @@ __all__ = [
     "SearchCodeInput",
     "SearchCodeOutput",
 ]
+# fmt: on

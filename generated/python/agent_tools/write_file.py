@@ -65,6 +65,8 @@ class WriteFileOutput(ToolModel):
     ]
 
 
+# The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
+# fmt: off
 ErrorCode = Literal[
     "CONFLICT",
     "INTERNAL",
@@ -80,8 +82,7 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
-# The contract's schemas and examples, laid out by toolgen.
-# fmt: off
+# The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "additionalProperties": False,
@@ -150,7 +151,6 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "error": {"code": "CONFLICT", "message": "src/math.py changed since it was read"},
     },
 ]
-# fmt: on
 
 CONTRACT: Final = _runtime.ToolContract(
     name="write_file",
@@ -201,3 +201,4 @@ __all__ = [
     "WriteFileInput",
     "WriteFileOutput",
 ]
+# fmt: on

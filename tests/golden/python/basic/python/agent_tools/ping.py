@@ -20,6 +20,8 @@ class PingInput(ToolModel):
     )
 
 
+# The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
+# fmt: off
 ErrorCode = Literal[
     "CONFLICT",
     "INTERNAL",
@@ -33,11 +35,9 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
-# The contract's schemas and examples, laid out by toolgen.
-# fmt: off
+# The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {"type": "object", "additionalProperties": False, "properties": {}}
 _EXAMPLES: Final[list[dict[str, Any]]] = []
-# fmt: on
 
 CONTRACT: Final = _runtime.ToolContract(
     name="ping",
@@ -70,3 +70,4 @@ __all__ = [
     "Implementation",
     "PingInput",
 ]
+# fmt: on

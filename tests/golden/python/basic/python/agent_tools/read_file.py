@@ -43,6 +43,8 @@ class ReadFileOutput(ToolModel):
     lines: list[ReadFileOutputLine] | None = None
 
 
+# The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
+# fmt: off
 ErrorCode = Literal[
     "CONFLICT",
     "INTERNAL",
@@ -56,8 +58,7 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
-# The contract's schemas and examples, laid out by toolgen.
-# fmt: off
+# The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "additionalProperties": False,
@@ -92,7 +93,6 @@ _OUTPUT_SCHEMA: Final[dict[str, Any]] = {
     "required": ["content"],
 }
 _EXAMPLES: Final[list[dict[str, Any]]] = [{"title": "Read", "input": {"path": "a.py"}, "output": {"content": "x"}}]
-# fmt: on
 
 CONTRACT: Final = _runtime.ToolContract(
     name="read_file",
@@ -128,3 +128,4 @@ __all__ = [
     "ReadFileInput",
     "ReadFileOutput",
 ]
+# fmt: on

@@ -225,6 +225,8 @@ class ClassOutput(ToolModel):
     ok: bool
 
 
+# The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
+# fmt: off
 ErrorCode = Literal[
     "BROKEN_THING",
     "CONFLICT",
@@ -239,8 +241,7 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
-# The contract's schemas and examples, laid out by toolgen.
-# fmt: off
+# The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "additionalProperties": False,
@@ -390,7 +391,6 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "output": {"ok": True},
     },
 ]
-# fmt: on
 
 CONTRACT: Final = _runtime.ToolContract(
     name="class",
@@ -432,3 +432,4 @@ __all__ = [
     "ClassInput",
     "ClassOutput",
 ]
+# fmt: on

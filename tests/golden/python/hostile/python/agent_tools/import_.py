@@ -21,6 +21,8 @@ class ImportInput(ToolModel):
     q: Annotated[str | None, Field(description="A query.")] = None
 
 
+# The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
+# fmt: off
 ErrorCode = Literal[
     "CONFLICT",
     "INTERNAL",
@@ -34,15 +36,13 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
-# The contract's schemas and examples, laid out by toolgen.
-# fmt: off
+# The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "additionalProperties": False,
     "properties": {"q": {"type": "string", "description": "A query."}},
 }
 _EXAMPLES: Final[list[dict[str, Any]]] = []
-# fmt: on
 
 CONTRACT: Final = _runtime.ToolContract(
     name="import",
@@ -75,3 +75,4 @@ __all__ = [
     "Implementation",
     "ImportInput",
 ]
+# fmt: on

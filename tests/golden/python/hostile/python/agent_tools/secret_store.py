@@ -63,6 +63,8 @@ class SecretStoreOutput(ToolModel):
     receipt: str
 
 
+# The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
+# fmt: off
 ErrorCode = Literal[
     "CONFLICT",
     "INTERNAL",
@@ -77,8 +79,7 @@ ErrorCode = Literal[
 ]
 """Every error code this tool may return: its declared codes and the standard ones."""
 
-# The contract's schemas and examples, laid out by toolgen.
-# fmt: off
+# The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "additionalProperties": False,
@@ -129,7 +130,6 @@ _OUTPUT_SCHEMA: Final[dict[str, Any]] = {
     "required": ["receipt"],
 }
 _EXAMPLES: Final[list[dict[str, Any]]] = []
-# fmt: on
 
 CONTRACT: Final = _runtime.ToolContract(
     name="secret_store",
@@ -168,3 +168,4 @@ __all__ = [
     "SecretStoreInput",
     "SecretStoreOutput",
 ]
+# fmt: on
