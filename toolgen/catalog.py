@@ -229,11 +229,11 @@ class Catalog:
 
     def to_json(self) -> dict[str, Any]:
         """The `catalog.json` document."""
-        return {
-            "catalog_version": 1,
-            "digest": self.digest,
-            "tools": [c.to_json() for c in self.contracts],
-        }
+        return {**self.json_head(), "tools": [c.to_json() for c in self.contracts]}
+
+    def json_head(self) -> dict[str, Any]:
+        """The keys of the `catalog.json` document before `tools`."""
+        return {"catalog_version": 1, "digest": self.digest}
 
 
 def _error_spec(raw: Mapping[str, Any]) -> ErrorSpec:

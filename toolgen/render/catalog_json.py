@@ -8,17 +8,17 @@ schema (`contract.schema.json`) is copied beside it: contracts point their `$sch
 
 from __future__ import annotations
 
-import json
-
 from toolgen import __version__
 from toolgen.catalog import Catalog
 from toolgen.config import Settings
 from toolgen.formatschema import SCHEMA_FILE, schema_text
-from toolgen.render import Artifact, RenderResult
+from toolgen.render import Artifact, RenderResult, jsontext
 
 
 def render(catalog: Catalog, settings: Settings) -> RenderResult:
     """Render `catalog.json`, and `contract.schema.json` beside it so editors can check contracts."""
-    document = {"generated_by": f"toolgen {__version__}; do not edit by hand", **catalog.to_json()}
-    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    # the tools are made one at a time as the text is written (`jsontext`): never all at once as data
+    tools = (contract.to_json() for contract in catalog)
+    document = {"generated_by": f"toolgen {__version__}; do not edit by hand", **catalog.json_head(), "tools": tools}
+    text = jsontext.dumps(document) + "\n"
     return RenderResult(artifacts=(Artifact("catalog.json", text), Artifact(SCHEMA_FILE, schema_text())))

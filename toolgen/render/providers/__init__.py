@@ -9,14 +9,13 @@ small module per provider (`openai`, `anthropic`, `gemini`, `mcp`), shared rewri
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from toolgen.catalog import Catalog
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, sort_diagnostics
-from toolgen.render import Artifact, RenderResult
+from toolgen.render import Artifact, RenderResult, jsontext
 from toolgen.render.providers import anthropic, gemini, mcp, openai
 from toolgen.render.providers.common import Output, Payload
 
@@ -52,15 +51,28 @@ def project(catalog: Catalog, settings: Settings) -> Projection:
 
 
 def dump(payload: Payload) -> str:
-    """The text of one provider file."""
-    return json.dumps(payload.document, indent=2, ensure_ascii=False) + "\n"
+    """The text of one provider file (`json.dumps(indent=2, ensure_ascii=False)`, a tool at a time)."""
+    return jsontext.dumps(payload.document) + "\n"
+
+
+def _outputs(catalog: Catalog, settings: Settings) -> Iterator[Output]:
+    """Each provider's output in turn, so only one provider's payloads are ever held as data."""
+    for builder in _BUILDERS:
+        yield builder(catalog, settings)
 
 
 def render(catalog: Catalog, settings: Settings) -> RenderResult:
-    """Render the five provider files."""
-    projection = project(catalog, settings)
-    artifacts = tuple(Artifact(f"providers/{p.file}", dump(p)) for p in projection.payloads)
-    return RenderResult(artifacts=artifacts, diagnostics=projection.diagnostics)
+    """Render the five provider files (and keep their notes for the docs target of the same build)."""
+    artifacts: list[Artifact] = []
+    diagnostics: list[Diagnostic] = []
+    notes: dict[str, list[str]] = {}
+    for out in _outputs(catalog, settings):
+        artifacts.extend(Artifact(f"providers/{p.file}", dump(p)) for p in out.payloads)
+        diagnostics.extend(out.diagnostics)
+        _gather(notes, out)
+    _LAST_NOTES[:] = [(_notes_key(catalog, settings), _frozen_notes(catalog, notes))]
+    ordered = tuple(sorted(artifacts, key=lambda a: FILES.index(a.path.removeprefix("providers/"))))
+    return RenderResult(artifacts=ordered, diagnostics=tuple(sort_diagnostics(diagnostics)))
 
 
 def provider_notes(catalog: Catalog, settings: Settings) -> Mapping[str, tuple[str, ...]]:
@@ -69,7 +81,31 @@ def provider_notes(catalog: Catalog, settings: Settings) -> Mapping[str, tuple[s
     For example `("OpenAI: not strict, because `/input_schema/properties/headers` is a free-form
     map (additionalProperties is a schema)",)`. Every tool of the catalog has an entry, maybe empty.
     """
-    return project(catalog, settings).notes
+    key = _notes_key(catalog, settings)
+    if _LAST_NOTES and _LAST_NOTES[0][0] == key:
+        return _LAST_NOTES[0][1]
+    notes: dict[str, list[str]] = {}
+    for out in _outputs(catalog, settings):
+        _gather(notes, out)
+    return _frozen_notes(catalog, notes)
+
+
+_LAST_NOTES: list[tuple[tuple[str, str, bool], Mapping[str, tuple[str, ...]]]] = []
+"""The notes of the last `render`, by catalog digest and settings: the docs target of the same build
+reads them instead of projecting the whole catalog for every provider a second time."""
+
+
+def _notes_key(catalog: Catalog, settings: Settings) -> tuple[str, str, bool]:
+    return (catalog.digest, settings.fingerprint(), settings.anthropic_strict)
+
+
+def _gather(notes: dict[str, list[str]], out: Output) -> None:
+    for tool, texts in out.notes.items():
+        notes.setdefault(tool, []).extend(texts)
+
+
+def _frozen_notes(catalog: Catalog, notes: Mapping[str, list[str]]) -> Mapping[str, tuple[str, ...]]:
+    return {name: tuple(notes.get(name, ())) for name in catalog.names}
 
 
 __all__ = ["FILES", "Projection", "dump", "project", "provider_notes", "render"]

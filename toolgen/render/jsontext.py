@@ -1,0 +1,63 @@
+"""Large JSON files written a piece at a time, byte-identical to `json.dumps(indent=2, ensure_ascii=False)`.
+
+With `indent`, the standard library encodes in pure Python: it builds a list of every token of the
+document before joining them, and the caller has already built the whole document as plain data.
+For `catalog.json` or a provider file of 10,000 tools that is several times the file's size at once.
+`dumps` takes a document whose big lists may be iterators (each item made when it is reached), encodes
+each item of the top levels on its own and joins the pieces, so only the text is ever whole.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+OPEN_LEVELS = 2
+"""Containers this deep (the document, its members, theirs) are framed here; deeper ones by `json`."""
+
+
+def dumps(document: Any) -> str:
+    """The text of `json.dumps(document, indent=2, ensure_ascii=False)` (iterators stand for lists)."""
+    return "".join(_pieces(document, 0))
+
+
+def _plain(value: Any, level: int) -> str:
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    # JSON strings never hold a raw newline, so every newline here starts an indented line
+    return text.replace("\n", "\n" + "  " * level) if level else text
+
+
+def _pieces(value: Any, level: int) -> Iterator[str]:
+    if level >= OPEN_LEVELS or not isinstance(value, Mapping | list | tuple | Iterator):
+        yield _plain(value, level)
+        return
+    if isinstance(value, Mapping):
+        yield from _framed(_members(value, level + 1), "{", "}", level)
+    else:
+        yield from _framed((_pieces(item, level + 1) for item in value), "[", "]", level)
+
+
+def _members(value: Mapping[Any, Any], level: int) -> Iterator[Iterator[str]]:
+    for key, member in value.items():
+        if not isinstance(key, str):
+            raise TypeError(f"JSON object keys must be text here, not {type(key).__name__}")
+        yield _member(key, member, level)
+
+
+def _member(key: str, member: Any, level: int) -> Iterator[str]:
+    yield json.dumps(key, ensure_ascii=False) + ": "
+    yield from _pieces(member, level)
+
+
+def _framed(parts: Iterable[Iterator[str]], opener: str, closer: str, level: int) -> Iterator[str]:
+    pad = "\n" + "  " * (level + 1)
+    first = True
+    for part in parts:
+        yield opener + pad if first else "," + pad
+        first = False
+        yield from part
+    yield opener + closer if first else "\n" + "  " * level + closer
+
+
+__all__ = ["dumps"]
