@@ -1,4 +1,5 @@
-"""Batched datamodel-code-generator runs make exactly the models that one run per tool makes.
+"""Batched datamodel-code-generator runs make exactly the models that one run per tool makes, and
+black's first pass over them is final.
 
 The cold build runs dcg once over a folder of many tools' schemas (`python_models.batch_models`)
 instead of once per schema. These tests hold the batched models equal to the per-tool models, class
@@ -21,7 +22,9 @@ import pytest
 from tests import factory
 from tests.conftest import CORPORA, REPO
 from toolgen.catalog import Contract, contract_from_document
+from toolgen.render import python_format as fmt
 from toolgen.render import python_models
+from toolgen.render.python import BLACK_MODE
 from toolgen.render.python_models import BATCH_MARK, batch_models, tool_models
 from toolgen.repair import repair_schema
 
@@ -61,8 +64,11 @@ def _corpus_contracts() -> Iterator[Contract]:
             index += 1
 
 
-def _assert_batched_equal(contracts: list[Contract], size: int = 40) -> int:
-    """Batch `contracts` `size` at a time; every tool's models must equal its per-tool models."""
+def _assert_batched_equal(contracts: list[Contract], size: int = 40, black_too: bool = False) -> int:
+    """Batch `contracts` `size` at a time; every tool's models must equal its per-tool models.
+
+    With `black_too`, black's first pass over each tool's imports and models must also be final
+    (the python target's formatting shortcut makes only that pass: `python_format.one_pass`)."""
     batched_tools = 0
     for start in range(0, len(contracts), size):
         chunk = contracts[start : start + size]
@@ -75,6 +81,9 @@ def _assert_batched_equal(contracts: list[Contract], size: int = 40) -> int:
                 warnings.simplefilter("ignore")
                 alone = tool_models(contract, PACKAGE)
             assert made[contract.name] == alone, contract.name
+            if black_too:
+                text = "\n".join(alone.imports) + "\n\n\n" + alone.body + "\n"
+                assert fmt.one_pass(text, BLACK_MODE) == fmt.full(text, BLACK_MODE), contract.name
     return batched_tools
 
 
@@ -82,7 +91,7 @@ def _assert_batched_equal(contracts: list[Contract], size: int = 40) -> int:
 def test_every_corpus_tool_batches_to_its_own_models() -> None:
     contracts = list(_corpus_contracts())
     assert len(contracts) > 7000
-    batched = _assert_batched_equal(contracts)
+    batched = _assert_batched_equal(contracts, black_too=True)
     assert batched > 0.9 * len(contracts)  # the batch path is the one taken, not the fallback
 
 
@@ -90,7 +99,7 @@ def test_every_corpus_tool_batches_to_its_own_models() -> None:
 def test_synthetic_catalog_batches_to_its_own_models() -> None:
     docs = [synth_catalog.contract(i) for i in range(400)]
     contracts = [contract_from_document(d, f"contracts/{d['name']}.json") for d in docs]
-    batched = _assert_batched_equal(contracts)
+    batched = _assert_batched_equal(contracts, black_too=True)
     assert batched > 0.9 * len(contracts)
 
 
