@@ -1,4 +1,5 @@
-"""What keeps a large build's memory down: one copy of each file's bytes, no parsed documents kept."""
+"""What keeps a large build's memory down: each file's bytes held once and compressed, no parsed
+documents kept, whole-catalog JSON written a tool at a time."""
 
 from __future__ import annotations
 
@@ -15,11 +16,14 @@ from toolgen.pipeline import generate
 from toolgen.render import Artifact
 
 
-def test_artifact_holds_one_encoded_copy() -> None:
+def test_artifact_holds_its_bytes_compressed() -> None:
     artifact = Artifact("a/b.py", "é = 1\n")
     assert artifact.text == "é = 1\n"
     assert artifact.data() == "é = 1\n".encode()
-    assert artifact.data() is artifact.data()  # the writer gets the artifact's own bytes, not a copy
+    module = "".join(f"    field_{i}: Annotated[int, Field(description='The field {i}.')]\n" for i in range(200))
+    big = Artifact("a/c.py", module)
+    assert isinstance(big.body, bytes) and len(big.body) < len(module) / 4
+    assert big.data() == module.encode() and big.text == module
     assert Artifact("a", "x").data() == b"x\n" and Artifact("a", "x").text == "x"
     assert Artifact("a", "") == Artifact("a", "") and Artifact("a", "") != Artifact("a", "\n")
     with pytest.raises(UnicodeEncodeError):  # text that is not valid Unicode still fails where it did
@@ -27,13 +31,30 @@ def test_artifact_holds_one_encoded_copy() -> None:
     assert Artifact("a", "\ud800").text == "\ud800"
 
 
-def test_plan_shares_the_artifacts_bytes(tmp_path: Path) -> None:
+def test_streamed_artifact_equals_the_joined_text() -> None:
+    pieces = ["[", "\n  ", '"é"', ",\n  ", "2", "\n]", "\n"]
+    streamed = Artifact.streamed("x.json", iter(pieces))
+    assert streamed.data() == Artifact("x.json", "".join(pieces)).data() and streamed.text == "".join(pieces)
+    assert Artifact.streamed("e", iter([])).data() == b"\n"
+    odd = Artifact.streamed("odd", iter(["a", "\ud800", "b"]))  # not valid Unicode: kept as text, fails on write
+    assert odd.text == "a\ud800b"
+    with pytest.raises(UnicodeEncodeError):
+        odd.data()
+
+
+def test_plan_makes_each_file_from_its_artifact_when_read(tmp_path: Path) -> None:
     artifacts = [Artifact("one.txt", "1\n"), Artifact("two.txt", "2\n")]
     change = write.plan(artifacts, tmp_path / "out")
+    assert isinstance(change.files, write.Files)
+    assert sorted(change.files) == [write.MANIFEST, "one.txt", "two.txt"] and len(change.files) == 3
     for artifact in artifacts:
-        assert change.files[artifact.path] is artifact.data()
+        assert change.files[artifact.path] == artifact.data()
+        assert change.files._artifacts[artifact.path] is artifact  # held compressed, not as plain bytes
     write.apply(change)
     assert (tmp_path / "out" / "two.txt").read_bytes() == b"2\n"
+    edited = write.plan([Artifact("one.txt", "1\n"), Artifact("two.txt", "3\n")], tmp_path / "out")
+    assert edited.write == ("two.txt", write.MANIFEST) or set(edited.write) == {"two.txt", write.MANIFEST}
+    assert "-2" in edited.diffs["two.txt"] and "+3" in edited.diffs["two.txt"]
 
 
 def _project(root: Path, count: int) -> Path:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +18,8 @@ from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, Severity, has_errors, resolve_severities, sort_diagnostics
 from toolgen.load import Locate, RawDocument, load_documents
-from toolgen.parallel import pmap
-from toolgen.render import Artifact, targets
+from toolgen.parallel import Background, pmap
+from toolgen.render import Artifact, RenderResult, targets
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,13 +38,20 @@ class Generated:
 
 
 def load_catalog(settings: Settings) -> tuple[Catalog | None, list[Diagnostic], list[RawDocument]]:
-    """Load and validate every contract; the catalog is None when any contract has an error."""
+    """Load and validate every contract; the catalog is None when any contract has an error.
+
+    When there is a catalog, the documents returned no longer hold their parsed `data` (their text
+    and locator remain, to place diagnostics)."""
     documents, problems = load_documents(settings)
     problems.extend(validate_all(documents, settings))
     problems = sort_diagnostics(problems)
     if has_errors(problems):
         return None, problems, documents
-    contracts = [contract_from_document(d.data, d.rel) for d in documents]
+    contracts = []
+    for index, document in enumerate(documents):
+        contracts.append(contract_from_document(document.data, document.rel))
+        # the parsed data weighs as much as the contract made from it: drop it as the catalog grows
+        documents[index] = replace(document, data=None)
     return build_catalog(contracts), problems, documents
 
 
@@ -124,19 +132,41 @@ def generate(settings: Settings, *, progress: Callable[[str], None] | None = Non
     del documents
     per_file = {c.source: c.rules for c in catalog}
     registry = targets()
+    names = [name for name in settings.targets if name in registry]
+    # the python target keeps every core busy only part of the time: the others render meanwhile
+    apart = [n for n in names if n in APART] if "python" in names and len(catalog) >= APART_MIN else []
+    background = Background(partial(_render_apart, apart, catalog, settings)) if apart else None
+    results: dict[str, RenderResult] = {}
+    for name in names:
+        if name not in apart:
+            results[name] = registry[name](catalog, settings)
+            step(name)
+    if background is not None:
+        results.update(background.result())
+        for name in apart:
+            step(name)
     artifacts: list[Artifact] = []
-    for name in settings.targets:
-        if name not in registry:
-            continue
-        result = registry[name](catalog, settings)
+    for name in names:
+        result = results.pop(name)
         found = resolve_severities(result.diagnostics, settings.rule_severities, per_file)
         problems.extend(_located(found, locators))
         artifacts.extend(result.artifacts)
-        step(name)
     diagnostics = tuple(sort_diagnostics(problems))
     if has_errors(diagnostics):
         return Generated(settings, diagnostics, catalog)
     return Generated(settings, diagnostics, catalog, tuple(sorted(artifacts, key=lambda a: a.path)))
+
+
+APART: frozenset[str] = frozenset({"catalog", "providers", "docs"})
+"""Targets rendered in a forked process while the python target runs (they use no build cache)."""
+
+APART_MIN = 200
+"""Below this many contracts the fork costs more than it saves."""
+
+
+def _render_apart(names: Sequence[str], catalog: Catalog, settings: Settings) -> dict[str, RenderResult]:
+    registry = targets()
+    return {name: registry[name](catalog, settings) for name in names}
 
 
 def _quiet(step: str) -> None:

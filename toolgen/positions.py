@@ -44,7 +44,7 @@ def parent(pointer: str) -> str:
 def locator_for(text: str, fmt: str) -> Locate:
     """A function from pointer to 1-based (line, column) for this document; computed lazily, cached."""
     cache: list[Positions] = []
-    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    starts: list[int] = []  # line start offsets, also made on first use: a build keeps every locator
 
     def table() -> Positions:
         """Scan the text on first use."""
@@ -53,6 +53,7 @@ def locator_for(text: str, fmt: str) -> Locate:
                 cache.append(_scan_json(text) if fmt == "json" else _scan_toml(text))
             except (RecursionError, IndexError, ValueError):
                 cache.append({})
+            starts.extend([0, *(m.end() for m in re.finditer("\n", text))])
         return cache[0]
 
     def locate(pointer: str) -> tuple[int | None, int | None]:

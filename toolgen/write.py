@@ -132,51 +132,91 @@ def _moved(start: str, length: str, offset: int) -> int:
 
 
 class LazyDiffs(Mapping[str, str]):
-    """Short diffs by path, computed only when read: a build never pays for them, `check` does."""
+    """Short diffs by path, computed only when read: a build never pays for them, `check` does.
 
-    def __init__(self, pairs: Mapping[str, tuple[bytes, bytes]]) -> None:
-        self._pairs = dict(pairs)
+    Neither side is held meanwhile: the old bytes are read from the output folder again, the new
+    ones made from the files of the plan.
+    """
+
+    def __init__(self, paths: Iterable[str], files: Mapping[str, bytes], output_dir: Path) -> None:
+        self._paths = list(paths)
+        self._files = files
+        self._output_dir = output_dir
         self._done: dict[str, str] = {}
 
     def __getitem__(self, path: str) -> str:
         if path not in self._done:
-            old, new = self._pairs[path]
-            self._done[path] = _short_diff(path, old, new)
+            if path not in self._paths:
+                raise KeyError(path)
+            old = _read(self._output_dir / path) or b""
+            self._done[path] = _short_diff(path, old, self._files[path])
         return self._done[path]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._pairs)
+        return iter(self._paths)
 
     def __len__(self) -> int:
-        return len(self._pairs)
+        return len(self._paths)
+
+
+class Files(Mapping[str, bytes]):
+    """Path -> bytes of every file of a build, each made from its artifact when it is read.
+
+    The artifacts hold their bytes compressed; this never holds more than one file's plain bytes.
+    """
+
+    def __init__(self, artifacts: Mapping[str, Artifact]) -> None:
+        self._artifacts = dict(artifacts)
+        self._extra: dict[str, bytes] = {}
+
+    def add(self, path: str, data: bytes) -> None:
+        """Add a file given as bytes (the manifest)."""
+        self._extra[path] = data
+
+    def __getitem__(self, path: str) -> bytes:
+        if path in self._extra:
+            return self._extra[path]
+        return self._artifacts[path].data()
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._extra or path in self._artifacts
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._artifacts
+        yield from (path for path in self._extra if path not in self._artifacts)
+
+    def __len__(self) -> int:
+        return len(self._artifacts) + sum(1 for path in self._extra if path not in self._artifacts)
 
 
 def plan(artifacts: Iterable[Artifact], output_dir: Path) -> Plan:
     """Compare the artifacts (plus the manifest) with what is on disk."""
-    files: dict[str, bytes] = {}
+    by_path: dict[str, Artifact] = {}
     for artifact in artifacts:
         if not _safe_relpath(artifact.path) or artifact.path == MANIFEST:
             raise WriteError(f"refusing to write outside the output folder: {artifact.path!r}")
-        if artifact.path in files:
+        if artifact.path in by_path:
             raise WriteError(f"two targets produce the same file {artifact.path!r}")
-        files[artifact.path] = artifact.data()
+        by_path[artifact.path] = artifact
     owned = read_manifest(output_dir)
-    files[MANIFEST] = manifest_text(files)
+    files = Files(by_path)
+    files.add(MANIFEST, manifest_text(files))
     write: list[str] = []
     unchanged: list[str] = []
     missing: list[str] = []
     foreign: list[str] = []
-    diffs: dict[str, tuple[bytes, bytes]] = {}
+    changed: list[str] = []
     for path in sorted(files):
         current = _read(output_dir / path)
-        if current == files[path]:
+        new = files[path]
+        if current == new:
             unchanged.append(path)
             continue
         write.append(path)
         if current is None:
             missing.append(path)
             continue
-        diffs[path] = (current, files[path])
+        changed.append(path)
         if path not in owned and path != MANIFEST:
             foreign.append(path)
     remove = [p for p in sorted(owned) if p not in files and (output_dir / p).is_file()]
@@ -188,7 +228,7 @@ def plan(artifacts: Iterable[Artifact], output_dir: Path) -> Plan:
         remove=tuple(remove),
         missing=tuple(missing),
         foreign=tuple(foreign),
-        diffs=LazyDiffs(diffs),
+        diffs=LazyDiffs(changed, files, output_dir),
     )
 
 

@@ -8,6 +8,8 @@ schema (`contract.schema.json`) is copied beside it: contracts point their `$sch
 
 from __future__ import annotations
 
+import itertools
+
 from toolgen import __version__
 from toolgen.catalog import Catalog
 from toolgen.config import Settings
@@ -20,5 +22,5 @@ def render(catalog: Catalog, settings: Settings) -> RenderResult:
     # the tools are made one at a time as the text is written (`jsontext`): never all at once as data
     tools = (contract.to_json() for contract in catalog)
     document = {"generated_by": f"toolgen {__version__}; do not edit by hand", **catalog.json_head(), "tools": tools}
-    text = jsontext.dumps(document) + "\n"
-    return RenderResult(artifacts=(Artifact("catalog.json", text), Artifact(SCHEMA_FILE, schema_text())))
+    catalog_file = Artifact.streamed("catalog.json", itertools.chain(jsontext.pieces(document), ["\n"]))
+    return RenderResult(artifacts=(catalog_file, Artifact(SCHEMA_FILE, schema_text())))

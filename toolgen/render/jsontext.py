@@ -3,8 +3,9 @@
 With `indent`, the standard library encodes in pure Python: it builds a list of every token of the
 document before joining them, and the caller has already built the whole document as plain data.
 For `catalog.json` or a provider file of 10,000 tools that is several times the file's size at once.
-`dumps` takes a document whose big lists may be iterators (each item made when it is reached), encodes
-each item of the top levels on its own and joins the pieces, so only the text is ever whole.
+`dumps` takes a document whose big lists may be iterators (each item made when it is reached) and
+encodes each item of the top levels on its own; `pieces` hands those pieces to `Artifact.streamed`,
+which compresses them as they come, so not even the text is ever whole.
 """
 
 from __future__ import annotations
@@ -20,6 +21,11 @@ OPEN_LEVELS = 2
 def dumps(document: Any) -> str:
     """The text of `json.dumps(document, indent=2, ensure_ascii=False)` (iterators stand for lists)."""
     return "".join(_pieces(document, 0))
+
+
+def pieces(document: Any) -> Iterator[str]:
+    """`dumps(document)` a piece at a time (for `Artifact.streamed`)."""
+    return _pieces(document, 0)
 
 
 def _plain(value: Any, level: int) -> str:
@@ -60,4 +66,4 @@ def _framed(parts: Iterable[Iterator[str]], opener: str, closer: str, level: int
     yield opener + closer if first else "\n" + "  " * level + closer
 
 
-__all__ = ["dumps"]
+__all__ = ["dumps", "pieces"]

@@ -67,6 +67,9 @@ TOOL_IMPORTS: tuple[str, ...] = (
 )
 """What every tool module imports besides its models' imports."""
 
+RENDER_CHUNK = 2000
+"""Tool modules rendered and formatted together; their texts are dropped (kept compressed) after each."""
+
 RESERVED_MODULES: frozenset[str] = frozenset({"mocks"})
 """Module names the package uses itself (besides `_runtime` and `__init__`, which no tool name can be)."""
 
@@ -349,9 +352,12 @@ def _package(catalog: Catalog, settings: Settings, models: Mapping[str, ToolMode
     ]
     template = environment(settings.templates_dir).get_template("python/tool.py.jinja")
     package = settings.python_package
-    sources = [template.render(**_tool_view(c, modules[c.name], models[c.name], package)) for c in catalog]
-    for contract, text in zip(catalog, format_many(sources), strict=True):
-        artifacts.append(Artifact(f"{base}{modules[contract.name]}.py", text))
+    contracts = list(catalog)
+    for start in range(0, len(contracts), RENDER_CHUNK):  # only a chunk's texts are ever held at once
+        chunk = contracts[start : start + RENDER_CHUNK]
+        sources = [template.render(**_tool_view(c, modules[c.name], models[c.name], package)) for c in chunk]
+        for contract, text in zip(chunk, format_many(sources), strict=True):
+            artifacts.append(Artifact(f"{base}{modules[contract.name]}.py", text))
     return artifacts
 
 

@@ -55,6 +55,11 @@ def dump(payload: Payload) -> str:
     return jsontext.dumps(payload.document) + "\n"
 
 
+def _dump_pieces(payload: Payload) -> Iterator[str]:
+    yield from jsontext.pieces(payload.document)
+    yield "\n"
+
+
 def _outputs(catalog: Catalog, settings: Settings) -> Iterator[Output]:
     """Each provider's output in turn, so only one provider's payloads are ever held as data."""
     for builder in _BUILDERS:
@@ -67,7 +72,7 @@ def render(catalog: Catalog, settings: Settings) -> RenderResult:
     diagnostics: list[Diagnostic] = []
     notes: dict[str, list[str]] = {}
     for out in _outputs(catalog, settings):
-        artifacts.extend(Artifact(f"providers/{p.file}", dump(p)) for p in out.payloads)
+        artifacts.extend(Artifact.streamed(f"providers/{p.file}", _dump_pieces(p)) for p in out.payloads)
         diagnostics.extend(out.diagnostics)
         _gather(notes, out)
     _LAST_NOTES[:] = [(_notes_key(catalog, settings), _frozen_notes(catalog, notes))]
