@@ -5,9 +5,11 @@ invalidates exactly what it must."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -229,6 +231,39 @@ def test_parallel_results_do_not_depend_on_the_number_of_workers(monkeypatch: py
     assert parallel.pmap(lambda x: x * x, items) == [x * x for x in items]
     monkeypatch.setenv("TOOLGEN_JOBS", "1")
     assert parallel.jobs() == 1 and parallel.pmap(str, items) == [str(x) for x in items]
+
+
+def test_batches_and_background_do_not_depend_on_the_number_of_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    items = list(range(100))
+
+    def squares(batch: Sequence[int]) -> list[int]:
+        assert 1 <= len(batch) <= 7
+        return [x * x for x in batch]
+
+    for jobs in ("2", "1"):
+        monkeypatch.setenv("TOOLGEN_JOBS", jobs)
+        assert parallel.pmap_batches(squares, items, 7) == [x * x for x in items]
+        assert parallel.Background(os.getpid).result() != os.getpid() or jobs == "1"
+        assert parallel.Background(lambda: sum(items)).result() == sum(items)
+        failing = parallel.Background(lambda: 1 // 0)
+        with pytest.raises(ZeroDivisionError):
+            failing.result()
+
+
+def test_targets_rendered_apart_give_the_same_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At `APART_MIN` contracts the catalog, providers and docs targets render in a forked process
+    while the python target runs; the output is the same as rendering them one after the other."""
+    synth_catalog.write_catalog(tmp_path, pipeline.APART_MIN)
+    (tmp_path / "toolgen.toml").write_text('[rules]\nTG305 = "off"\n', encoding="utf-8")
+    settings, _ = load_settings(tmp_path)
+    outputs = []
+    for jobs in ("2", "1"):
+        monkeypatch.setenv("TOOLGEN_JOBS", jobs)
+        steps: list[str] = []
+        result = pipeline.generate(settings, progress=steps.append)
+        assert result.ok and sorted(steps) == sorted(["validate", *settings.targets]), steps
+        outputs.append((result.diagnostics, [(a.path, a.data()) for a in result.artifacts]))
+    assert outputs[0] == outputs[1]
 
 
 def test_fast_path_template_digest_covers_the_templates_rendering_uses(tmp_path: Path) -> None:

@@ -22,7 +22,6 @@ import os
 import re
 import shutil
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -118,6 +117,8 @@ class Store:
     misses: int = 0
     missed: dict[str, int] = field(default_factory=dict)
     """Misses per namespace (what a build had to compute)."""
+    _folders: set[Path] = field(default_factory=set, repr=False)
+    """Entry folders known to exist (made by this build)."""
 
     @property
     def folder(self) -> Path:
@@ -145,15 +146,21 @@ class Store:
         self.missed[namespace] = self.missed.get(namespace, 0) + 1
 
     def put(self, namespace: str, key: str, text: str) -> None:
-        """Store `text` under `key` atomically; a cache that cannot be written is silently skipped."""
+        """Store `text` under `key` atomically; a cache that cannot be written is silently skipped.
+
+        The entry is written to a temporary name of this process and moved into place, so a reader
+        (or a second build) sees the whole entry or none. Folders are made once per build."""
         self.used.add(f"{namespace}/{key[:2]}/{key}")
         target = self.path(namespace, key)
         with contextlib.suppress(OSError):
-            self.ensure_root()
-            target.parent.mkdir(parents=True, exist_ok=True)
-            handle, temp = tempfile.mkstemp(prefix=".tmp-", dir=target.parent)
-            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-                out.write(text)
+            if target.parent not in self._folders:
+                self.ensure_root()
+                target.parent.mkdir(parents=True, exist_ok=True)
+                self._folders.add(target.parent)
+            temp = target.parent / f".tmp-{os.getpid()}-{key}"
+            handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            with os.fdopen(handle, "wb") as out:
+                out.write(text.encode("utf-8"))
             os.replace(temp, target)
 
     def ensure_root(self) -> None:

@@ -75,3 +75,41 @@ def pmap_batches(fn: Callable[[Sequence[T]], list[R]], items: Sequence[T], size:
     finally:
         _WORK.clear()
     return [result for part in parts for batch_result in part for result in batch_result]
+
+
+_BACKGROUND: list[Callable[[], Any]] = []
+"""The job a background process inherits (set only while it is being started)."""
+
+
+def _run_background() -> Any:
+    return _BACKGROUND[0]()
+
+
+class Background:
+    """`fn()` run in a forked process while this one goes on; `result()` waits for it.
+
+    Where forking is not available, or with one core, `fn` runs when `result()` is called.
+    """
+
+    def __init__(self, fn: Callable[[], R]) -> None:
+        self._fn: Callable[[], Any] = fn
+        self._pool: Any = None
+        self._pending: Any = None
+        if jobs() < 2 or not sys.platform.startswith("linux"):
+            return
+        _BACKGROUND.append(fn)
+        try:
+            self._pool = multiprocessing.get_context("fork").Pool(1)
+            self._pending = self._pool.apply_async(_run_background)
+        finally:
+            _BACKGROUND.clear()
+
+    def result(self) -> Any:
+        """What `fn()` returned (its exception, if it raised)."""
+        if self._pool is None:
+            return self._fn()
+        try:
+            return self._pending.get()
+        finally:
+            self._pool.close()
+            self._pool.join()
