@@ -15,6 +15,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 Locate = Callable[[str], tuple[int | None, int | None]]
 Positions = dict[str, int]
@@ -82,6 +83,8 @@ def _json_string(token: str) -> str:
 
 def json_duplicates(text: str) -> list[tuple[str, int, int]]:
     """(pointer, line, column) of every repeated key in a JSON object (json.loads keeps the last)."""
+    if not _repeats_a_key(text):
+        return []
     repeats: list[tuple[str, int]] = []
     try:
         _scan_json(text, repeats)
@@ -93,6 +96,22 @@ def json_duplicates(text: str) -> list[tuple[str, int, int]]:
         line = bisect.bisect_right(starts, offset)
         out.append((pointer, line, offset - starts[line - 1] + 1))
     return out
+
+
+def _repeats_a_key(text: str) -> bool:
+    """Whether any object of `text` repeats a key: the C parser answers, the scanner only places them."""
+    found: list[bool] = []
+
+    def members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        if not found and len({key for key, _ in pairs}) != len(pairs):
+            found.append(True)
+        return {}
+
+    try:
+        json.loads(text, object_pairs_hook=members, parse_constant=lambda _: None)
+    except (ValueError, RecursionError):
+        return True  # not plain JSON after all: let the scanner decide
+    return bool(found)
 
 
 @dataclass
