@@ -14,6 +14,8 @@ anything else gets black's full treatment.
 
 from __future__ import annotations
 
+import re
+
 import black
 
 FMT_OFF = "# fmt: off\n"
@@ -41,6 +43,17 @@ def one_pass(source: str, mode: black.Mode) -> str:
 
 def format_source(source: str, mode: black.Mode) -> str:
     """`source` formatted by black in `mode`, byte-identical to `full(source, mode)`."""
+    head = _head(source)
+    if head is None:
+        return _body(source, mode)
+    # black keeps the head as it is, then puts two blank lines before a class and one before any
+    # other first statement (one line after imports: stable since black 25.1)
+    body = source[head:]
+    gap = 2 if body.startswith(("class ", "def ", "@")) else 1
+    return source[:head].rstrip("\n") + "\n" * (gap + 1) + _body(body, mode)
+
+
+def _body(source: str, mode: black.Mode) -> str:
     region = _region(source)
     if region is None:
         return full(source, mode)
@@ -53,6 +66,62 @@ def format_source(source: str, mode: black.Mode) -> str:
         return full(source, mode)
     body = source[start:end]
     return formatted[: at + len(FMT_OFF)] + body + formatted[at + len(FMT_OFF) + len(PLACEHOLDER) :]
+
+
+_COMMENT = re.compile(r"# [^\t\r\f\v]*[^\s]")
+_DOCSTRING = re.compile(r'"""[^"\\\t\r\f\v]*[^"\\\s]"""')
+_IMPORT = re.compile(r"import [\w.]+|from \.*[\w.]* import (\w+( as \w+)?(, \w+)*|\()")
+_IMPORTED = re.compile(r"    \w+( as \w+)?,")
+
+
+def _head(source: str) -> int | None:
+    """Where the first statement after a head black keeps as it is starts; None when the source
+    does not start with such a head.
+
+    The head is what toolgen writes above a tool's models: `# ` comment lines, a one-line docstring
+    and one blank line after it, then import lines (`from m import (` exploded one name a line),
+    at most two blank lines in a row, every line within black's line length.
+    """
+    lines = source.split("\n")
+    at = _after_docstring(lines)
+    end = _first_statement_after_imports(lines, at) if at is not None else None
+    return None if end is None else sum(len(text) + 1 for text in lines[:end])
+
+
+def _after_docstring(lines: list[str]) -> int | None:
+    at = 0
+    while at < len(lines) and _COMMENT.fullmatch(lines[at]):
+        if lines[at].startswith(("# fmt:", "# yapf:")):
+            return None  # a directive to black
+        at += 1
+    if at + 2 >= len(lines) or not _DOCSTRING.fullmatch(lines[at]) or lines[at + 1] or not lines[at + 2]:
+        return None  # black wants exactly one blank line after a module docstring
+    return at + 2
+
+
+def _first_statement_after_imports(lines: list[str], at: int) -> int | None:
+    imports = blanks = 0
+    while at < len(lines):
+        line = lines[at]
+        if line[:1].isalpha() and not line.startswith(("from ", "import ")) and imports and blanks:
+            return at
+        if line:
+            if not _IMPORT.fullmatch(line) or len(line) > 88:
+                return None
+            if line.endswith("("):
+                at += 1
+                while at < len(lines) and _IMPORTED.fullmatch(lines[at]):
+                    at += 1
+                if at >= len(lines) or lines[at] != ")":
+                    return None
+            imports += 1
+            blanks = 0
+        elif blanks == 2:
+            return None
+        else:
+            blanks += 1
+        at += 1
+    return None
 
 
 def _region(source: str) -> tuple[int, int] | None:

@@ -63,11 +63,22 @@ def import_block(lines: Iterable[str], package: str) -> list[str]:
     return block
 
 
+LINE_LENGTH = 88
+"""Black's line length: a longer `from` import is exploded one name a line, as black explodes it."""
+
+
 def _from_lines(module: str, names: set[str]) -> list[str]:
     """`from module import a, b`, then one line per aliased name (isort's default, as ruff's)."""
     plain = sorted((n for n in names if " as " not in n), key=_name_key)
-    lines = [f"from {module} import {', '.join(plain)}"] if plain else []
-    lines.extend(f"from {module} import {name}" for name in sorted(names - set(plain), key=_name_key))
+    groups = [plain] if plain else []
+    groups.extend([name] for name in sorted(names - set(plain), key=_name_key))
+    lines: list[str] = []
+    for group in groups:
+        line = f"from {module} import {', '.join(group)}"
+        if len(line) <= LINE_LENGTH:
+            lines.append(line)
+        else:
+            lines.extend([f"from {module} import (", *(f"    {name}," for name in group), ")"])
     return lines
 
 
