@@ -11,9 +11,10 @@ keyword or one of the package's own modules (`RESERVED_MODULES`), and more under
 differs from every other tool's module. All contract text reaches Python as `repr` literals
 (`pyliteral`), never inside a docstring or comment, so nothing can break out of its string; header
 comments are escaped the same way. Every file is black-formatted in-process with a fixed mode, so
-a user's black configuration cannot change the output. The schema and example literals are laid
-out by `pyblock` between `# fmt: off` and `# fmt: on`: black would spend most of a build re-splitting
-them, and this layout is as stable.
+a user's black configuration cannot change the output. In a tool module black formats only the
+models (`python_format`): the header and imports above them are written in black's layout, and
+everything below them sits between `# fmt: off` and `# fmt: on`, laid out by `pyblock` (the schema
+and example literals) and by `call_lines` / `tuple_lines` / `signature_lines` as black splits them.
 """
 
 from __future__ import annotations

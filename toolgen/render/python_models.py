@@ -1,13 +1,14 @@
 """Pydantic v2 models for the Python target, made by datamodel-code-generator (dcg) in-process.
 
-This is the only module that calls dcg. `models_for(contracts)` takes many contracts at once so a
-later change can batch or cache the calls without touching the target. dcg is pinned exactly
-(output changes between releases) and called with explicit settings: no timestamp, no formatter
-(the target runs black itself with a fixed mode), Python 3.11, field descriptions as
-`Field(description=...)` (dcg writes them with `repr`, so no contract text reaches a docstring),
-enums as `Literal`. Every class dcg names is prefixed with the tool's `<Pascal>Input` or
-`<Pascal>Output`, so the input and output models of a tool never collide with each other or with
-the names the tool module adds (`ErrorCode`, `CONTRACT`, `Implementation`).
+This is the only module that calls dcg. `models_for(contracts)` takes many contracts at once: it
+caches the models per tool and makes the missing ones with one dcg run per batch of tools
+(`batch_models`), in forked workers. dcg is pinned exactly (output changes between releases) and
+called with explicit settings: no timestamp, no formatter (the target runs black itself with a
+fixed mode), Python 3.11, field descriptions as `Field(description=...)` (dcg writes them with
+`repr`, so no contract text reaches a docstring), enums as `Literal`. Every class dcg names is
+prefixed with the tool's `<Pascal>Input` or `<Pascal>Output`, so the input and output models of a
+tool never collide with each other or with the names the tool module adds (`ErrorCode`,
+`CONTRACT`, `Implementation`).
 """
 
 from __future__ import annotations
