@@ -184,7 +184,13 @@ def test_literals_and_comments_cannot_break_out() -> None:
     assert "\n" not in comment and "\u2028" not in comment and comment.startswith("from x")
 
 
-def test_model_failure_is_a_diagnostic_naming_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("extra", [0, target.TOGETHER_MIN], ids=["stage-by-stage", "together-in-workers"])
+def test_model_failure_is_a_diagnostic_naming_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, extra: int
+) -> None:
+    """Also when the tools are made in workers (`_tools_together`): the failure sends the build
+    back to the stage-by-stage path, which names the file."""
+    monkeypatch.setenv("TOOLGEN_JOBS", "2")
     real = python_models.models_for
 
     def flaky(contracts: object, package: str) -> dict[str, python_models.ToolModels]:
@@ -194,7 +200,10 @@ def test_model_failure_is_a_diagnostic_naming_the_file(tmp_path: Path, monkeypat
         return real(chosen, package)
 
     monkeypatch.setattr(target, "models_for", flaky)
-    root = write_project(tmp_path, basic_contracts())
+    contracts = basic_contracts()
+    for index in range(extra):
+        contracts[f"extra_{index}"] = {**contracts["ping"], "name": f"extra_{index}"}
+    root = write_project(tmp_path, contracts)
     result = CliRunner().invoke(main, ["--project", str(root), "build"])
     assert result.exit_code == 1
     assert "contracts/ping.json" in result.output and "TG350" in result.output and "Traceback" not in result.output

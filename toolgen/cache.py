@@ -107,6 +107,16 @@ def key_of(namespace: str, parts: Iterable[str]) -> str:
     return digest.hexdigest()
 
 
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Entries a store read or wrote, and its hit and miss counts (a whole build's, or a part's)."""
+
+    used: frozenset[str]
+    hits: int
+    misses: int
+    missed: tuple[tuple[str, int], ...]
+
+
 @dataclass
 class Store:
     """One cache folder, and the entries a build read or wrote (the ones pruning keeps)."""
@@ -162,6 +172,28 @@ class Store:
             with os.fdopen(handle, "wb") as out:
                 out.write(text.encode("utf-8"))
             os.replace(temp, target)
+
+    def mark(self) -> Usage:
+        """What this store has recorded so far (for `since`)."""
+        return Usage(frozenset(self.used), self.hits, self.misses, tuple(sorted(self.missed.items())))
+
+    def since(self, mark: Usage) -> Usage:
+        """What this store recorded after `mark`: a forked worker's part, for the parent to `absorb`."""
+        missed = dict(mark.missed)
+        return Usage(
+            frozenset(self.used - mark.used),
+            self.hits - mark.hits,
+            self.misses - mark.misses,
+            tuple((k, v - missed.get(k, 0)) for k, v in sorted(self.missed.items()) if v != missed.get(k, 0)),
+        )
+
+    def absorb(self, usage: Usage) -> None:
+        """Add what a forked worker's copy of this store recorded (so pruning keeps its entries)."""
+        self.used |= usage.used
+        self.hits += usage.hits
+        self.misses += usage.misses
+        for namespace, count in usage.missed:
+            self.missed[namespace] = self.missed.get(namespace, 0) + count
 
     def ensure_root(self) -> None:
         """Create the folder with a `.gitignore` that keeps it out of git."""

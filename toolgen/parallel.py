@@ -24,8 +24,19 @@ _WORK: list[tuple[Callable[[Any], Any], Sequence[Any]]] = []
 """The job the forked workers inherit (set only while a pool runs)."""
 
 
+_IN_WORKER: list[bool] = []
+"""Set in a forked worker: its own work runs in it (a pool's workers cannot have workers)."""
+
+
+def in_worker() -> bool:
+    """Whether this process is a worker forked by `pmap`, `pmap_batches` or `Background`."""
+    return bool(_IN_WORKER)
+
+
 def jobs() -> int:
-    """Worker processes to use: `TOOLGEN_JOBS`, else the cores this process may run on."""
+    """Worker processes to use: `TOOLGEN_JOBS`, else the cores this process may run on (1 in a worker)."""
+    if _IN_WORKER:
+        return 1
     wanted = os.environ.get("TOOLGEN_JOBS", "")
     if wanted.isdigit() and int(wanted) > 0:
         return int(wanted)
@@ -36,6 +47,7 @@ def jobs() -> int:
 
 
 def _run(bounds: tuple[int, int]) -> list[Any]:
+    _IN_WORKER[:] = [True]
     fn, items = _WORK[0]
     return [fn(items[i]) for i in range(*bounds)]
 
@@ -82,6 +94,7 @@ _BACKGROUND: list[Callable[[], Any]] = []
 
 
 def _run_background() -> Any:
+    _IN_WORKER[:] = [True]
     return _BACKGROUND[0]()
 
 

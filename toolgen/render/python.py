@@ -35,12 +35,13 @@ from toolgen import cache
 from toolgen.catalog import PERMISSIONS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.parallel import pmap
+from toolgen.fastpath import templates_digest
+from toolgen.parallel import in_worker, jobs, pmap, pmap_batches
 from toolgen.positions import join
 from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render.python_format import format_source
 from toolgen.render.python_imports import import_block
-from toolgen.render.python_models import DCG_VERSION, ToolModels, models_for
+from toolgen.render.python_models import BATCH_SIZE, DCG_VERSION, ToolModels, models_for
 from toolgen.rules import Rule, register
 from toolgen.schemacheck import subschemas
 from toolgen.templating import environment
@@ -295,9 +296,14 @@ def _models(catalog: Catalog, package: str) -> tuple[dict[str, ToolModels], list
 
 def render(catalog: Catalog, settings: Settings) -> RenderResult:
     """Render the package: runtime, one module per tool, `__init__.py` and `py.typed`."""
-    models, problems = _models(catalog, settings.python_package)
-    if problems:
-        return RenderResult(diagnostics=tuple(problems))
+    together = _tools_together(catalog, settings)
+    tools: list[Artifact] | None = None
+    if together is not None:
+        models, tools = together
+    else:
+        models, problems = _models(catalog, settings.python_package)
+        if problems:
+            return RenderResult(diagnostics=tuple(problems))
     notes = [
         Diagnostic(MODEL_WEAKER.code, MODEL_WEAKER.severity, _weaker(name, text), catalog_source(catalog, name), ptr)
         for name, found in sorted(models.items())
@@ -305,10 +311,64 @@ def render(catalog: Catalog, settings: Settings) -> RenderResult:
     ]
     notes.extend(_object_defaults(catalog))
     try:
-        artifacts = _package(catalog, settings, models)
+        artifacts = _package(catalog, settings, models, tools)
     except (jinja2.TemplateError, InvalidInput) as exc:
         return RenderResult(diagnostics=(_template_problem(settings, exc),))
     return RenderResult(artifacts=tuple(sorted(artifacts, key=lambda a: a.path)), diagnostics=tuple(notes))
+
+
+TOGETHER_MIN = 48
+"""From this many tools, with more than one core, each worker makes whole tool modules (below)."""
+
+
+def _tools_together(catalog: Catalog, settings: Settings) -> tuple[dict[str, ToolModels], list[Artifact]] | None:
+    """Each tool's models and module, made batch by batch in forked workers: models, template, black.
+
+    One pass over the tools instead of three (models in workers, templates here, black in workers):
+    no core waits at the end of one stage for the next, and the templates render in the workers
+    too. Each worker reads and writes the build cache as this process would and reports what it used
+    (`cache.Usage`). None when it does not pay (one core, few tools) or anything failed: the stage
+    by stage path then runs and reports the failure against its contract.
+    """
+    if jobs() < 2 or len(catalog) < TOGETHER_MIN:
+        return None
+    modules = module_names(catalog.names)
+    templates = templates_digest(settings.templates_dir)
+    make = functools.partial(_tool_batch, settings=settings, modules=modules, templates=templates)
+    try:
+        made = pmap_batches(make, list(catalog), BATCH_SIZE)
+    except Exception:
+        return None
+    store = cache.active()
+    models: dict[str, ToolModels] = {}
+    tools: list[Artifact] = []
+    for contract, (found, artifact, usage) in zip(catalog, made, strict=True):
+        models[contract.name] = found
+        tools.append(artifact)
+        if usage is not None and store is not None:
+            store.absorb(usage)
+    return models, tools
+
+
+Made = tuple[ToolModels, Artifact, cache.Usage | None]
+"""One tool's models and module, and (on the last tool of a batch made in a worker) the cache usage."""
+
+
+def _tool_batch(
+    batch: Sequence[Contract], settings: Settings, modules: Mapping[str, str], templates: str
+) -> list[Made]:
+    store = cache.active()
+    mark = store.mark() if store is not None and in_worker() else None
+    package = settings.python_package
+    models = models_for(batch, package)
+    base = f"python/{package}/"
+    texts = _tool_texts(batch, settings, modules, models, templates)
+    usage = store.since(mark) if store is not None and mark is not None else None
+    last = len(batch) - 1
+    return [
+        (models[c.name], Artifact(f"{base}{modules[c.name]}.py", text), usage if index == last else None)
+        for index, (c, text) in enumerate(zip(batch, texts, strict=True))
+    ]
 
 
 def _object_defaults(catalog: Catalog) -> list[Diagnostic]:
@@ -341,7 +401,10 @@ def _template_problem(settings: Settings, exc: Exception) -> Diagnostic:
     return Diagnostic(TEMPLATE_FAILED.code, TEMPLATE_FAILED.severity, message, settings.config_file or "")
 
 
-def _package(catalog: Catalog, settings: Settings, models: Mapping[str, ToolModels]) -> list[Artifact]:
+def _package(
+    catalog: Catalog, settings: Settings, models: Mapping[str, ToolModels], tools: Sequence[Artifact] | None = None
+) -> list[Artifact]:
+    """The package's files; the tool modules are made here unless `tools` already holds them."""
     base = f"python/{settings.python_package}/"
     modules = module_names(catalog.names)
     artifacts = [
@@ -351,15 +414,41 @@ def _package(catalog: Catalog, settings: Settings, models: Mapping[str, ToolMode
         Artifact(base + "_schemas.py", _render(settings, "python/_schemas.py.jinja", _runtime_view())),
         Artifact(base + "__init__.py", _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules))),
     ]
-    template = environment(settings.templates_dir).get_template("python/tool.py.jinja")
-    package = settings.python_package
+    if tools is not None:
+        return [*artifacts, *tools]
+    templates = templates_digest(settings.templates_dir)
     contracts = list(catalog)
     for start in range(0, len(contracts), RENDER_CHUNK):  # only a chunk's texts are ever held at once
         chunk = contracts[start : start + RENDER_CHUNK]
-        sources = [template.render(**_tool_view(c, modules[c.name], models[c.name], package)) for c in chunk]
-        for contract, text in zip(chunk, format_many(sources), strict=True):
+        for contract, text in zip(chunk, _tool_texts(chunk, settings, modules, models, templates), strict=True):
             artifacts.append(Artifact(f"{base}{modules[contract.name]}.py", text))
     return artifacts
+
+
+def _tool_texts(
+    contracts: Sequence[Contract],
+    settings: Settings,
+    modules: Mapping[str, str],
+    models: Mapping[str, ToolModels],
+    templates: str,
+) -> list[str]:
+    """Each contract's formatted module, cached on what shapes it: the contract (its digest and
+    file), its module name, the package and the templates (`toolgen.cache` adds toolgen's source and
+    the pinned versions). A one-contract change renders one module, not every module's view."""
+    package = settings.python_package
+
+    def make(todo: Sequence[Contract]) -> list[str]:
+        template = environment(settings.templates_dir).get_template("python/tool.py.jinja")
+        return format_many([template.render(**_tool_view(c, modules[c.name], models[c.name], package)) for c in todo])
+
+    return cache.memo_many(
+        "module",
+        contracts,
+        parts_of=lambda c: (templates, package, modules[c.name], c.source, c.digest),
+        compute_many=make,
+        encode=str,
+        decode=_cached_text,
+    )
 
 
 def catalog_source(catalog: Catalog, name: str) -> str:
