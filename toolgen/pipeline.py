@@ -18,7 +18,7 @@ from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, Severity, has_errors, resolve_severities, sort_diagnostics
 from toolgen.load import Locate, RawDocument, load_documents
-from toolgen.parallel import Background, pmap
+from toolgen.parallel import Background, in_worker, pmap
 from toolgen.render import Artifact, RenderResult, targets
 
 
@@ -142,7 +142,11 @@ def generate(settings: Settings, *, progress: Callable[[str], None] | None = Non
             results[name] = registry[name](catalog, settings)
             step(name)
     if background is not None:
-        results.update(background.result())
+        done, usage = background.result()
+        results.update(done)
+        store = cache.active()
+        if usage is not None and store is not None:
+            store.absorb(usage)  # so pruning keeps the entries the forked process read and wrote
         for name in apart:
             step(name)
     artifacts: list[Artifact] = []
@@ -158,15 +162,22 @@ def generate(settings: Settings, *, progress: Callable[[str], None] | None = Non
 
 
 APART: frozenset[str] = frozenset({"catalog", "providers", "docs"})
-"""Targets rendered in a forked process while the python target runs (they use no build cache)."""
+"""Targets rendered in a forked process while the python target runs (the docs pages' cache use is
+reported back to this process)."""
 
 APART_MIN = 200
 """Below this many contracts the fork costs more than it saves."""
 
 
-def _render_apart(names: Sequence[str], catalog: Catalog, settings: Settings) -> dict[str, RenderResult]:
+def _render_apart(
+    names: Sequence[str], catalog: Catalog, settings: Settings
+) -> tuple[dict[str, RenderResult], cache.Usage | None]:
+    """The `names` targets' results, and what they did with the build cache when run in a fork."""
+    store = cache.active()
+    mark = store.mark() if store is not None and in_worker() else None
     registry = targets()
-    return {name: registry[name](catalog, settings) for name in names}
+    results = {name: registry[name](catalog, settings) for name in names}
+    return results, (store.since(mark) if store is not None and mark is not None else None)
 
 
 def _quiet(step: str) -> None:

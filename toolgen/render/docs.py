@@ -9,12 +9,14 @@ providers target (`toolgen.render.providers.provider_notes`), computed from the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from toolgen import cache
 from toolgen.catalog import PERMISSION_MEANINGS, STANDARD_ERROR_MEANINGS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
+from toolgen.fastpath import templates_digest
 from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render import markdown as md
 from toolgen.render.masking import mask
@@ -172,13 +174,32 @@ def index_view(catalog: Catalog) -> dict[str, Any]:
     }
 
 
+def _text(data: Any) -> str:
+    if not isinstance(data, str):
+        raise TypeError("a cached docs page is not text")
+    return data
+
+
 def render(catalog: Catalog, settings: Settings) -> RenderResult:
-    """Render the docs index and one page per tool."""
+    """Render the docs index and one page per tool (each page cached, see below)."""
     env = environment(settings.templates_dir)
     notes = provider_notes(catalog, settings)
     artifacts = [Artifact("docs/README.md", env.get_template("docs/README.md.jinja").render(index_view(catalog)))]
-    page = env.get_template("docs/tool.md.jinja")
-    for contract in catalog:
-        view = tool_view(contract, notes.get(contract.name, ()))
-        artifacts.append(Artifact(f"docs/{contract.name}.md", page.render(view)))
+    templates = templates_digest(settings.templates_dir)
+
+    def pages(todo: Sequence[Contract]) -> list[str]:
+        page = env.get_template("docs/tool.md.jinja")
+        return [page.render(tool_view(c, notes.get(c.name, ()))) for c in todo]
+
+    # a page is cached on all that shapes it: the contract, its file, its provider notes, the templates
+    texts = cache.memo_many(
+        "docs",
+        list(catalog),
+        parts_of=lambda c: (templates, c.source, c.digest, *notes.get(c.name, ())),
+        compute_many=pages,
+        encode=str,
+        decode=_text,
+    )
+    for contract, text in zip(catalog, texts, strict=True):
+        artifacts.append(Artifact(f"docs/{contract.name}.md", text))
     return RenderResult(artifacts=tuple(artifacts))
