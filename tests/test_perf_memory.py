@@ -3,6 +3,7 @@ documents kept, whole-catalog JSON written a tool at a time."""
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 import sys
 from pathlib import Path
@@ -40,6 +41,25 @@ def test_streamed_artifact_equals_the_joined_text() -> None:
     assert odd.text == "a\ud800b"
     with pytest.raises(UnicodeEncodeError):
         odd.data()
+
+
+def test_large_files_are_compared_and_written_in_pieces(tmp_path: Path) -> None:
+    big = "".join(f'  "tool_{i}": {{"type": "object", "description": "Tool {i}."}},\n' for i in range(60000))
+    artifact = Artifact("providers/big.json", big)
+    pieces = list(artifact.chunks(size=1 << 16))
+    assert len(pieces) > 10 and max(map(len, pieces)) <= 1 << 16 and b"".join(pieces) == artifact.data()
+    assert b"".join(Artifact("x", "no newline").chunks()) == b"no newline\n"
+    change = write.plan([artifact], tmp_path / "out")
+    write.apply(change)
+    target = tmp_path / "out" / "providers" / "big.json"
+    assert target.read_bytes() == artifact.data()
+    assert write.same_on_disk(change.files, artifact.path, target)
+    assert write.digest_of(change.files, artifact.path) == "sha256:" + hashlib.sha256(artifact.data()).hexdigest()
+    target.write_bytes(artifact.data()[:-2] + b"!\n")
+    assert not write.same_on_disk(change.files, artifact.path, target)
+    target.write_bytes(artifact.data() + b"more")
+    assert not write.same_on_disk(change.files, artifact.path, target)
+    assert write.plan([artifact], tmp_path / "out").write == (artifact.path,)
 
 
 def test_plan_makes_each_file_from_its_artifact_when_read(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ import toolgen
 from toolgen import cache
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.write import MANIFEST
+from toolgen.write import MANIFEST, same_on_disk
 
 STATE = "state.json"
 """The fast-path record inside the cache folder."""
@@ -208,7 +208,7 @@ def record(
         for rel in sorted(files):
             target = settings.output_dir / rel
             stats[rel] = _stat(target)
-            if target.read_bytes() != files[rel] or _stat(target) != stats[rel]:
+            if not same_on_disk(files, rel, target) or _stat(target) != stats[rel]:
                 return
     except OSError:
         return

@@ -30,16 +30,12 @@ class WriteError(Exception):
     """The output folder cannot be updated safely; nothing was written."""
 
 
-def _digest(data: bytes) -> str:
-    return "sha256:" + hashlib.sha256(data).hexdigest()
-
-
 def manifest_text(files: Mapping[str, bytes]) -> bytes:
     """The manifest for this set of files: every owned path with the digest of its bytes."""
     document = {
         "generated_by": f"toolgen {__version__}",
         "note": "files toolgen owns in this folder; toolgen deletes only these",
-        "files": {path: _digest(files[path]) for path in sorted(files)},
+        "files": {path: digest_of(files, path) for path in sorted(files)},
     }
     return (json.dumps(document, indent=2) + "\n").encode("utf-8")
 
@@ -178,6 +174,13 @@ class Files(Mapping[str, bytes]):
             return self._extra[path]
         return self._artifacts[path].data()
 
+    def chunks(self, path: str) -> Iterator[bytes]:
+        """The bytes of `path` in pieces (a large file is never whole in memory)."""
+        if path in self._extra:
+            yield self._extra[path]
+        else:
+            yield from self._artifacts[path].chunks()
+
     def __contains__(self, path: object) -> bool:
         return path in self._extra or path in self._artifacts
 
@@ -187,6 +190,34 @@ class Files(Mapping[str, bytes]):
 
     def __len__(self) -> int:
         return len(self._artifacts) + sum(1 for path in self._extra if path not in self._artifacts)
+
+
+def chunks_of(files: Mapping[str, bytes], path: str) -> Iterator[bytes]:
+    """The bytes of one file of a plan, in pieces when the plan can give them so."""
+    if isinstance(files, Files):
+        yield from files.chunks(path)
+    else:
+        yield files[path]
+
+
+def digest_of(files: Mapping[str, bytes], path: str) -> str:
+    """`sha256:<hex>` of one file of a plan, read in pieces."""
+    digest = hashlib.sha256()
+    for piece in chunks_of(files, path):
+        digest.update(piece)
+    return f"sha256:{digest.hexdigest()}"
+
+
+def same_on_disk(files: Mapping[str, bytes], path: str, target: Path) -> bool:
+    """Whether `target` holds exactly the bytes of `path` in `files` (compared piece by piece)."""
+    try:
+        with target.open("rb") as stream:
+            for piece in chunks_of(files, path):
+                if stream.read(len(piece)) != piece:
+                    return False
+            return stream.read(1) == b""
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return False
 
 
 def plan(artifacts: Iterable[Artifact], output_dir: Path) -> Plan:
@@ -207,13 +238,12 @@ def plan(artifacts: Iterable[Artifact], output_dir: Path) -> Plan:
     foreign: list[str] = []
     changed: list[str] = []
     for path in sorted(files):
-        current = _read(output_dir / path)
-        new = files[path]
-        if current == new:
+        target = output_dir / path
+        if same_on_disk(files, path, target):
             unchanged.append(path)
             continue
         write.append(path)
-        if current is None:
+        if not target.is_file():
             missing.append(path)
             continue
         changed.append(path)
@@ -253,7 +283,9 @@ def apply(change: Plan, *, force: bool = False) -> None:
         for path in change.write:
             target = staging / path
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(change.files[path])
+            with target.open("wb") as stream:
+                for piece in chunks_of(change.files, path):
+                    stream.write(piece)
         for path in change.write:
             if path == MANIFEST:
                 continue

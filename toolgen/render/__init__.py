@@ -7,7 +7,7 @@ writer (`toolgen.write`) decides what to do with the artifacts.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from toolgen import __version__
@@ -60,6 +60,28 @@ class Artifact:
     def text(self) -> str:
         """The text of the file, as the target rendered it."""
         return self.body if isinstance(self.body, str) else zlib.decompress(self.body).decode("utf-8")
+
+    def chunks(self, size: int = 1 << 20) -> Iterator[bytes]:
+        """`data()` in pieces of at most about `size` bytes, never all of it at once."""
+        body = self.body
+        if isinstance(body, str) or len(body) < size // 8:
+            yield self.data()
+            return
+        unpacker = zlib.decompressobj()
+        last = b""
+        pending = body
+        while pending:
+            piece = unpacker.decompress(pending, size)
+            pending = unpacker.unconsumed_tail
+            if piece:
+                last = piece
+                yield piece
+        rest = unpacker.flush()
+        if rest:
+            last = rest
+            yield rest
+        if not last.endswith(b"\n"):
+            yield b"\n"
 
     def data(self) -> bytes:
         """The bytes written to disk: UTF-8, LF line endings, a trailing newline."""
