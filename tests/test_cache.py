@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 import toolgen
-from toolgen import cache, fastpath, parallel, pipeline, templating
+from toolgen import cache, fastpath, parallel, pipeline, templating, write
 from toolgen.cli import main
 from toolgen.config import load_settings
 from toolgen.diagnostics import Severity
@@ -86,6 +86,24 @@ def test_no_change_build_and_check_take_the_fast_path(tmp_path: Path) -> None:
     state = json.loads((root / cache.CACHE_DIR / fastpath.STATE).read_text())
     assert state["contracts"] == 4
     assert (root / cache.CACHE_DIR / ".gitignore").read_text().strip().endswith("*")
+
+
+def test_the_fast_path_record_trusts_only_files_the_plan_just_verified(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p")
+    _build(root)
+    settings, _ = load_settings(root)
+    change = write.plan(pipeline.generate(settings).artifacts, settings.output_dir)
+    assert change.up_to_date and set(change.verified) == set(change.files)
+    state = root / cache.CACHE_DIR / fastpath.STATE
+    key = fastpath.input_key(settings)
+    state.unlink()
+    fastpath.record(settings, key, (), 4, change.files, verified=change.verified)
+    assert state.is_file()  # every file verified moments ago: recorded without reading them again
+    state.unlink()
+    edited = next(settings.output_dir.rglob("*.md"))
+    edited.write_text(edited.read_text() + "edited by hand\n")  # its stat moves: it is read again
+    fastpath.record(settings, key, (), 4, change.files, verified=change.verified)
+    assert not state.exists()
 
 
 def test_cached_incremental_build_is_byte_identical_to_a_cold_build(tmp_path: Path) -> None:
@@ -272,7 +290,7 @@ def test_batches_and_background_do_not_depend_on_the_number_of_workers(monkeypat
 
 
 def test_targets_rendered_apart_give_the_same_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """At `APART_MIN` contracts the catalog, providers and docs targets render in a forked process
+    """At `APART_MIN` contracts the providers and docs targets render in a forked process
     while the python target runs; the output is the same as rendering them one after the other."""
     synth_catalog.write_catalog(tmp_path, pipeline.APART_MIN)
     (tmp_path / "toolgen.toml").write_text('[rules]\nTG305 = "off"\n', encoding="utf-8")

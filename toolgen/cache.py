@@ -209,13 +209,28 @@ class Store:
         for child in self.root.iterdir():
             if child.is_dir() and child.name != FORMAT:
                 shutil.rmtree(child, ignore_errors=True)
-        for path in self.folder.glob("*/*/*") if self.folder.is_dir() else ():
-            rel = path.relative_to(self.folder).as_posix()
+        for rel in _entries(self.folder):
             if rel not in self.used:
                 with contextlib.suppress(OSError):
-                    path.unlink()
+                    (self.folder / rel).unlink()
                     removed += 1
         return removed
+
+
+def _entries(folder: Path) -> Iterator[str]:
+    """`namespace/xx/key` of every file two folders below `folder` (os.scandir: a build lists thousands)."""
+    for level in _scan(str(folder), dirs=True):
+        for bucket in _scan(level.path, dirs=True):
+            for entry in _scan(bucket.path, dirs=False):
+                yield f"{level.name}/{bucket.name}/{entry.name}"
+
+
+def _scan(path: str, *, dirs: bool) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(path) as found:
+            return [e for e in found if e.is_dir(follow_symlinks=False) == dirs]
+    except OSError:
+        return []
 
 
 _ACTIVE: ContextVar[Store | None] = ContextVar("toolgen_cache", default=None)

@@ -126,7 +126,7 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
         write.apply(change, force=force)
         contracts = len(result.catalog) if result.catalog is not None else 0
         if store is not None:
-            fastpath.record(settings, key, result.diagnostics, contracts, change.files)
+            fastpath.record(settings, key, result.diagnostics, contracts, change.files, verified=change.verified)
             store.prune()
     elapsed = time.perf_counter() - started
     if change.up_to_date:
@@ -181,7 +181,7 @@ def check(ctx: Context, fmt: str, no_cache: bool) -> None:
     if change.up_to_date:
         if not no_cache:
             contracts = len(result.catalog) if result.catalog is not None else 0
-            fastpath.record(settings, key, result.diagnostics, contracts, change.files)
+            fastpath.record(settings, key, result.diagnostics, contracts, change.files, verified=change.verified)
         click.echo(f"{out}/ is up to date ({len(change.unchanged)} files)")
         return
     for path in change.write:

@@ -29,7 +29,7 @@ import toolgen
 from toolgen import cache
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.write import MANIFEST, same_on_disk
+from toolgen.write import MANIFEST, file_stat, same_on_disk
 
 STATE = "state.json"
 """The fast-path record inside the cache folder."""
@@ -176,23 +176,26 @@ def lookup(settings: Settings, key: str | None) -> State | None:
         if _sha((out / MANIFEST).read_bytes()) != state.manifest:
             return None
         for rel, recorded in state.stats.items():
-            if _stat(out / rel) != recorded:
+            if file_stat(out / rel) != recorded:
                 return None
     except OSError:
         return None
     return state
 
 
-def _stat(path: Path) -> tuple[int, int, int]:
-    """What changes whenever a file is written or replaced: size, modification time (ns), inode."""
-    info = path.stat()
-    return (info.st_size, info.st_mtime_ns, info.st_ino)
-
-
 def record(
-    settings: Settings, key: str | None, diagnostics: Sequence[Diagnostic], contracts: int, files: Mapping[str, bytes]
+    settings: Settings,
+    key: str | None,
+    diagnostics: Sequence[Diagnostic],
+    contracts: int,
+    files: Mapping[str, bytes],
+    *,
+    verified: Mapping[str, tuple[int, int, int]] | None = None,
 ) -> None:
-    """Remember a successful build whose output folder now holds exactly `files` (manifest included)."""
+    """Remember a successful build whose output folder now holds exactly `files` (manifest included).
+
+    `verified` holds the stat of files the plan just compared byte for byte and left alone; one
+    whose stat has not moved since is not read again."""
     if key is None or MANIFEST not in files:
         return
     document = {
@@ -205,10 +208,13 @@ def record(
     try:
         # what is on disk now must be what the build wrote, byte for byte, before its stat is trusted
         stats: dict[str, tuple[int, int, int]] = {}
+        checked = verified or {}
         for rel in sorted(files):
             target = settings.output_dir / rel
-            stats[rel] = _stat(target)
-            if not same_on_disk(files, rel, target) or _stat(target) != stats[rel]:
+            stats[rel] = file_stat(target)
+            if checked.get(rel) == stats[rel]:
+                continue
+            if not same_on_disk(files, rel, target) or file_stat(target) != stats[rel]:
                 return
     except OSError:
         return

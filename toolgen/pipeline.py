@@ -161,7 +161,7 @@ def generate(settings: Settings, *, progress: Callable[[str], None] | None = Non
     return Generated(settings, diagnostics, catalog, tuple(sorted(artifacts, key=lambda a: a.path)))
 
 
-APART: frozenset[str] = frozenset({"catalog", "providers", "docs"})
+APART: frozenset[str] = frozenset({"providers", "docs"})
 """Targets rendered in a forked process while the python target runs (the docs pages' cache use is
 reported back to this process)."""
 

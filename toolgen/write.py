@@ -69,6 +69,9 @@ class Plan:
     missing: tuple[str, ...] = ()
     foreign: tuple[str, ...] = ()
     diffs: Mapping[str, str] = field(default_factory=dict)
+    verified: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)
+    """`file_stat` of each unchanged file, taken around the byte-for-byte comparison that found it
+    unchanged (and equal before and after it)."""
 
     @property
     def up_to_date(self) -> bool:
@@ -220,6 +223,19 @@ def same_on_disk(files: Mapping[str, bytes], path: str, target: Path) -> bool:
         return False
 
 
+def file_stat(path: Path) -> tuple[int, int, int]:
+    """What changes whenever a file is written or replaced: size, modification time (ns), inode."""
+    info = path.stat()
+    return (info.st_size, info.st_mtime_ns, info.st_ino)
+
+
+def _stat_or_none(path: Path) -> tuple[int, int, int] | None:
+    try:
+        return file_stat(path)
+    except OSError:
+        return None
+
+
 def plan(artifacts: Iterable[Artifact], output_dir: Path) -> Plan:
     """Compare the artifacts (plus the manifest) with what is on disk."""
     by_path: dict[str, Artifact] = {}
@@ -237,10 +253,14 @@ def plan(artifacts: Iterable[Artifact], output_dir: Path) -> Plan:
     missing: list[str] = []
     foreign: list[str] = []
     changed: list[str] = []
+    verified: dict[str, tuple[int, int, int]] = {}
     for path in sorted(files):
         target = output_dir / path
-        if same_on_disk(files, path, target):
+        before = _stat_or_none(target)
+        if before is not None and same_on_disk(files, path, target):
             unchanged.append(path)
+            if _stat_or_none(target) == before:
+                verified[path] = before
             continue
         write.append(path)
         if not target.is_file():
@@ -259,6 +279,7 @@ def plan(artifacts: Iterable[Artifact], output_dir: Path) -> Plan:
         missing=tuple(missing),
         foreign=tuple(foreign),
         diffs=LazyDiffs(changed, files, output_dir),
+        verified=verified,
     )
 
 
