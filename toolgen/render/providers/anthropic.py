@@ -29,7 +29,16 @@ from toolgen.config import Settings
 from toolgen.frozen import thaw
 from toolgen.render.masking import mask
 from toolgen.render.providers import codes, strict
-from toolgen.render.providers.common import Output, Payload, check_name, description, flat_input_schema
+from toolgen.render.providers.common import (
+    Output,
+    Spec,
+    ToolEntries,
+    build_with,
+    check_name,
+    description,
+    flat_input_schema,
+    no_catalog_check,
+)
 from toolgen.render.providers.lower import Schema, walk
 
 PROVIDER = "Anthropic"
@@ -97,12 +106,11 @@ def _strict(contract: Contract, schema: Schema, budget: _Budget, out: Output) ->
     return schema, False
 
 
-def build(catalog: Catalog, settings: Settings) -> Output:
-    """The Anthropic payload for the catalog, with its diagnostics and notes."""
-    out = Output()
-    tools: dict[str, Any] = {}
+def tool_maker(settings: Settings) -> ToolEntries:
+    """The function that makes each tool's entry for one build (strict mode keeps a budget)."""
     budget = _Budget()
-    for contract in catalog:
+
+    def entries(contract: Contract, out: Output) -> dict[str, Any]:
         out.diagnostics.extend(check_name(contract, PROVIDER))
         schema = flat_input_schema(contract, PROVIDER, out)
         tool: dict[str, Any] = {"name": contract.name, "description": description(contract)}
@@ -115,6 +123,21 @@ def build(catalog: Catalog, settings: Settings) -> Output:
         examples = _examples(contract, tool["input_schema"], out)
         if examples:
             tool["input_examples"] = examples
-        tools[contract.name] = tool
-    out.payloads.append(Payload("anthropic.json", list(tools.values()), tools))
-    return out
+        return {"anthropic.json": tool}
+
+    return entries
+
+
+SPEC = Spec(
+    name=PROVIDER,
+    files=("anthropic.json",),
+    tools=tool_maker,
+    wrap=lambda _file, entries: entries,
+    check=no_catalog_check,
+    independent=lambda settings: not settings.anthropic_strict,  # the strict budget spans tools
+)
+
+
+def build(catalog: Catalog, settings: Settings) -> Output:
+    """The Anthropic payload for the catalog, with its diagnostics and notes."""
+    return build_with(SPEC, catalog, settings)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolgen.catalog import Contract
+from toolgen.catalog import Catalog, Contract
+from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic
 from toolgen.frozen import thaw
 from toolgen.render.providers import codes
@@ -34,6 +35,52 @@ class Output:
     def note(self, tool: str, text: str) -> None:
         """Record a provider note for the docs of `tool`."""
         self.notes.setdefault(tool, []).append(text)
+
+
+ToolEntries = Callable[[Contract, Output], Mapping[str, Any]]
+"""One tool's entry in each file of a provider; its diagnostics and notes go to the `Output`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """How one provider declares a catalog: tool by tool, then checks over the whole catalog.
+
+    `tools(settings)` gives the function that makes each tool's entries, called in catalog order
+    (a fresh one per build: Anthropic's strict mode counts a budget across tools). When
+    `independent(settings)`, a tool's entries, diagnostics and notes depend on that tool alone, so
+    they may be cached per tool (`toolgen.render.providers.render`). `wrap` puts a file's entries
+    into the document the API takes; `check` adds what needs the whole catalog (tool counts).
+    """
+
+    name: str
+    files: tuple[str, ...]
+    tools: Callable[[Settings], ToolEntries]
+    wrap: Callable[[str, list[Any]], Any]
+    check: Callable[[Catalog, Output], None]
+    independent: Callable[[Settings], bool]
+
+
+def build_with(spec: Spec, catalog: Catalog, settings: Settings) -> Output:
+    """`spec` over `catalog`: the payloads as data, with diagnostics and notes."""
+    out = Output()
+    entries: dict[str, dict[str, Any]] = {file: {} for file in spec.files}
+    make = spec.tools(settings)
+    for contract in catalog:
+        for file, entry in make(contract, out).items():
+            entries[file][contract.name] = entry
+    spec.check(catalog, out)
+    for file in spec.files:
+        out.payloads.append(Payload(file, spec.wrap(file, list(entries[file].values())), entries[file]))
+    return out
+
+
+def no_catalog_check(catalog: Catalog, out: Output) -> None:
+    """A provider with no limit over the whole catalog."""
+
+
+def always(settings: Settings) -> bool:
+    """Tools are independent whatever the settings."""
+    return True
 
 
 NAME_RULES: Mapping[str, tuple[re.Pattern[str], str]] = {

@@ -25,7 +25,16 @@ from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
 from toolgen.render.markdown import code as code_span
 from toolgen.render.providers import codes
-from toolgen.render.providers.common import Output, Payload, check_name, description, flat_input_schema, output_schema
+from toolgen.render.providers.common import (
+    Output,
+    Spec,
+    always,
+    build_with,
+    check_name,
+    description,
+    flat_input_schema,
+    output_schema,
+)
 from toolgen.render.providers.lower import (
     RefError,
     Schema,
@@ -85,15 +94,32 @@ def declaration(contract: Contract, out: Output) -> dict[str, Any]:
     return decl
 
 
+def tool_entries(contract: Contract, out: Output) -> dict[str, Any]:
+    """One tool's function declaration."""
+    out.diagnostics.extend(check_name(contract, PROVIDER))
+    return {"gemini.json": declaration(contract, out)}
+
+
+def check_count(catalog: Catalog, out: Output) -> None:
+    """TG305 on the first tool past the declarations one request takes."""
+    if len(catalog) > MAX_DECLARATIONS:
+        contract = catalog.contracts[MAX_DECLARATIONS]
+        message = (
+            f"is tool {MAX_DECLARATIONS + 1} of {len(catalog)}; Gemini accepts at most {MAX_DECLARATIONS} declarations"
+        )
+        out.diagnostics.append(codes.diagnostic(codes.TOOL_COUNT, contract, PROVIDER, "", message))
+
+
+SPEC = Spec(
+    name=PROVIDER,
+    files=("gemini.json",),
+    tools=lambda _settings: tool_entries,
+    wrap=lambda _file, entries: [{"functionDeclarations": entries}],
+    check=check_count,
+    independent=always,
+)
+
+
 def build(catalog: Catalog, settings: Settings) -> Output:
     """The Gemini payload for the catalog, with its diagnostics and notes."""
-    out = Output()
-    tools: dict[str, Any] = {}
-    for index, contract in enumerate(catalog):
-        out.diagnostics.extend(check_name(contract, PROVIDER))
-        if index == MAX_DECLARATIONS:
-            message = f"is tool {index + 1} of {len(catalog)}; Gemini accepts at most {MAX_DECLARATIONS} declarations"
-            out.diagnostics.append(codes.diagnostic(codes.TOOL_COUNT, contract, PROVIDER, "", message))
-        tools[contract.name] = declaration(contract, out)
-    out.payloads.append(Payload("gemini.json", [{"functionDeclarations": list(tools.values())}], tools))
-    return out
+    return build_with(SPEC, catalog, settings)

@@ -18,7 +18,17 @@ from typing import Any
 
 from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
-from toolgen.render.providers.common import Output, Payload, check_name, description, input_schema, output_schema
+from toolgen.render.providers.common import (
+    Output,
+    Spec,
+    always,
+    build_with,
+    check_name,
+    description,
+    input_schema,
+    no_catalog_check,
+    output_schema,
+)
 
 PROVIDER = "MCP"
 
@@ -57,12 +67,22 @@ def tool(contract: Contract) -> dict[str, Any]:
     return out
 
 
+def tool_entries(contract: Contract, out: Output) -> dict[str, Any]:
+    """One tool's `Tool` object."""
+    out.diagnostics.extend(check_name(contract, PROVIDER))
+    return {"mcp.json": tool(contract)}
+
+
+SPEC = Spec(
+    name=PROVIDER,
+    files=("mcp.json",),
+    tools=lambda _settings: tool_entries,
+    wrap=lambda _file, entries: {"tools": entries},
+    check=no_catalog_check,
+    independent=always,
+)
+
+
 def build(catalog: Catalog, settings: Settings) -> Output:
     """The MCP payload for the catalog, with its diagnostics."""
-    out = Output()
-    tools: dict[str, Any] = {}
-    for contract in catalog:
-        out.diagnostics.extend(check_name(contract, PROVIDER))
-        tools[contract.name] = tool(contract)
-    out.payloads.append(Payload("mcp.json", {"tools": list(tools.values())}, tools))
-    return out
+    return build_with(SPEC, catalog, settings)

@@ -26,7 +26,15 @@ from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
 from toolgen.render.markdown import code as code_span
 from toolgen.render.providers import codes, strict
-from toolgen.render.providers.common import Output, Payload, check_name, description, flat_input_schema
+from toolgen.render.providers.common import (
+    Output,
+    Spec,
+    always,
+    build_with,
+    check_name,
+    description,
+    flat_input_schema,
+)
 from toolgen.render.providers.lower import Schema, transform
 
 PROVIDER = "OpenAI"
@@ -63,29 +71,44 @@ def parameters(contract: Contract, out: Output) -> tuple[Schema, bool]:
     return loose, False
 
 
-def _check(catalog: Catalog, index: int, contract: Contract, out: Output) -> None:
-    out.diagnostics.extend(check_name(contract, PROVIDER))
+def _check_description(contract: Contract, out: Output) -> None:
     text = description(contract)
     if len(text) > MAX_DESCRIPTION:
         message = f"has a description of {len(text)} characters; Chat Completions accepts at most {MAX_DESCRIPTION}"
         out.diagnostics.append(codes.diagnostic(codes.DESCRIPTION_LENGTH, contract, PROVIDER, "/description", message))
         out.note(contract.name, f"OpenAI: the description has {len(text)} characters, over {MAX_DESCRIPTION}")
-    if index == MAX_TOOLS:
+
+
+def tool_entries(contract: Contract, out: Output) -> dict[str, Any]:
+    """One tool's entry in `openai_chat.json` and in `openai_responses.json`."""
+    out.diagnostics.extend(check_name(contract, PROVIDER))
+    _check_description(contract, out)
+    schema, is_strict = parameters(contract, out)
+    function = {"name": contract.name, "description": description(contract), "parameters": schema}
+    return {
+        "openai_chat.json": {"type": "function", "function": {**function, "strict": is_strict}},
+        "openai_responses.json": {"type": "function", **function, "strict": is_strict},
+    }
+
+
+def check_count(catalog: Catalog, out: Output) -> None:
+    """TG305 on the first tool past the 128 one request takes."""
+    if len(catalog) > MAX_TOOLS:
+        contract = catalog.contracts[MAX_TOOLS]
         message = f"is tool {MAX_TOOLS + 1} of {len(catalog)}; OpenAI accepts at most {MAX_TOOLS} tools per request"
         out.diagnostics.append(codes.diagnostic(codes.TOOL_COUNT, contract, PROVIDER, "", message))
 
 
+SPEC = Spec(
+    name=PROVIDER,
+    files=("openai_chat.json", "openai_responses.json"),
+    tools=lambda _settings: tool_entries,
+    wrap=lambda _file, entries: entries,
+    check=check_count,
+    independent=always,
+)
+
+
 def build(catalog: Catalog, settings: Settings) -> Output:
     """Both OpenAI payloads for the catalog, with their diagnostics and notes."""
-    out = Output()
-    chat: dict[str, Any] = {}
-    responses: dict[str, Any] = {}
-    for index, contract in enumerate(catalog):
-        _check(catalog, index, contract, out)
-        schema, is_strict = parameters(contract, out)
-        function = {"name": contract.name, "description": description(contract), "parameters": schema}
-        chat[contract.name] = {"type": "function", "function": {**function, "strict": is_strict}}
-        responses[contract.name] = {"type": "function", **function, "strict": is_strict}
-    out.payloads.append(Payload("openai_chat.json", list(chat.values()), chat))
-    out.payloads.append(Payload("openai_responses.json", list(responses.values()), responses))
-    return out
+    return build_with(SPEC, catalog, settings)
