@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 import toolgen
+from tests.conftest import REPO
 from toolgen import cache, fastpath, parallel, pipeline, templating, write
 from toolgen.cli import main
 from toolgen.config import load_settings
@@ -106,6 +107,30 @@ def test_the_fast_path_record_trusts_only_files_the_plan_just_verified(tmp_path:
     assert not state.exists()
 
 
+def test_provider_entries_from_the_cache_give_the_same_files_diagnostics_and_notes(tmp_path: Path) -> None:
+    """The providers cache each tool's entries, diagnostics and notes; a build from the cache must
+    say and write exactly what a build without it does (the repo's contracts carry TG301 warnings
+    and provider notes; `anthropic_strict` keeps a budget across tools and is never cached)."""
+    from toolgen.render import providers
+
+    for strict in (False, True):
+        root = tmp_path / f"strict-{strict}"
+        shutil.copytree(REPO / "contracts", root / "contracts")
+        (root / "toolgen.toml").write_text(f"anthropic_strict = {str(strict).lower()}\n", encoding="utf-8")
+        settings, _ = load_settings(root)
+        plain = pipeline.generate(settings)
+        catalog = plain.catalog
+        assert catalog is not None and any(d.code == "TG301" for d in plain.diagnostics)
+        expected_notes = providers.provider_notes(catalog, settings)
+        for _ in range(2):  # filling the cache, then reading it
+            providers._LAST_NOTES.clear()
+            with cache.session(root):
+                cached = pipeline.generate(settings)
+                assert providers.provider_notes(catalog, settings) == expected_notes
+            assert cached.diagnostics == plain.diagnostics
+            assert [(a.path, a.data()) for a in cached.artifacts] == [(a.path, a.data()) for a in plain.artifacts]
+
+
 def test_cached_incremental_build_is_byte_identical_to_a_cold_build(tmp_path: Path) -> None:
     root = _project(tmp_path / "p", 5)
     _build(root)
@@ -144,7 +169,7 @@ def test_a_changed_contract_recomputes_only_what_depends_on_it(
     store = _generate_counting(root)
     # validation of that file, its module (black over it) and black over __init__.py (it holds the
     # catalog digest); its models are kept, since only the schemas shape them
-    assert store.missed == {"validate": 1, "module": 1, "black": 2, "docs": 1}
+    assert store.missed == {"validate": 1, "module": 1, "black": 2, "docs": 1, "providers": 1}
 
 
 @pytest.mark.parametrize(("count", "jobs"), SIZES)
@@ -159,7 +184,7 @@ def test_a_changed_schema_remakes_that_tools_models(
     doc["input_schema"]["properties"]["extra_flag"] = {"type": "boolean", "description": "A new flag."}
     next((root / "contracts").rglob(f"{doc['name']}.json")).write_text(json.dumps(doc), encoding="utf-8")
     store = _generate_counting(root)
-    assert store.missed == {"validate": 1, "models": 1, "module": 1, "black": 2, "docs": 1}
+    assert store.missed == {"validate": 1, "models": 1, "module": 1, "black": 2, "docs": 1, "providers": 1}
 
 
 def test_a_template_change_invalidates_the_fast_path_and_the_output(tmp_path: Path) -> None:

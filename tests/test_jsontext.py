@@ -60,6 +60,23 @@ def test_iterators_stand_for_lists_and_are_read_once() -> None:
     assert jsontext.dumps({"tools": iter(())}) == _reference({"tools": []})
 
 
+@given(JSON, st.integers(min_value=0, max_value=3))
+@settings(max_examples=200, deadline=None)
+def test_encoded_members_are_placed_as_json_would_write_them(document: Any, depth: int) -> None:
+    """A member given already encoded (`Raw`, as the providers' cached tool entries are) comes out
+    as if it had been encoded in place, at any depth."""
+
+    def encode_some(value: Any, level: int) -> Any:
+        if isinstance(value, list):
+            return [jsontext.encode(v) if level >= depth else encode_some(v, level + 1) for v in value]
+        if isinstance(value, dict):
+            return {k: jsontext.encode(v) if level >= depth else encode_some(v, level + 1) for k, v in value.items()}
+        return value
+
+    assert jsontext.dumps(encode_some(document, 0)) == _reference(document)
+    assert jsontext.dumps([{"tools": [jsontext.encode({"a": [1, 2]})]}]) == _reference([{"tools": [{"a": [1, 2]}]}])
+
+
 def test_non_text_keys_are_refused() -> None:
     with pytest.raises(TypeError, match="keys must be text"):
         jsontext.dumps({1: "a"})

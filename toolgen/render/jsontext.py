@@ -12,10 +12,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 OPEN_LEVELS = 2
 """Containers this deep (the document, its members, theirs) are framed here; deeper ones by `json`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Raw:
+    """A value already encoded: `text` is its `json.dumps(indent=2, ensure_ascii=False)` at the top
+    level, placed as it is (its lines indented to where it sits). A cached tool entry is one."""
+
+    text: str
+
+
+def encode(value: Any) -> Raw:
+    """`value` encoded once, to be placed with `Raw`."""
+    return Raw(json.dumps(value, indent=2, ensure_ascii=False))
 
 
 def dumps(document: Any) -> str:
@@ -35,13 +49,31 @@ def _plain(value: Any, level: int) -> str:
 
 
 def _pieces(value: Any, level: int) -> Iterator[str]:
-    if level >= OPEN_LEVELS or not isinstance(value, Mapping | list | tuple | Iterator):
+    if isinstance(value, Raw):
+        yield value.text.replace("\n", "\n" + "  " * level) if level else value.text
+        return
+    deep = level >= OPEN_LEVELS and not _holds_raw(value)
+    if deep or not isinstance(value, Mapping | list | tuple | Iterator):
         yield _plain(value, level)
         return
     if isinstance(value, Mapping):
         yield from _framed(_members(value, level + 1), "{", "}", level)
     else:
         yield from _framed((_pieces(item, level + 1) for item in value), "[", "]", level)
+
+
+def _holds_raw(value: Any) -> bool:
+    """Whether an already encoded value sits anywhere inside `value` (then it is framed here)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Raw):
+            return True
+        if isinstance(item, Mapping):
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return False
 
 
 def _members(value: Mapping[Any, Any], level: int) -> Iterator[Iterator[str]]:
@@ -66,4 +98,4 @@ def _framed(parts: Iterable[Iterator[str]], opener: str, closer: str, level: int
     yield opener + closer if first else "\n" + "  " * level + closer
 
 
-__all__ = ["dumps", "pieces"]
+__all__ = ["Raw", "dumps", "encode", "pieces"]

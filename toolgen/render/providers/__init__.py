@@ -9,15 +9,17 @@ small module per provider (`openai`, `anthropic`, `gemini`, `mcp`), shared rewri
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from toolgen.catalog import Catalog
+from toolgen import cache
+from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, sort_diagnostics
 from toolgen.render import Artifact, RenderResult, jsontext
 from toolgen.render.providers import anthropic, gemini, mcp, openai
-from toolgen.render.providers.common import Output, Payload
+from toolgen.render.providers.common import Output, Payload, Spec, build_with
 
 FILES: tuple[str, ...] = ("openai_chat.json", "openai_responses.json", "anthropic.json", "gemini.json", "mcp.json")
 """Every file of the target, in the order providers are reported."""
@@ -60,10 +62,73 @@ def _dump_pieces(payload: Payload) -> Iterator[str]:
     yield "\n"
 
 
+_SPECS: tuple[Spec, ...] = (openai.SPEC, anthropic.SPEC, gemini.SPEC, mcp.SPEC)
+
+
 def _outputs(catalog: Catalog, settings: Settings) -> Iterator[Output]:
-    """Each provider's output in turn, so only one provider's payloads are ever held as data."""
-    for builder in _BUILDERS:
-        yield builder(catalog, settings)
+    """Each provider's output in turn.
+
+    In a build with a cache, a tool's entries (already encoded), diagnostics and notes for every
+    provider whose tools are independent are one cache entry, keyed on the contract, its file and
+    the settings: a one-contract change declares one tool again, not the catalog. Without a cache
+    the providers are built one at a time, so only one provider's payloads are held as data.
+    """
+    independent = [s for s in _SPECS if s.independent(settings)] if cache.active() is not None else []
+    parts = _tool_parts(catalog, settings, independent) if independent else []
+    for spec in _SPECS:
+        yield _assembled(spec, catalog, parts) if spec in independent else build_with(spec, catalog, settings)
+
+
+def _tool_parts(catalog: Catalog, settings: Settings, specs: Sequence[Spec]) -> list[dict[str, Any]]:
+    def compute(todo: Sequence[Contract]) -> list[dict[str, Any]]:
+        makers = [(spec, spec.tools(settings)) for spec in specs]
+        made: list[dict[str, Any]] = []
+        for contract in todo:
+            part: dict[str, Any] = {}
+            for spec, make in makers:
+                out = Output()
+                entries = make(contract, out)
+                part[spec.name] = {
+                    "entries": {file: jsontext.encode(entry).text for file, entry in entries.items()},
+                    "diagnostics": [d.as_json() for d in out.diagnostics],
+                    "notes": out.notes.get(contract.name, []),
+                }
+            made.append(part)
+        return made
+
+    return cache.memo_many(
+        "providers",
+        list(catalog),
+        parts_of=lambda c: (settings.fingerprint(), c.source, c.digest, *(spec.name for spec in specs)),
+        compute_many=compute,
+        encode=lambda part: part,
+        decode=_part,
+    )
+
+
+def _part(data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise TypeError("a cached provider entry is not an object")
+    return data
+
+
+def _assembled(spec: Spec, catalog: Catalog, parts: Sequence[Mapping[str, Any]]) -> Output:
+    """`spec`'s output from each tool's cached part, then its checks over the whole catalog."""
+    from toolgen.fastpath import diagnostic_from_json
+
+    out = Output()
+    entries: dict[str, list[Any]] = {file: [] for file in spec.files}
+    for contract, part in zip(catalog, parts, strict=True):
+        mine = part[spec.name]
+        for file in spec.files:
+            entries[file].append(jsontext.Raw(str(mine["entries"][file])))
+        out.diagnostics.extend(diagnostic_from_json(d) for d in mine["diagnostics"])
+        for text in mine["notes"]:
+            out.note(contract.name, str(text))
+    spec.check(catalog, out)
+    for file in spec.files:
+        out.payloads.append(Payload(file, spec.wrap(file, entries[file]), {}))
+    return out
 
 
 def render(catalog: Catalog, settings: Settings) -> RenderResult:
