@@ -194,10 +194,15 @@ def test_a_template_change_invalidates_the_fast_path_and_the_output(tmp_path: Pa
     override = root / "templates" / "python" / "tool.py.jinja"
     override.parent.mkdir(parents=True)
     override.write_text(builtin.read_text() + "\nOVERRIDDEN = True\n", encoding="utf-8")
+    page = root / "templates" / "docs" / "tool.md.jinja"
+    page.parent.mkdir(parents=True)
+    page.write_text((builtin.parent.parent / "docs" / "tool.md.jinja").read_text() + "\nOverridden page.\n")
     (root / "toolgen.toml").write_text('templates = "templates"\n', encoding="utf-8")
     assert "files written" in _build(root)
     modules = list((root / "generated" / "python").rglob("*_0000*.py"))
     assert modules and all("OVERRIDDEN = True" in p.read_text() for p in modules)
+    pages = list((root / "generated" / "docs").glob("*_0000*.md"))
+    assert pages and all("Overridden page." in p.read_text() for p in pages)  # the docs cache moved too
     assert _tree(root / "generated") == _cold_copy(root, tmp_path)
     override.write_text(builtin.read_text(), encoding="utf-8")
     templating._environment.cache_clear()  # a new process would load the template afresh
@@ -215,6 +220,11 @@ def test_a_configuration_change_invalidates_what_it_shapes(tmp_path: Path) -> No
     assert _tree(root / "generated") == _cold_copy(root, tmp_path)
     (root / "toolgen.toml").write_text('python_package = "other_tools"\n[rules]\nTG201 = "off"\n', encoding="utf-8")
     assert FAST not in _build(root)  # severities shape diagnostics: no stale fast path
+    # strict Anthropic declarations change the provider files and the docs' provider notes
+    (root / "toolgen.toml").write_text('python_package = "other_tools"\nanthropic_strict = true\n', encoding="utf-8")
+    _build(root)
+    assert '"strict": true' in (root / "generated" / "providers" / "anthropic.json").read_text()
+    assert _tree(root / "generated") == _cold_copy(root, tmp_path)
 
 
 def test_a_new_toolgen_version_reuses_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
