@@ -438,8 +438,9 @@ def _tool_texts(
     package = settings.python_package
 
     def make(todo: Sequence[Contract]) -> list[str]:
+        # black runs here without its own cache: this one already keys the formatted module
         template = environment(settings.templates_dir).get_template("python/tool.py.jinja")
-        return format_many([template.render(**_tool_view(c, modules[c.name], models[c.name], package)) for c in todo])
+        return pmap(_black, [template.render(**_tool_view(c, modules[c.name], models[c.name], package)) for c in todo])
 
     return cache.memo_many(
         "module",
