@@ -68,22 +68,33 @@ def pmap(fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
     return [result for part in parts for result in part]
 
 
-def pmap_batches(fn: Callable[[Sequence[T]], list[R]], items: Sequence[T], size: int) -> list[R]:
+def pmap_batches(
+    fn: Callable[[Sequence[T]], list[R]],
+    items: Sequence[T],
+    size: int,
+    during: Callable[[], object] | None = None,
+) -> list[R]:
     """`fn` over consecutive batches of at most `size` items (fewer when that keeps every core busy),
     computed by forked workers when there are at least `MIN_ITEMS` items; the results in input order.
 
     For work with a large fixed cost per call, such as one datamodel-code-generator run over many
-    schemas. `fn` must return one result per item of its batch.
+    schemas. `fn` must return one result per item of its batch. `during`, when given, runs in this
+    process while the workers work (or before the loop, without workers).
     """
     workers = jobs() if len(items) >= MIN_ITEMS and sys.platform.startswith("linux") else 1
     size = max(1, min(size, -(-len(items) // (workers * 4)) if workers > 1 else size))
     batches = [items[start : start + size] for start in range(0, len(items), size)]
     if workers < 2 or len(batches) < 2:
+        if during is not None:
+            during()
         return [result for batch in batches for result in fn(batch)]
     _WORK.append((fn, batches))
     try:
         with multiprocessing.get_context("fork").Pool(min(workers, len(batches))) as pool:
-            parts = pool.map(_run, [(i, i + 1) for i in range(len(batches))], chunksize=1)
+            pending = pool.map_async(_run, [(i, i + 1) for i in range(len(batches))], chunksize=1)
+            if during is not None:
+                during()
+            parts = pending.get()
     finally:
         _WORK.clear()
     return [result for part in parts for batch_result in part for result in batch_result]

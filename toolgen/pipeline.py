@@ -161,9 +161,9 @@ def generate(settings: Settings, *, progress: Callable[[str], None] | None = Non
     return Generated(settings, diagnostics, catalog, tuple(sorted(artifacts, key=lambda a: a.path)))
 
 
-APART: frozenset[str] = frozenset({"providers", "docs"})
-"""Targets rendered in a forked process while the python target runs (the docs pages' cache use is
-reported back to this process)."""
+APART: frozenset[str] = frozenset({"providers", "docs", "mocks"})
+"""Targets rendered in a forked process while the python target runs (their use of the build cache,
+docs pages and black over `mocks.py`, is reported back to this process)."""
 
 APART_MIN = 200
 """Below this many contracts the fork costs more than it saves."""

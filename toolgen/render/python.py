@@ -335,8 +335,9 @@ def _tools_together(catalog: Catalog, settings: Settings) -> tuple[dict[str, Too
     modules = module_names(catalog.names)
     templates = templates_digest(settings.templates_dir)
     make = functools.partial(_tool_batch, settings=settings, modules=modules, templates=templates)
-    try:
-        made = pmap_batches(make, list(catalog), BATCH_SIZE)
+    shared: list[Artifact] = []
+    try:  # the package's shared modules render here while the workers make the tools
+        made = pmap_batches(make, list(catalog), BATCH_SIZE, during=lambda: shared.extend(_shared(catalog, settings)))
     except Exception:
         return None
     store = cache.active()
@@ -347,7 +348,7 @@ def _tools_together(catalog: Catalog, settings: Settings) -> tuple[dict[str, Too
         tools.append(artifact)
         if usage is not None and store is not None:
             store.absorb(usage)
-    return models, tools
+    return models, [*shared, *tools]
 
 
 Made = tuple[ToolModels, Artifact, cache.Usage | None]
@@ -404,18 +405,13 @@ def _template_problem(settings: Settings, exc: Exception) -> Diagnostic:
 def _package(
     catalog: Catalog, settings: Settings, models: Mapping[str, ToolModels], tools: Sequence[Artifact] | None = None
 ) -> list[Artifact]:
-    """The package's files; the tool modules are made here unless `tools` already holds them."""
+    """The package's files; the tool modules (and shared modules) are made here unless `tools`
+    already holds them all (`_tools_together`)."""
+    if tools is not None:
+        return list(tools)
     base = f"python/{settings.python_package}/"
     modules = module_names(catalog.names)
-    artifacts = [
-        Artifact(base + "py.typed", ""),
-        Artifact(base + "_runtime.py", _render(settings, "python/_runtime.py.jinja", _runtime_view())),
-        Artifact(base + "_results.py", _render(settings, "python/_results.py.jinja", _runtime_view())),
-        Artifact(base + "_schemas.py", _render(settings, "python/_schemas.py.jinja", _runtime_view())),
-        Artifact(base + "__init__.py", _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules))),
-    ]
-    if tools is not None:
-        return [*artifacts, *tools]
+    artifacts = _shared(catalog, settings)
     templates = templates_digest(settings.templates_dir)
     contracts = list(catalog)
     for start in range(0, len(contracts), RENDER_CHUNK):  # only a chunk's texts are ever held at once
@@ -423,6 +419,19 @@ def _package(
         for contract, text in zip(chunk, _tool_texts(chunk, settings, modules, models, templates), strict=True):
             artifacts.append(Artifact(f"{base}{modules[contract.name]}.py", text))
     return artifacts
+
+
+def _shared(catalog: Catalog, settings: Settings) -> list[Artifact]:
+    """The modules every package has: runtime, results, schemas, `__init__.py`, `py.typed`."""
+    base = f"python/{settings.python_package}/"
+    modules = module_names(catalog.names)
+    return [
+        Artifact(base + "py.typed", ""),
+        Artifact(base + "_runtime.py", _render(settings, "python/_runtime.py.jinja", _runtime_view())),
+        Artifact(base + "_results.py", _render(settings, "python/_results.py.jinja", _runtime_view())),
+        Artifact(base + "_schemas.py", _render(settings, "python/_schemas.py.jinja", _runtime_view())),
+        Artifact(base + "__init__.py", _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules))),
+    ]
 
 
 def _tool_texts(
