@@ -290,11 +290,13 @@ def test_cached_validation_reports_exactly_what_validate_documents_reports(tmp_p
     (root / "contracts" / "crm" / "broken.json").write_text('{"name": "broken", "version": "x"}', encoding="utf-8")
     twin = synth_catalog.contract(0)
     (root / "contracts" / "docs" / f"{twin['name']}.json").write_text(json.dumps(twin), encoding="utf-8")
-    (root / "toolgen.toml").write_text('[rules]\nTG205 = "error"\n', encoding="utf-8")
+    # TG105 cannot be turned down: the settings check (TG128) must run with the cache too
+    (root / "toolgen.toml").write_text('[rules]\nTG205 = "error"\nTG105 = "warning"\n', encoding="utf-8")
     settings, _ = load_settings(root)
     documents, _ = load_documents(settings)
     expected = validate_documents(documents, settings)
     assert any(d.severity is Severity.ERROR for d in expected) and any(d.code == "TG109" for d in expected)
+    assert any(d.code == "TG128" for d in expected)
     for _ in range(2):  # cold, then from the cache
         with cache.session(root):
             assert pipeline.validate_all(documents, settings) == expected

@@ -16,7 +16,7 @@ from typing import Any
 from toolgen import cache
 from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
-from toolgen.diagnostics import Diagnostic, Severity, has_errors, resolve_severities, sort_diagnostics
+from toolgen.diagnostics import Diagnostic, has_errors, resolve_severities, sort_diagnostics
 from toolgen.load import Locate, RawDocument, load_documents
 from toolgen.parallel import Background, in_worker, pmap
 from toolgen.render import Artifact, RenderResult, targets
@@ -59,8 +59,8 @@ def validate_all(documents: Sequence[RawDocument], settings: Settings) -> list[D
     """`validate.validate_documents`, with each document's own checks cached on its path and text.
 
     Within a cache session the per-document checks (`validate.check_document`) of changed files run
-    in parallel and are stored; the cross-document check (duplicate names) and the severity
-    resolution run every time, exactly as `validate_documents` does them.
+    in parallel and are stored; `validate_documents` then runs the checks across documents and
+    against the settings, and resolves severities, as it does without a cache.
     """
     from toolgen import validate
 
@@ -74,14 +74,7 @@ def validate_all(documents: Sequence[RawDocument], settings: Settings) -> list[D
         encode=_encode_checked,
         decode=_decode_checked,
     )
-    found: list[Diagnostic] = []
-    per_file: dict[str, Mapping[str, object]] = {}
-    for document, (problems, overrides) in zip(documents, checked, strict=True):
-        found.extend(problems)
-        per_file[document.rel] = overrides
-    found.extend(validate._duplicates(documents))  # the same cross-document check validate_documents runs
-    project = {c: s for c, s in settings.rule_severities.items() if not c.startswith("TG1") or s is Severity.ERROR}
-    return sort_diagnostics(resolve_severities(found, project, per_file))
+    return validate.validate_documents(documents, settings, checked)
 
 
 Checked = tuple[list[Diagnostic], dict[str, str]]

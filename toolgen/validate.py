@@ -309,12 +309,20 @@ def _duplicates(documents: Sequence[RawDocument]) -> list[Diagnostic]:
     return out
 
 
-def validate_documents(documents: Sequence[RawDocument], settings: Settings) -> list[Diagnostic]:
-    """Every problem in every document, severities resolved, rules turned off dropped."""
+def validate_documents(
+    documents: Sequence[RawDocument],
+    settings: Settings,
+    checked: Sequence[tuple[list[Diagnostic], Mapping[str, object]]] | None = None,
+) -> list[Diagnostic]:
+    """Every problem in every document, severities resolved, rules turned off dropped.
+
+    `checked` holds each document's own checks (`check_document`) when the caller already has them
+    (the build cache); the checks across documents and against the settings always run here.
+    """
     found: list[Diagnostic] = []
     per_file: dict[str, Mapping[str, object]] = {}
-    for document in documents:
-        problems, overrides = check_document(document)
+    own = checked if checked is not None else [check_document(d) for d in documents]
+    for document, (problems, overrides) in zip(documents, own, strict=True):
         found.extend(problems)
         per_file[document.rel] = overrides
     found.extend(_duplicates(documents))
