@@ -8,6 +8,7 @@ same list either way, so output never depends on the number of workers.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import sys
@@ -54,18 +55,11 @@ def _run(bounds: tuple[int, int]) -> list[Any]:
 
 def pmap(fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
     """`[fn(x) for x in items]`, computed by forked workers when that pays off."""
-    workers = min(jobs(), len(items) // (MIN_ITEMS // 2) or 1)
-    if workers < 2 or len(items) < MIN_ITEMS or not sys.platform.startswith("linux"):
-        return [fn(item) for item in items]
-    _WORK.append((fn, items))
-    try:
-        step = max(1, len(items) // (workers * 4))
-        chunks = [(start, min(start + step, len(items))) for start in range(0, len(items), step)]
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            parts = pool.map(_run, chunks, chunksize=1)
-    finally:
-        _WORK.clear()
-    return [result for part in parts for result in part]
+    return pmap_batches(functools.partial(_each, fn), items, len(items))
+
+
+def _each(fn: Callable[[T], R], batch: Sequence[T]) -> list[R]:
+    return [fn(item) for item in batch]
 
 
 def pmap_batches(
@@ -81,16 +75,19 @@ def pmap_batches(
     schemas. `fn` must return one result per item of its batch. `during`, when given, runs in this
     process while the workers work (or before the loop, without workers).
     """
-    workers = jobs() if len(items) >= MIN_ITEMS and sys.platform.startswith("linux") else 1
-    size = max(1, min(size, -(-len(items) // (workers * 4)) if workers > 1 else size))
+    workers = min(jobs(), len(items) // (MIN_ITEMS // 2))
+    alone = workers < 2 or len(items) < MIN_ITEMS or not sys.platform.startswith("linux")
+    if not alone:
+        size = min(size, -(-len(items) // (workers * 4)))  # about four batches a worker
+    size = max(1, size)
     batches = [items[start : start + size] for start in range(0, len(items), size)]
-    if workers < 2 or len(batches) < 2:
+    if alone:
         if during is not None:
             during()
         return [result for batch in batches for result in fn(batch)]
     _WORK.append((fn, batches))
     try:
-        with multiprocessing.get_context("fork").Pool(min(workers, len(batches))) as pool:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
             pending = pool.map_async(_run, [(i, i + 1) for i in range(len(batches))], chunksize=1)
             if during is not None:
                 during()
