@@ -7,9 +7,9 @@ new key, so nothing is ever updated in place and a stale entry can never be read
 build did not use are pruned after it. Values are JSON text (never pickle), written atomically; an
 unreadable or malformed entry is a miss.
 
-Targets and the pipeline call `memo(namespace, key_parts, compute, encode, decode)`; it computes
-directly when no cache `session()` is open (library use, tests), so caching is never required for
-correctness. The no-change fast path (`fastpath.py`) keeps its record in the same folder.
+Targets and the pipeline call `memo_many(namespace, items, parts_of=..., compute_many=..., encode=...,
+decode=...)`; it computes directly when no cache `session()` is open (library use, tests), so
+caching is never required for correctness. The no-change fast path (`fastpath.py`) keeps its record in the same folder.
 """
 
 from __future__ import annotations
@@ -255,45 +255,11 @@ def session(project_root: Path, *, enabled: bool = True) -> Iterator[Store | Non
         _ACTIVE.reset(token)
 
 
-def memo(
-    namespace: str,
-    parts: Iterable[str],
-    compute: Callable[[], T],
-    encode: Callable[[T], Any],
-    decode: Callable[[Any], T],
-) -> T:
-    """`compute()`, or its cached result: `encode` turns it into JSON data and `decode` back.
-
-    A cached value that `decode` rejects (any exception) is recomputed and overwritten.
-    """
-    store = _ACTIVE.get()
-    if store is None:
-        return compute()
-    key = key_of(namespace, parts)
-    text = store.get(namespace, key)
-    if text is not None:
-        try:
-            return decode(json.loads(text))
-        except Exception:
-            store.hits -= 1
-            store.miss(namespace)
-    value = compute()
-    store.put(namespace, key, json.dumps(encode(value), ensure_ascii=False, separators=(",", ":")))
-    return value
-
-
-def memo_text(namespace: str, parts: Iterable[str], compute: Callable[[], str]) -> str:
-    """`memo` for a function that returns text."""
-
-    def decode(data: Any) -> str:
-        if not isinstance(data, str):
-            raise TypeError("cached value is not text")
-        return data
-
-    def encode(text: str) -> str:
-        return text
-
-    return memo(namespace, parts, compute, encode, decode)
+def text(data: Any) -> str:
+    """A cached value that must be text: the `decode` of every text-valued `memo_many`."""
+    if not isinstance(data, str):
+        raise TypeError("cached value is not text")
+    return data
 
 
 def memo_many(
@@ -325,8 +291,3 @@ def memo_many(
         store.put(namespace, keys[index], json.dumps(encode(value), ensure_ascii=False, separators=(",", ":")))
         found[index] = value
     return [found[i] for i in range(len(items))]
-
-
-def text_digest(text: str) -> str:
-    """sha256 hex of UTF-8 text (for keys over large inputs)."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -174,12 +174,6 @@ def index_view(catalog: Catalog) -> dict[str, Any]:
     }
 
 
-def _text(data: Any) -> str:
-    if not isinstance(data, str):
-        raise TypeError("a cached docs page is not text")
-    return data
-
-
 def render(catalog: Catalog, settings: Settings) -> RenderResult:
     """Render the docs index and one page per tool (each page cached, see below)."""
     env = environment(settings.templates_dir)
@@ -198,7 +192,7 @@ def render(catalog: Catalog, settings: Settings) -> RenderResult:
         parts_of=lambda c: (templates, c.source, c.digest, *notes.get(c.name, ())),
         compute_many=pages,
         encode=str,
-        decode=_text,
+        decode=cache.text,
     )
     for contract, text in zip(catalog, texts, strict=True):
         artifacts.append(Artifact(f"docs/{contract.name}.md", text))

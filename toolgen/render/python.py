@@ -149,18 +149,12 @@ def format_many(sources: Sequence[str]) -> list[str]:
         parts_of=lambda source: (source,),
         compute_many=lambda todo: pmap(_black, todo),
         encode=str,
-        decode=_cached_text,
+        decode=cache.text,
     )
 
 
 def _black(source: str) -> str:
     return format_source(source, BLACK_MODE)
-
-
-def _cached_text(data: Any) -> str:
-    if not isinstance(data, str):
-        raise TypeError("cached black output is not text")
-    return data
 
 
 def _header(sources: str) -> list[str]:
@@ -457,7 +451,7 @@ def _tool_texts(
         parts_of=lambda c: (templates, package, modules[c.name], c.source, c.digest),
         compute_many=make,
         encode=str,
-        decode=_cached_text,
+        decode=cache.text,
     )
 
 
