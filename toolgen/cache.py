@@ -255,6 +255,26 @@ def session(project_root: Path, *, enabled: bool = True) -> Iterator[Store | Non
         _ACTIVE.reset(token)
 
 
+def tracked(compute: Callable[[], T]) -> tuple[T, Usage | None]:
+    """`compute()`, and, when this is a forked worker in a cache session, what it did with the
+    cache: its copy of the store dies with it, so the parent must `absorb` that to count and prune."""
+    from toolgen.parallel import in_worker
+
+    store = _ACTIVE.get()
+    if store is None or not in_worker():
+        return compute(), None
+    mark = store.mark()
+    value = compute()
+    return value, store.since(mark)
+
+
+def absorb(usage: Usage | None) -> None:
+    """Add a forked worker's cache use (from `tracked`) to this process's store."""
+    store = _ACTIVE.get()
+    if store is not None and usage is not None:
+        store.absorb(usage)
+
+
 def text(data: Any) -> str:
     """A cached value that must be text: the `decode` of every text-valued `memo_many`."""
     if not isinstance(data, str):

@@ -18,7 +18,7 @@ from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, has_errors, resolve_severities, sort_diagnostics
 from toolgen.load import Locate, RawDocument, load_documents
-from toolgen.parallel import Background, in_worker, pmap
+from toolgen.parallel import Background, pmap
 from toolgen.render import Artifact, RenderResult, targets
 
 
@@ -137,9 +137,7 @@ def generate(settings: Settings, *, progress: Callable[[str], None] | None = Non
     if background is not None:
         done, usage = background.result()
         results.update(done)
-        store = cache.active()
-        if usage is not None and store is not None:
-            store.absorb(usage)  # so pruning keeps the entries the forked process read and wrote
+        cache.absorb(usage)  # so pruning keeps the entries the forked process read and wrote
         for name in apart:
             step(name)
     artifacts: list[Artifact] = []
@@ -166,11 +164,8 @@ def _render_apart(
     names: Sequence[str], catalog: Catalog, settings: Settings
 ) -> tuple[dict[str, RenderResult], cache.Usage | None]:
     """The `names` targets' results, and what they did with the build cache when run in a fork."""
-    store = cache.active()
-    mark = store.mark() if store is not None and in_worker() else None
     registry = targets()
-    results = {name: registry[name](catalog, settings) for name in names}
-    return results, (store.since(mark) if store is not None and mark is not None else None)
+    return cache.tracked(lambda: {name: registry[name](catalog, settings) for name in names})
 
 
 def _quiet(step: str) -> None:

@@ -36,7 +36,7 @@ from toolgen.catalog import PERMISSIONS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.fastpath import templates_digest
-from toolgen.parallel import in_worker, jobs, pmap, pmap_batches
+from toolgen.parallel import jobs, pmap, pmap_batches
 from toolgen.positions import join
 from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render.python_format import format_source
@@ -334,14 +334,12 @@ def _tools_together(catalog: Catalog, settings: Settings) -> tuple[dict[str, Too
         made = pmap_batches(make, list(catalog), BATCH_SIZE, during=lambda: shared.extend(_shared(catalog, settings)))
     except Exception:
         return None
-    store = cache.active()
     models: dict[str, ToolModels] = {}
     tools: list[Artifact] = []
     for contract, (found, artifact, usage) in zip(catalog, made, strict=True):
         models[contract.name] = found
         tools.append(artifact)
-        if usage is not None and store is not None:
-            store.absorb(usage)
+        cache.absorb(usage)
     return models, [*shared, *tools]
 
 
@@ -352,13 +350,14 @@ Made = tuple[ToolModels, Artifact, cache.Usage | None]
 def _tool_batch(
     batch: Sequence[Contract], settings: Settings, modules: Mapping[str, str], templates: str
 ) -> list[Made]:
-    store = cache.active()
-    mark = store.mark() if store is not None and in_worker() else None
     package = settings.python_package
-    models = models_for(batch, package)
+
+    def make() -> tuple[dict[str, ToolModels], list[str]]:
+        models = models_for(batch, package)
+        return models, _tool_texts(batch, settings, modules, models, templates)
+
+    (models, texts), usage = cache.tracked(make)
     base = f"python/{package}/"
-    texts = _tool_texts(batch, settings, modules, models, templates)
-    usage = store.since(mark) if store is not None and mark is not None else None
     last = len(batch) - 1
     return [
         (models[c.name], Artifact(f"{base}{modules[c.name]}.py", text), usage if index == last else None)
