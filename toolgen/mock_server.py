@@ -83,8 +83,9 @@ def require_mcp() -> None:
 def mcp_tools(catalog: Catalog, settings: Settings) -> Mapping[str, Any]:
     """The `providers/mcp.json` document of the catalog, from the providers target's MCP module."""
     from toolgen.render.providers import mcp
+    from toolgen.render.providers.common import build_with
 
-    output = mcp.build(catalog, settings)
+    output = build_with(mcp.SPEC, catalog, settings)
     document: Mapping[str, Any] = output.payloads[0].document
     return document
 

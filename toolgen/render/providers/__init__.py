@@ -24,7 +24,7 @@ from toolgen.render.providers.common import Output, Payload, Spec, build_with
 FILES: tuple[str, ...] = ("openai_chat.json", "openai_responses.json", "anthropic.json", "gemini.json", "mcp.json")
 """Every file of the target, in the order providers are reported."""
 
-_BUILDERS = (openai.build, anthropic.build, gemini.build, mcp.build)
+_SPECS: tuple[Spec, ...] = (openai.SPEC, anthropic.SPEC, gemini.SPEC, mcp.SPEC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,15 +41,13 @@ def project(catalog: Catalog, settings: Settings) -> Projection:
     payloads: list[Payload] = []
     diagnostics: list[Diagnostic] = []
     notes: dict[str, list[str]] = {}
-    for builder in _BUILDERS:
-        out: Output = builder(catalog, settings)
+    for spec in _SPECS:
+        out = build_with(spec, catalog, settings)
         payloads.extend(out.payloads)
         diagnostics.extend(out.diagnostics)
-        for tool, texts in out.notes.items():
-            notes.setdefault(tool, []).extend(texts)
+        _gather(notes, out)
     ordered = tuple(sorted(payloads, key=lambda p: FILES.index(p.file)))
-    frozen_notes = {name: tuple(notes.get(name, ())) for name in catalog.names}
-    return Projection(ordered, tuple(sort_diagnostics(diagnostics)), frozen_notes)
+    return Projection(ordered, tuple(sort_diagnostics(diagnostics)), _frozen_notes(catalog, notes))
 
 
 def dump(payload: Payload) -> str:
@@ -60,9 +58,6 @@ def dump(payload: Payload) -> str:
 def _dump_pieces(payload: Payload) -> Iterator[str]:
     yield from jsontext.pieces(payload.document)
     yield "\n"
-
-
-_SPECS: tuple[Spec, ...] = (openai.SPEC, anthropic.SPEC, gemini.SPEC, mcp.SPEC)
 
 
 def _outputs(catalog: Catalog, settings: Settings) -> Iterator[Output]:

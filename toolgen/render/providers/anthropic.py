@@ -24,7 +24,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from referencing.exceptions import Unresolvable
 
-from toolgen.catalog import Catalog, Contract
+from toolgen.catalog import Contract
 from toolgen.config import Settings
 from toolgen.frozen import thaw
 from toolgen.render.masking import mask
@@ -33,7 +33,6 @@ from toolgen.render.providers.common import (
     Output,
     Spec,
     ToolEntries,
-    build_with,
     check_name,
     description,
     flat_input_schema,
@@ -136,8 +135,3 @@ SPEC = Spec(
     check=no_catalog_check,
     independent=lambda settings: not settings.anthropic_strict,  # the strict budget spans tools
 )
-
-
-def build(catalog: Catalog, settings: Settings) -> Output:
-    """The Anthropic payload for the catalog, with its diagnostics and notes."""
-    return build_with(SPEC, catalog, settings)

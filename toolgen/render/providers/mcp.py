@@ -16,13 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolgen.catalog import Catalog, Contract
-from toolgen.config import Settings
+from toolgen.catalog import Contract
 from toolgen.render.providers.common import (
     Output,
     Spec,
     always,
-    build_with,
     check_name,
     description,
     input_schema,
@@ -81,8 +79,3 @@ SPEC = Spec(
     check=no_catalog_check,
     independent=always,
 )
-
-
-def build(catalog: Catalog, settings: Settings) -> Output:
-    """The MCP payload for the catalog, with its diagnostics."""
-    return build_with(SPEC, catalog, settings)

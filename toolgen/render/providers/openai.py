@@ -23,14 +23,12 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.catalog import Catalog, Contract
-from toolgen.config import Settings
 from toolgen.render.markdown import code as code_span
 from toolgen.render.providers import codes, strict
 from toolgen.render.providers.common import (
     Output,
     Spec,
     always,
-    build_with,
     check_name,
     description,
     flat_input_schema,
@@ -107,8 +105,3 @@ SPEC = Spec(
     check=check_count,
     independent=always,
 )
-
-
-def build(catalog: Catalog, settings: Settings) -> Output:
-    """Both OpenAI payloads for the catalog, with their diagnostics and notes."""
-    return build_with(SPEC, catalog, settings)
