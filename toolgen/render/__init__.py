@@ -30,30 +30,16 @@ class Artifact:
     """The compressed UTF-8 bytes; the text itself only when it cannot be encoded (`data()` then raises)."""
 
     def __init__(self, path: str, text: str) -> None:
-        try:
-            body: bytes | str = zlib.compress(text.encode("utf-8"), 1)
-        except UnicodeEncodeError:
-            body = text
         object.__setattr__(self, "path", path)
-        object.__setattr__(self, "body", body)
+        object.__setattr__(self, "body", _packed(iter((text,))))
 
     @classmethod
     def streamed(cls, path: str, pieces: Iterable[str]) -> Artifact:
         """The artifact whose text is `"".join(pieces)`, compressed piece by piece: the whole text of
         a large file (catalog.json, a provider file) is never held at once."""
-        packer = zlib.compressobj(1)
-        chunks: list[bytes] = []
-        rest = iter(pieces)
-        for piece in rest:
-            try:
-                chunks.append(packer.compress(piece.encode("utf-8")))
-            except UnicodeEncodeError:  # text that is not valid Unicode: kept as text, as __init__ does
-                done = zlib.decompress(b"".join(chunks) + packer.flush()).decode("utf-8")
-                return cls(path, done + piece + "".join(rest))
-        chunks.append(packer.flush())
         artifact = cls.__new__(cls)
         object.__setattr__(artifact, "path", path)
-        object.__setattr__(artifact, "body", b"".join(chunks))
+        object.__setattr__(artifact, "body", _packed(iter(pieces)))
         return artifact
 
     @property
@@ -64,7 +50,7 @@ class Artifact:
     def chunks(self, size: int = 1 << 20) -> Iterator[bytes]:
         """`data()` in pieces of at most about `size` bytes, never all of it at once."""
         body = self.body
-        if isinstance(body, str) or len(body) < size // 8:
+        if isinstance(body, str):
             yield self.data()
             return
         unpacker = zlib.decompressobj()
@@ -90,6 +76,21 @@ class Artifact:
             return (body if body.endswith("\n") else body + "\n").encode("utf-8")
         raw = zlib.decompress(body)
         return raw if raw.endswith(b"\n") else raw + b"\n"
+
+
+def _packed(pieces: Iterator[str]) -> bytes | str:
+    """The pieces' UTF-8 bytes compressed as they come; the joined text itself when it is not valid
+    Unicode (it fails when written, where the target's text would have failed anyway)."""
+    packer = zlib.compressobj(1)
+    chunks: list[bytes] = []
+    for piece in pieces:
+        try:
+            chunks.append(packer.compress(piece.encode("utf-8")))
+        except UnicodeEncodeError:
+            done = zlib.decompress(b"".join(chunks) + packer.flush()).decode("utf-8")
+            return done + piece + "".join(pieces)
+    chunks.append(packer.flush())
+    return b"".join(chunks)
 
 
 @dataclass(frozen=True, slots=True)
