@@ -53,12 +53,12 @@ def test_large_files_are_compared_and_written_in_pieces(tmp_path: Path) -> None:
     write.apply(change)
     target = tmp_path / "out" / "providers" / "big.json"
     assert target.read_bytes() == artifact.data()
-    assert write.same_on_disk(change.files, artifact.path, target)
-    assert write.digest_of(change.files, artifact.path) == "sha256:" + hashlib.sha256(artifact.data()).hexdigest()
+    assert change.files.same_on_disk(artifact.path, target)
+    assert change.files.digest(artifact.path) == "sha256:" + hashlib.sha256(artifact.data()).hexdigest()
     target.write_bytes(artifact.data()[:-2] + b"!\n")
-    assert not write.same_on_disk(change.files, artifact.path, target)
+    assert not change.files.same_on_disk(artifact.path, target)
     target.write_bytes(artifact.data() + b"more")
-    assert not write.same_on_disk(change.files, artifact.path, target)
+    assert not change.files.same_on_disk(artifact.path, target)
     assert write.plan([artifact], tmp_path / "out").write == (artifact.path,)
 
 

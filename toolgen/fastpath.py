@@ -29,7 +29,7 @@ import toolgen
 from toolgen import cache
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.write import MANIFEST, file_stat, same_on_disk
+from toolgen.write import MANIFEST, Files, file_stat
 
 STATE = "state.json"
 """The fast-path record inside the cache folder."""
@@ -188,7 +188,7 @@ def record(
     key: str | None,
     diagnostics: Sequence[Diagnostic],
     contracts: int,
-    files: Mapping[str, bytes],
+    files: Files,
     *,
     verified: Mapping[str, tuple[int, int, int]] | None = None,
 ) -> None:
@@ -214,7 +214,7 @@ def record(
             stats[rel] = file_stat(target)
             if checked.get(rel) == stats[rel]:
                 continue
-            if not same_on_disk(files, rel, target) or file_stat(target) != stats[rel]:
+            if not files.same_on_disk(rel, target) or file_stat(target) != stats[rel]:
                 return
     except OSError:
         return

@@ -30,12 +30,12 @@ class WriteError(Exception):
     """The output folder cannot be updated safely; nothing was written."""
 
 
-def manifest_text(files: Mapping[str, bytes]) -> bytes:
+def manifest_text(files: Files) -> bytes:
     """The manifest for this set of files: every owned path with the digest of its bytes."""
     document = {
         "generated_by": f"toolgen {__version__}",
         "note": "files toolgen owns in this folder; toolgen deletes only these",
-        "files": {path: digest_of(files, path) for path in sorted(files)},
+        "files": {path: files.digest(path) for path in sorted(files)},
     }
     return (json.dumps(document, indent=2) + "\n").encode("utf-8")
 
@@ -62,7 +62,7 @@ class Plan:
     """What a build would do to the output folder."""
 
     output_dir: Path
-    files: Mapping[str, bytes]
+    files: Files
     write: tuple[str, ...] = ()
     unchanged: tuple[str, ...] = ()
     remove: tuple[str, ...] = ()
@@ -161,7 +161,8 @@ class LazyDiffs(Mapping[str, str]):
 class Files(Mapping[str, bytes]):
     """Path -> bytes of every file of a build, each made from its artifact when it is read.
 
-    The artifacts hold their bytes compressed; this never holds more than one file's plain bytes.
+    The artifacts hold their bytes compressed; this never holds more than one file's plain bytes,
+    and `chunks`, `digest` and `same_on_disk` not even that for a large one.
     """
 
     def __init__(self, artifacts: Mapping[str, Artifact]) -> None:
@@ -169,7 +170,7 @@ class Files(Mapping[str, bytes]):
         self._extra: dict[str, bytes] = {}
 
     def add(self, path: str, data: bytes) -> None:
-        """Add a file given as bytes (the manifest)."""
+        """Add a file given as bytes (the manifest; never the path of an artifact)."""
         self._extra[path] = data
 
     def __getitem__(self, path: str) -> bytes:
@@ -177,50 +178,40 @@ class Files(Mapping[str, bytes]):
             return self._extra[path]
         return self._artifacts[path].data()
 
-    def chunks(self, path: str) -> Iterator[bytes]:
-        """The bytes of `path` in pieces (a large file is never whole in memory)."""
-        if path in self._extra:
-            yield self._extra[path]
-        else:
-            yield from self._artifacts[path].chunks()
-
     def __contains__(self, path: object) -> bool:
         return path in self._extra or path in self._artifacts
 
     def __iter__(self) -> Iterator[str]:
         yield from self._artifacts
-        yield from (path for path in self._extra if path not in self._artifacts)
+        yield from self._extra
 
     def __len__(self) -> int:
-        return len(self._artifacts) + sum(1 for path in self._extra if path not in self._artifacts)
+        return len(self._artifacts) + len(self._extra)
 
+    def chunks(self, path: str) -> Iterator[bytes]:
+        """The bytes of `path` in pieces."""
+        if path in self._extra:
+            yield self._extra[path]
+        else:
+            yield from self._artifacts[path].chunks()
 
-def chunks_of(files: Mapping[str, bytes], path: str) -> Iterator[bytes]:
-    """The bytes of one file of a plan, in pieces when the plan can give them so."""
-    if isinstance(files, Files):
-        yield from files.chunks(path)
-    else:
-        yield files[path]
+    def digest(self, path: str) -> str:
+        """`sha256:<hex>` of `path`, read in pieces."""
+        digest = hashlib.sha256()
+        for piece in self.chunks(path):
+            digest.update(piece)
+        return f"sha256:{digest.hexdigest()}"
 
-
-def digest_of(files: Mapping[str, bytes], path: str) -> str:
-    """`sha256:<hex>` of one file of a plan, read in pieces."""
-    digest = hashlib.sha256()
-    for piece in chunks_of(files, path):
-        digest.update(piece)
-    return f"sha256:{digest.hexdigest()}"
-
-
-def same_on_disk(files: Mapping[str, bytes], path: str, target: Path) -> bool:
-    """Whether `target` holds exactly the bytes of `path` in `files` (compared piece by piece)."""
-    try:
-        with target.open("rb") as stream:
-            for piece in chunks_of(files, path):
-                if stream.read(len(piece)) != piece:
-                    return False
-            return stream.read(1) == b""
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-        return False
+    def same_on_disk(self, path: str, target: Path) -> bool:
+        """Whether `target` holds exactly the bytes of `path` (compared piece by piece)."""
+        try:
+            with target.open("rb") as stream:
+                for piece in self.chunks(path):
+                    if stream.read(len(piece)) != piece:
+                        return False
+                return stream.read(1) == b""
+        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+            return False
 
 
 def file_stat(path: Path) -> tuple[int, int, int]:
@@ -257,7 +248,7 @@ def plan(artifacts: Iterable[Artifact], output_dir: Path) -> Plan:
     for path in sorted(files):
         target = output_dir / path
         before = _stat_or_none(target)
-        if before is not None and same_on_disk(files, path, target):
+        if before is not None and files.same_on_disk(path, target):
             unchanged.append(path)
             if _stat_or_none(target) == before:
                 verified[path] = before
@@ -305,7 +296,7 @@ def apply(change: Plan, *, force: bool = False) -> None:
             target = staging / path
             target.parent.mkdir(parents=True, exist_ok=True)
             with target.open("wb") as stream:
-                for piece in chunks_of(change.files, path):
+                for piece in change.files.chunks(path):
                     stream.write(piece)
         for path in change.write:
             if path == MANIFEST:
