@@ -3,8 +3,10 @@
 Five files, each exactly what its API takes as the tools parameter: `openai_chat.json`,
 `openai_responses.json`, `anthropic.json`, `gemini.json` and `mcp.json`. The decisions live in one
 small module per provider (`openai`, `anthropic`, `gemini`, `mcp`), shared rewrites in `lower` and
-`strict`, the TG3xx rules in `codes`. Payloads are built as dicts and dumped with
-`json.dumps(indent=2, ensure_ascii=False)`; JSON has no comments, so there is no header.
+`strict`, the TG3xx rules in `codes`. Each provider says how it declares one tool and what it
+checks over the catalog (`common.Spec`); with a build cache a tool's entries are cached (see
+`_outputs`). Files are written a tool at a time as `json.dumps(indent=2, ensure_ascii=False)`
+would write them (`render.jsontext`); JSON has no comments, so there is no header.
 """
 
 from __future__ import annotations
@@ -50,12 +52,8 @@ def project(catalog: Catalog, settings: Settings) -> Projection:
     return Projection(ordered, tuple(sort_diagnostics(diagnostics)), _frozen_notes(catalog, notes))
 
 
-def dump(payload: Payload) -> str:
-    """The text of one provider file (`json.dumps(indent=2, ensure_ascii=False)`, a tool at a time)."""
-    return jsontext.dumps(payload.document) + "\n"
-
-
 def _dump_pieces(payload: Payload) -> Iterator[str]:
+    """The text of one provider file (`json.dumps(indent=2, ensure_ascii=False)`), a tool at a time."""
     yield from jsontext.pieces(payload.document)
     yield "\n"
 
@@ -173,4 +171,4 @@ def _frozen_notes(catalog: Catalog, notes: Mapping[str, list[str]]) -> Mapping[s
     return {name: tuple(notes.get(name, ())) for name in catalog.names}
 
 
-__all__ = ["FILES", "Projection", "dump", "project", "provider_notes", "render"]
+__all__ = ["FILES", "Projection", "project", "provider_notes", "render"]
