@@ -22,6 +22,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from toolgen.tomlemit import inline
+
 VERBS = (
     "get", "list", "create", "update", "delete", "search", "fetch", "sync", "send", "run",
     "archive", "restore", "export", "import", "approve", "resolve", "schedule", "scan",
@@ -225,29 +227,15 @@ def toml_text(doc: dict[str, Any]) -> str:
     tables = ("input_schema", "output_schema")
     for key, value in doc.items():
         if key not in (*tables, "errors", "examples"):
-            lines.append(f"{key} = {_toml_value(value)}")
+            lines.append(f"{key} = {inline(value)}")
     for key in tables:
         if key in doc:
-            lines.append(f"{key} = {_toml_value(doc[key])}")
+            lines.append(f"{key} = {inline(doc[key])}")
     for key in ("errors", "examples"):
         for item in doc.get(key, ()):
             lines.append(f"\n[[{key}]]")
-            lines.extend(f"{k} = {_toml_value(v)}" for k, v in item.items())
+            lines.extend(f"{k} = {inline(v)}" for k, v in item.items())
     return "\n".join(lines) + "\n"
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{json.dumps(k)} = {_toml_value(v)}" for k, v in value.items()) + " }"
-    raise TypeError(f"no TOML form for {value!r}")
 
 
 def write_catalog(root: Path, count: int, seed: int = 0) -> list[str]:

@@ -16,6 +16,7 @@ from toolgen.config import Settings
 from toolgen.formatschema import SCHEMA_FILE
 from toolgen.lint import VERSION_SUFFIX
 from toolgen.load import CONTRACT_SUFFIXES
+from toolgen.tomlemit import inline
 from toolgen.validate import MAX_NAME, NAME_RE, suggest_name
 
 
@@ -82,24 +83,12 @@ def document(name: str) -> dict[str, Any]:
     }
 
 
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + " }"
-    return str(value)
-
-
 def _toml_schema(table: str, schema: dict[str, Any]) -> list[str]:
     lines = ["", f"[{table}]"]
-    lines += [f"{k} = {_toml_value(v)}" for k, v in schema.items() if k != "properties"]
+    lines += [f"{k} = {inline(v)}" for k, v in schema.items() if k != "properties"]
     for prop, sub in schema["properties"].items():
         lines += ["", f"[{table}.properties.{prop}]"]
-        lines += [f"{k} = {_toml_value(v)}" for k, v in sub.items()]
+        lines += [f"{k} = {inline(v)}" for k, v in sub.items()]
     return lines
 
 
@@ -107,15 +96,15 @@ def to_toml(data: dict[str, Any], schema_path: str) -> str:
     """The contract as TOML, with the taplo `#:schema` line first."""
     lines = [f"#:schema {schema_path}"]
     for key in ("name", "version", "title"):
-        lines.append(f"{key} = {_toml_value(data[key])}")
+        lines.append(f"{key} = {inline(data[key])}")
     lines.append(f'description = """\n{data["description"]}"""')
-    lines += [f"{k} = {_toml_value(data[k])}" for k in ("permissions", "idempotent")]
+    lines += [f"{k} = {inline(data[k])}" for k in ("permissions", "idempotent")]
     lines += _toml_schema("input_schema", data["input_schema"])
     lines += _toml_schema("output_schema", data["output_schema"])
     for error in data["errors"]:
-        lines += ["", "[[errors]]", *(f"{k} = {_toml_value(v)}" for k, v in error.items())]
+        lines += ["", "[[errors]]", *(f"{k} = {inline(v)}" for k, v in error.items())]
     for example in data["examples"]:
-        lines += ["", "[[examples]]", *(f"{k} = {_toml_value(v)}" for k, v in example.items())]
+        lines += ["", "[[examples]]", *(f"{k} = {inline(v)}" for k, v in example.items())]
     return "\n".join(lines) + "\n"
 
 
