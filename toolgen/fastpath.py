@@ -23,12 +23,11 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import toolgen
 from toolgen import cache
 from toolgen.config import Settings
-from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.diagnostics import Diagnostic
 from toolgen.write import MANIFEST, Files, file_stat
 
 STATE = "state.json"
@@ -133,22 +132,6 @@ def _state_path(settings: Settings) -> Path:
     return settings.root / cache.CACHE_DIR / STATE
 
 
-def diagnostic_from_json(data: Mapping[str, Any]) -> Diagnostic:
-    """The inverse of `Diagnostic.as_json()`; raises on anything malformed."""
-    line, column = data["line"], data["column"]
-    if not (line is None or isinstance(line, int)) or not (column is None or isinstance(column, int)):
-        raise TypeError("line and column must be integers")
-    return Diagnostic(
-        code=str(data["code"]),
-        severity=Severity(data["severity"]),
-        message=str(data["message"]),
-        file=str(data["file"]),
-        pointer=str(data["pointer"]),
-        line=line,
-        column=column,
-    )
-
-
 def _read_state(settings: Settings) -> State | None:
     try:
         data = json.loads(_state_path(settings).read_text(encoding="utf-8"))
@@ -157,7 +140,7 @@ def _read_state(settings: Settings) -> State | None:
             manifest=str(data["manifest"]),
             contracts=int(data["contracts"]),
             files=int(data["files"]),
-            diagnostics=tuple(diagnostic_from_json(d) for d in data["diagnostics"]),
+            diagnostics=tuple(Diagnostic.from_json(d) for d in data["diagnostics"]),
             stats={str(rel): (int(a), int(b), int(c)) for rel, (a, b, c) in data["stats"].items()},
         )
     except (OSError, ValueError, TypeError, KeyError, AttributeError):

@@ -85,10 +85,8 @@ def _encode_checked(value: Checked) -> dict[str, Any]:
 
 
 def _decode_checked(data: Any) -> Checked:
-    from toolgen.fastpath import diagnostic_from_json
-
     overrides = {str(k): str(v) for k, v in data["overrides"].items()}
-    return [diagnostic_from_json(d) for d in data["found"]], overrides
+    return [Diagnostic.from_json(d) for d in data["found"]], overrides
 
 
 def locate(diagnostics: Iterable[Diagnostic], documents: Iterable[RawDocument]) -> list[Diagnostic]:

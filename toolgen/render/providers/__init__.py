@@ -107,15 +107,13 @@ def _part(data: Any) -> dict[str, Any]:
 
 def _assembled(spec: Spec, catalog: Catalog, parts: Sequence[Mapping[str, Any]]) -> Output:
     """`spec`'s output from each tool's cached part, then its checks over the whole catalog."""
-    from toolgen.fastpath import diagnostic_from_json
-
     out = Output()
     entries: dict[str, list[Any]] = {file: [] for file in spec.files}
     for contract, part in zip(catalog, parts, strict=True):
         mine = part[spec.name]
         for file in spec.files:
             entries[file].append(jsontext.Raw(str(mine["entries"][file])))
-        out.diagnostics.extend(diagnostic_from_json(d) for d in mine["diagnostics"])
+        out.diagnostics.extend(Diagnostic.from_json(d) for d in mine["diagnostics"])
         for text in mine["notes"]:
             out.note(contract.name, str(text))
     spec.check(catalog, out)
