@@ -22,7 +22,7 @@ from toolgen.cli import main
 from toolgen.config import load_settings
 from toolgen.diagnostics import Severity
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import synth_catalog
 
 FAST = "no input changed since the last build"

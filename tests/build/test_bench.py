@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from toolgen.cli import main
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 import synth_catalog  # noqa: E402
 

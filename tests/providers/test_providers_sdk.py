@@ -30,7 +30,7 @@ from toolgen.config import load_settings
 from toolgen.render import providers
 from toolgen.render.providers import stats
 
-EDGE_PROJECT = Path(__file__).parent / "data" / "providers" / "edge_project"
+EDGE_PROJECT = Path(__file__).parents[1] / "data" / "providers" / "edge_project"
 
 
 def edge_payloads(tmp_path: Path, *, anthropic_strict: bool = False) -> tuple[dict[str, Any], pipeline.Generated]:

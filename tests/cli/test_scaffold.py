@@ -12,7 +12,7 @@ from click.testing import CliRunner, Result
 from jsonschema import Draft202012Validator
 
 from tests.conftest import REPO
-from tests.test_validate_cases import CASES, case_names, make_project
+from tests.validate.test_validate_cases import CASES, case_names, make_project
 from toolgen.cli import main
 from toolgen.formatschema import SCHEMA_FILE, schema, schema_text
 from toolgen.load import MAX_FILE_BYTES, parse_text

@@ -20,7 +20,7 @@ from tests.providers_support import shared_record
 from toolgen.cli import main
 from toolgen.render import providers
 
-EDGE_PROJECT = Path(__file__).parent / "data" / "providers" / "edge_project"
+EDGE_PROJECT = Path(__file__).parents[1] / "data" / "providers" / "edge_project"
 
 
 def run(project: Path, *args: str) -> tuple[int, str, str]:
