@@ -61,7 +61,7 @@ def string(text: str, *, multiline: bool = False) -> str:
 
 def key(name: str) -> str:
     """A TOML key: bare when possible, else a quoted basic string."""
-    return name if _BARE_KEY.match(name) else string(name)
+    return name if _BARE_KEY.fullmatch(name) else string(name)
 
 
 def _is_table_list(value: Any) -> bool:
