@@ -70,6 +70,7 @@ def test_warnings_name_file_provider_and_pointer_and_can_be_turned_off(edge: Pat
     assert "TG302" in err
 
 
+@pytest.mark.corpus  # a third-party capture, read from the corpora, never copied
 def test_impossible_projection_stops_the_build(edge: Path) -> None:
     record = shared_record("mcp_tools.jsonl", "generate_mind_map", "icip-cas/LiveMCPBench")
     contract = {

@@ -88,6 +88,7 @@ def _assert_batched_equal(contracts: list[Contract], size: int = 40, black_too: 
 
 
 @pytest.mark.slow
+@pytest.mark.corpus
 def test_every_corpus_tool_batches_to_its_own_models() -> None:
     contracts = list(_corpus_contracts())
     assert len(contracts) > 7000
