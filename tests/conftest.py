@@ -14,18 +14,14 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from benchmarks import corpora_dir
+
 REPO = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE_COMMAND = ".venv/bin/pytest --update-golden"
 
 
-def _corpora_dir() -> Path:
-    """Where the shared corpora are: `$TOOLGEN_CORPORA`, else `shared/corpora` beside the checkout."""
-    configured = os.environ.get("TOOLGEN_CORPORA")
-    return Path(configured) if configured else REPO.parent / "shared" / "corpora"
-
-
-CORPORA = _corpora_dir()
+CORPORA = corpora_dir()
 """Use this (not an absolute path) in every test that reads the shared corpora; mark such a test `corpus`."""
 CORPORA_MISSING = (
     f"needs the shared tool corpora, which are not in the repository: none at {CORPORA} "

@@ -16,14 +16,13 @@ import pytest
 from click.testing import CliRunner
 
 import toolgen
+from benchmarks import synth_catalog
 from tests.conftest import REPO
 from toolgen import cache, fastpath, parallel, pipeline, templating, write
 from toolgen.cli import main
 from toolgen.config import load_settings
 from toolgen.diagnostics import Severity
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-import synth_catalog
 
 FAST = "no input changed since the last build"
 """What build and check say when the fast path answered."""
