@@ -14,7 +14,6 @@ from benchmarks import REPO, synth_catalog
 from toolgen.cli import main
 
 
-
 def test_synthetic_catalog_is_deterministic_and_valid(tmp_path: Path) -> None:
     first = synth_catalog.write_catalog(tmp_path / "a", 12)
     second = synth_catalog.write_catalog(tmp_path / "b", 12)

@@ -23,7 +23,6 @@ from toolgen.cli import main
 from toolgen.config import load_settings
 from toolgen.diagnostics import Severity
 
-
 FAST = "no input changed since the last build"
 """What build and check say when the fast path answered."""
 
@@ -106,6 +105,7 @@ def test_the_fast_path_record_trusts_only_files_the_plan_just_verified(tmp_path:
     assert not state.exists()
 
 
+@pytest.mark.slow  # ~10 s: six builds of the repo catalog
 def test_provider_entries_from_the_cache_give_the_same_files_diagnostics_and_notes(tmp_path: Path) -> None:
     """The providers cache each tool's entries, diagnostics and notes; a build from the cache must
     say and write exactly what a build without it does (the repo's contracts carry TG301 warnings
@@ -149,7 +149,7 @@ def test_cached_incremental_build_is_byte_identical_to_a_cold_build(tmp_path: Pa
 SIZES = [
     pytest.param(4, "1", id="stage-by-stage"),
     pytest.param(60, "2", id="together-in-workers"),
-    pytest.param(pipeline.APART_MIN, "2", id="docs-in-a-forked-process"),
+    pytest.param(pipeline.APART_MIN, "2", id="docs-in-a-forked-process", marks=pytest.mark.slow),  # ~13 s each
 ]
 
 
@@ -326,6 +326,7 @@ def test_batches_and_background_do_not_depend_on_the_number_of_workers(monkeypat
             failing.result()
 
 
+@pytest.mark.slow  # ~25 s: two builds of APART_MIN contracts
 def test_targets_rendered_apart_give_the_same_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """At `APART_MIN` contracts the providers and docs targets render in a forked process
     while the python target runs; the output is the same as rendering them one after the other."""
