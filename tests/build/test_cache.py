@@ -260,10 +260,10 @@ def test_edited_output_is_never_taken_for_current(tmp_path: Path) -> None:
     page.write_text("hand edit\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["-C", str(root), "check"])
     assert result.exit_code == 1 and "stale" in result.output
-    assert "1 files written" in _build(root)
+    assert "1 file written" in _build(root)
     assert page.read_bytes() == original
     page.unlink()
-    assert "1 files written" in _build(root)
+    assert "1 file written" in _build(root)
 
 
 def test_a_corrupt_cache_is_a_miss_not_a_wrong_answer(tmp_path: Path) -> None:
@@ -385,18 +385,18 @@ class _Terminal:
 
 
 def test_progress_bar_on_a_terminal_for_large_catalogs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolgen import cli
+    from toolgen import cliout
 
     root = _project(tmp_path / "p", 3)
     settings, _ = load_settings(root)
-    with cli.progress_bar(settings) as step:
+    with cliout.progress_bar(settings) as step:
         assert step is None  # stderr under pytest is not a terminal
     terminal = _Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
-    with cli.progress_bar(settings) as step:
+    with cliout.progress_bar(settings) as step:
         assert step is None  # 3 contracts: too few to bother
-    monkeypatch.setattr(cli, "PROGRESS_MIN_CONTRACTS", 2)
-    with cli.progress_bar(settings) as step:
+    monkeypatch.setattr(cliout, "PROGRESS_MIN_CONTRACTS", 2)
+    with cliout.progress_bar(settings) as step:
         assert step is not None
         assert pipeline.generate(settings, progress=step).ok
     assert "building 3 contracts" in terminal.text and "100%" in terminal.text
@@ -411,5 +411,5 @@ def test_a_same_size_edit_of_an_output_file_is_caught(tmp_path: Path) -> None:
     assert len(page.read_bytes()) == len(original)
     result = CliRunner().invoke(main, ["-C", str(root), "check"])
     assert result.exit_code == 1 and FAST not in result.output
-    assert "1 files written" in _build(root)
+    assert "1 file written" in _build(root)
     assert page.read_bytes() == original
