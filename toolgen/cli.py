@@ -408,3 +408,14 @@ def mock_server_command(ctx: Context) -> None:
         emit(exc.diagnostics, "text")
         click.echo("toolgen: the mocks could not be generated; nothing to serve", err=True)
         sys.exit(1)
+
+
+def _register_checks() -> None:
+    from toolgen.cli_audit import audit_command
+
+    assert audit_command.callback is not None
+    audit_command.callback = guarded(audit_command.callback)
+    main.add_command(audit_command)
+
+
+_register_checks()
