@@ -411,11 +411,12 @@ def mock_server_command(ctx: Context) -> None:
 
 
 def _register_checks() -> None:
-    from toolgen.cli_audit import audit_command
+    from toolgen.cli_audit import audit_command, replay_command
 
-    assert audit_command.callback is not None
-    audit_command.callback = guarded(audit_command.callback)
-    main.add_command(audit_command)
+    for command in (audit_command, replay_command):
+        assert command.callback is not None
+        command.callback = guarded(command.callback)
+        main.add_command(command)
 
 
 _register_checks()

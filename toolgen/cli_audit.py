@@ -67,3 +67,65 @@ def audit_command(ctx: object, paths: tuple[Path, ...], fmt: str) -> None:
     click.echo(audit_summary(result, len(catalog)), err=True)
     if diagnostics.has_errors(result.diagnostics):
         sys.exit(1)
+
+
+def replay_text(result: object, fmt: str) -> str:
+    """The replay report: findings, then a table per tool (text or markdown)."""
+    from toolgen.replay import Replay
+
+    assert isinstance(result, Replay)
+    lines = diagnostics.render(result.findings, "text").splitlines() if fmt == "text" else []
+    if fmt == "markdown":
+        lines += ["## Replay of recorded calls", ""]
+        lines += [f"- `{d.code}` {d.message}" for d in diagnostics.sort_diagnostics(result.findings)]
+        lines += ["", "| tool | calls | versions seen | refused | uncertain |", "|---|---:|---|---:|---:|"]
+        for tool, s in sorted(result.tools.items()):
+            lines.append(
+                f"| `{tool}` | {s.calls} | {', '.join(sorted(s.versions)) or '-'} | {s.refused} | {s.uncertain} |"
+            )
+    else:
+        for tool, s in sorted(result.tools.items()):
+            versions = ", ".join(sorted(s.versions)) or "no version"
+            lines.append(
+                f"{tool}: {_plural(s.calls, 'call')} ({versions}), {s.refused} refused, {s.uncertain} uncertain"
+            )
+    lines.append(
+        f"{_plural(result.calls, 'recorded call')}: {result.refused} would now be refused; "
+        f"{_plural(result.uncertain_checks, 'check')} uncertain (redacted or shortened values)"
+    )
+    return "\n".join(lines) + "\n"
+
+
+@click.command("replay")
+@click.argument("traces", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", help="Output format.")
+@click.pass_obj
+def replay_command(ctx: object, traces: Path, fmt: str) -> None:
+    """Judge recorded calls (a JsonlTracer file) against the contracts on disk (exit 1 if any is refused now)."""
+    from toolgen import cli, pipeline, replay
+
+    assert isinstance(ctx, cli.Context)
+    settings = cli.settings_or_exit(ctx)
+    catalog, problems, _ = pipeline.load_catalog(settings)
+    if catalog is None:
+        cli.emit(problems, "text")
+        click.echo("toolgen: contracts are invalid; fix them before replaying", err=True)
+        sys.exit(1)
+    try:
+        result = replay.replay(traces, settings.rel(traces), catalog, settings.python_package)
+    except OSError as exc:
+        click.echo(f"toolgen: cannot read {traces}: {exc.strerror or exc}", err=True)
+        sys.exit(2)
+    if fmt == "json":
+        document = {
+            "findings": [d.as_json() for d in diagnostics.sort_diagnostics(result.findings)],
+            "tools": {tool: s.as_json() for tool, s in sorted(result.tools.items())},
+            "calls": result.calls,
+            "refused": result.refused,
+            "uncertain_checks": result.uncertain_checks,
+        }
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+    else:
+        click.echo(replay_text(result, fmt), nl=False)
+    if diagnostics.has_errors(result.findings):
+        sys.exit(1)

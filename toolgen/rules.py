@@ -80,6 +80,13 @@ RULES: Mapping[str, Rule] = {
         Rule("TG511", Severity.INFO, "part of an implementation cannot be seen by reading it"),
         Rule("TG512", _W, "register() names a tool that is not in the catalog"),
         Rule("TG520", _E, "implementation file cannot be read or parsed"),
+        # TG53x: `toolgen replay`, recorded calls against the contracts on disk
+        Rule("TG530", _E, "recorded call of a tool that no longer exists"),
+        Rule("TG531", _E, "recorded input is refused by the current input schema"),
+        Rule("TG532", _E, "recorded output is refused by the current output schema"),
+        Rule("TG533", _E, "recorded error code is no longer declared"),
+        Rule("TG534", Severity.INFO, "a check depends on a redacted or shortened value"),
+        Rule("TG539", _E, "trace line is not a record of this package"),
     )
 }
 """Rules of the TG1xx and TG2xx families; the provider (TG3xx) and compatibility (TG4xx) modules
