@@ -39,6 +39,7 @@ from ._runtime import (
     ToolResult,
     TraceRecord,
 )
+from ._replay import ReplayReport, Replayed, replay
 
 CATALOG: tuple[ToolContract, ...] = (
     apply_patch.CONTRACT,
@@ -71,7 +72,10 @@ __all__ = [
     "Ok",
     "Policy",
     "Registry",
+    "ReplayReport",
+    "Replayed",
     "ToolContract",
     "ToolResult",
     "TraceRecord",
+    "replay",
 ]
