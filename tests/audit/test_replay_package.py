@@ -11,7 +11,6 @@ import importlib
 import json
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 

@@ -27,6 +27,7 @@ from ._runtime import (
     ToolResult,
     TraceRecord,
 )
+from ._replay import ReplayReport, Replayed, replay
 
 CATALOG: tuple[ToolContract, ...] = (
     ping.CONTRACT,
@@ -47,7 +48,10 @@ __all__ = [
     "Ok",
     "Policy",
     "Registry",
+    "ReplayReport",
+    "Replayed",
     "ToolContract",
     "ToolResult",
     "TraceRecord",
+    "replay",
 ]

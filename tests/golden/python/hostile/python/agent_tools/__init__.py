@@ -35,6 +35,7 @@ from ._runtime import (
     ToolResult,
     TraceRecord,
 )
+from ._replay import ReplayReport, Replayed, replay
 
 CATALOG: tuple[ToolContract, ...] = (
     annotations.CONTRACT,
@@ -63,7 +64,10 @@ __all__ = [
     "Ok",
     "Policy",
     "Registry",
+    "ReplayReport",
+    "Replayed",
     "ToolContract",
     "ToolResult",
     "TraceRecord",
+    "replay",
 ]
