@@ -28,6 +28,7 @@ from . import (
     search_code,
     write_file,
 )
+from ._replay import ReplayReport, Replayed, replay
 from ._runtime import (
     Err,
     ErrorInfo,
@@ -39,7 +40,6 @@ from ._runtime import (
     ToolResult,
     TraceRecord,
 )
-from ._replay import ReplayReport, Replayed, replay
 
 CATALOG: tuple[ToolContract, ...] = (
     apply_patch.CONTRACT,

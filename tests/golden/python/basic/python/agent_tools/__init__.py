@@ -16,6 +16,7 @@ from . import (
     ping,
     read_file,
 )
+from ._replay import ReplayReport, Replayed, replay
 from ._runtime import (
     Err,
     ErrorInfo,
@@ -27,7 +28,6 @@ from ._runtime import (
     ToolResult,
     TraceRecord,
 )
-from ._replay import ReplayReport, Replayed, replay
 
 CATALOG: tuple[ToolContract, ...] = (
     ping.CONTRACT,

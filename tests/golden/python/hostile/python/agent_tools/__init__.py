@@ -24,6 +24,7 @@ from . import (
     secret_store,
     typing,
 )
+from ._replay import ReplayReport, Replayed, replay
 from ._runtime import (
     Err,
     ErrorInfo,
@@ -35,7 +36,6 @@ from ._runtime import (
     ToolResult,
     TraceRecord,
 )
-from ._replay import ReplayReport, Replayed, replay
 
 CATALOG: tuple[ToolContract, ...] = (
     annotations.CONTRACT,
