@@ -28,7 +28,7 @@ from . import (
     search_code,
     write_file,
 )
-from ._replay import ReplayReport, Replayed, replay
+from ._replay import Replayed, ReplayReport, replay
 from ._runtime import (
     Err,
     ErrorInfo,

@@ -16,7 +16,7 @@ from . import (
     ping,
     read_file,
 )
-from ._replay import ReplayReport, Replayed, replay
+from ._replay import Replayed, ReplayReport, replay
 from ._runtime import (
     Err,
     ErrorInfo,

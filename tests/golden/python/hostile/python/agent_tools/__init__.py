@@ -24,7 +24,7 @@ from . import (
     secret_store,
     typing,
 )
-from ._replay import ReplayReport, Replayed, replay
+from ._replay import Replayed, ReplayReport, replay
 from ._runtime import (
     Err,
     ErrorInfo,
