@@ -25,6 +25,7 @@ from toolgen.cliout import (
     drift,
     emit,
     emit_unless_json,
+    permission_list,
     plural,
     print_drift,
     progress_bar,
@@ -255,18 +256,6 @@ def stats_command(ctx: Context, fmt: str) -> None:
         click.echo(stats.render_text(measured), nl=False)
 
 
-def _permission_list(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[str, ...] | None:
-    from toolgen.catalog import PERMISSIONS
-
-    if value is None:
-        return None
-    chosen = tuple(p.strip() for p in value.split(",") if p.strip() and p.strip() != "none")
-    unknown = [p for p in chosen if p not in PERMISSIONS]
-    if unknown:
-        raise click.BadParameter(f"unknown {', '.join(unknown)}; choose from {', '.join(PERMISSIONS)} or none")
-    return chosen
-
-
 @main.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(
@@ -288,7 +277,7 @@ def _permission_list(_ctx: click.Context, _param: click.Parameter, value: str | 
 @click.option("--force", is_flag=True, help="Overwrite contracts that already exist.")
 @click.option(
     "--permissions",
-    callback=_permission_list,
+    callback=permission_list,
     help="Comma-separated permissions for every imported tool (or `none`); default: all four, unconfirmed.",
 )
 @click.pass_obj
@@ -388,3 +377,15 @@ def mock_server_command(ctx: Context) -> None:
         emit(exc.diagnostics, "text")
         click.echo("toolgen: the mocks could not be generated; nothing to serve", err=True)
         sys.exit(1)
+
+
+def _register_checks() -> None:
+    from toolgen.cli_audit import audit_command, replay_command
+
+    for command in (audit_command, replay_command):
+        assert command.callback is not None
+        command.callback = guarded(command.callback)
+        main.add_command(command)
+
+
+_register_checks()

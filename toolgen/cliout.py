@@ -1,4 +1,5 @@
-"""What the commands print: diagnostics, counts, and the one JSON document of `--format json`.
+"""What the commands print (diagnostics, counts, the one JSON document of `--format json`, progress),
+and the option parsers cli.py shares.
 
 The conventions (ruff's, mypy's): with `--format json` stdout holds exactly one JSON document, which
 carries everything the text output says (diagnostics, files written, drift), and any summary line
@@ -180,3 +181,16 @@ def progress_bar(settings: Settings) -> Iterator[Callable[[str], None] | None]:
     label = f"building {len(files)} contracts"
     with click.progressbar(length=len(steps), label=label, file=sys.stderr, item_show_func=lambda s: s) as bar:
         yield lambda step: bar.update(1, current_item=step)
+
+
+def permission_list(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[str, ...] | None:
+    """`--permissions read,write` (or `none`) as a tuple; unknown names are a usage error."""
+    from toolgen.catalog import PERMISSIONS
+
+    if value is None:
+        return None
+    chosen = tuple(p.strip() for p in value.split(",") if p.strip() and p.strip() != "none")
+    unknown = [p for p in chosen if p not in PERMISSIONS]
+    if unknown:
+        raise click.BadParameter(f"unknown {', '.join(unknown)}; choose from {', '.join(PERMISSIONS)} or none")
+    return chosen

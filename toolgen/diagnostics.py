@@ -18,6 +18,7 @@ class Severity(StrEnum):
 
     ERROR = "error"
     WARNING = "warning"
+    INFO = "info"
     OFF = "off"
 
 
@@ -111,7 +112,7 @@ def format_text(diagnostic: Diagnostic) -> str:
         where += f":{diagnostic.line}"
         if diagnostic.column is not None:
             where += f":{diagnostic.column}"
-    level = "" if diagnostic.is_error else " (warning)"
+    level = "" if diagnostic.is_error else f" ({diagnostic.severity.value})"
     at = f" [at {diagnostic.pointer}]" if diagnostic.pointer else ""
     return f"{where}: {diagnostic.code}{level} {diagnostic.message}{at}"
 
@@ -131,7 +132,7 @@ def github_command(kind: str, message: str, **props: object) -> str:
 
 def format_github(diagnostic: Diagnostic) -> str:
     """A diagnostic as a GitHub Actions annotation on its file, line and column."""
-    kind = "error" if diagnostic.is_error else "warning"
+    kind = {Severity.ERROR: "error", Severity.INFO: "notice"}.get(diagnostic.severity, "warning")
     at = f" [at {diagnostic.pointer}]" if diagnostic.pointer else ""
     props = {"file": diagnostic.file, "line": diagnostic.line, "col": diagnostic.column, "title": diagnostic.code}
     return github_command(kind, diagnostic.message + at, **props)
