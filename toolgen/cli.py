@@ -21,7 +21,6 @@ from toolgen.cliout import (
     built_line,
     check_result,
     counts,
-    document,
     drift,
     emit,
     emit_unless_json,
@@ -29,6 +28,7 @@ from toolgen.cliout import (
     plural,
     print_drift,
     progress_bar,
+    refuse,
     summary,
 )
 from toolgen.config import Settings, find_root, load_settings
@@ -71,14 +71,10 @@ def guarded(func: F) -> F:
 
 
 def settings_or_exit(ctx: Context, overrides: dict[str, Any] | None = None, fmt: str = "text") -> Settings:
-    """Resolve the configuration; print its problems (in `fmt`) and exit 1 when it is invalid."""
+    """Resolve the configuration; print its problems (as `fmt` would) and exit 1 when it is invalid."""
     settings, problems = load_settings(ctx.root, overrides)
     if has_errors(problems):
-        if fmt == "json":
-            document(problems, ok=False)
-        else:
-            emit(problems, "github" if fmt == "github" else "text")
-        sys.exit(1)
+        refuse(problems, fmt, "toolgen: the configuration is invalid")
     return settings
 
 
@@ -186,7 +182,7 @@ def validate(ctx: Context, paths: tuple[Path, ...], fmt: str, strict: bool) -> N
     """Validate contracts (all of them, or only PATHS) and report every problem."""
     from toolgen.validate import validate_paths
 
-    settings = settings_or_exit(ctx)
+    settings = settings_or_exit(ctx, fmt="json-list" if fmt == "json" else fmt)
     found = validate_paths(settings, list(paths))
     if strict:
         found = [d if d.is_error else d.promoted() for d in found]
@@ -243,12 +239,10 @@ def stats_command(ctx: Context, fmt: str) -> None:
     from toolgen.render import providers
     from toolgen.render.providers import stats
 
-    settings = settings_or_exit(ctx)
+    settings = settings_or_exit(ctx, fmt=fmt)
     catalog, problems, _ = pipeline.load_catalog(settings)
     if catalog is None:
-        emit(problems, "text")
-        click.echo(f"toolgen: contracts are invalid ({counts(problems)})", err=True)
-        sys.exit(1)
+        refuse(problems, fmt, f"toolgen: contracts are invalid ({counts(problems)})")
     measured = stats.measure(providers.project(catalog, settings))
     if fmt == "json":
         click.echo(json.dumps(measured.to_json(), indent=2, ensure_ascii=False))
@@ -329,7 +323,7 @@ def diff_command(
 
     if (base_ref is None) == (base_file is None):
         raise click.UsageError("give exactly one of --base REF and --base-file PATH")
-    settings = settings_or_exit(ctx)
+    settings = settings_or_exit(ctx, fmt=fmt)
     try:
         base = compat.read_base_file(base_file) if base_file else compat.read_base_at_ref(settings, base_ref or "")
     except compat.BaseError as exc:
@@ -337,9 +331,8 @@ def diff_command(
         sys.exit(2)
     head, problems, documents = pipeline.load_catalog(settings)
     if head is None:  # what stops the diff; the warnings are `toolgen validate`'s to list
-        emit([d for d in problems if d.is_error], "github" if fmt == "github" else "text")
-        click.echo(f"toolgen: contracts are invalid ({counts(problems)}); fix the errors before diffing", err=True)
-        sys.exit(1)
+        errors = [d for d in problems if d.is_error]
+        refuse(errors, fmt, f"toolgen: contracts are invalid ({counts(problems)}); fix the errors before diffing")
     off = frozenset(code for code, level in settings.rule_severities.items() if level == "off")
     report = compat.diff_catalogs(base, head, allow_escalation=allow_escalation, allow_removal=allow_removal, off=off)
     click.echo(compat.render(report, fmt, {d.rel: d.locate for d in documents}), nl=False)

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from toolgen import diagnostics
-from toolgen.cliout import emit, plural
+from toolgen.cliout import plural, refuse
 from toolgen.diagnostics import Severity
 
 
@@ -41,12 +41,10 @@ def audit_command(ctx: object, paths: tuple[Path, ...], fmt: str) -> None:
     from toolgen import audit, cli, pipeline
 
     assert isinstance(ctx, cli.Context)
-    settings = cli.settings_or_exit(ctx)
+    settings = cli.settings_or_exit(ctx, fmt=fmt)
     catalog, problems, _ = pipeline.load_catalog(settings)
     if catalog is None:
-        emit(problems, "text")
-        click.echo("toolgen: contracts are invalid; fix them before auditing", err=True)
-        sys.exit(1)
+        refuse(problems, fmt, "toolgen: contracts are invalid; fix them before auditing")
     files = audit.python_files(settings.root, [p.resolve() for p in paths], settings.output_dir)
     result = audit.audit(catalog, files, settings.rel, package=settings.python_package)
     if fmt == "json":
@@ -102,12 +100,10 @@ def replay_command(ctx: object, traces: Path, fmt: str) -> None:
     from toolgen import cli, pipeline, replay
 
     assert isinstance(ctx, cli.Context)
-    settings = cli.settings_or_exit(ctx)
+    settings = cli.settings_or_exit(ctx, fmt=fmt)
     catalog, problems, _ = pipeline.load_catalog(settings)
     if catalog is None:
-        emit(problems, "text")
-        click.echo("toolgen: contracts are invalid; fix them before replaying", err=True)
-        sys.exit(1)
+        refuse(problems, fmt, "toolgen: contracts are invalid; fix them before replaying")
     try:
         result = replay.replay(traces, settings.rel(traces), catalog, settings.python_package)
     except OSError as exc:

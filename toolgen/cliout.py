@@ -15,7 +15,7 @@ import json
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -49,6 +49,17 @@ def emit_unless_json(found: Sequence[Diagnostic], fmt: str) -> None:
     """Diagnostics now, unless they go into the command's JSON document at the end."""
     if fmt != "json":
         emit(found, fmt)
+
+
+def refuse(found: Sequence[Diagnostic], fmt: str, why: str) -> NoReturn:
+    """Stop with exit 1: the problems in `fmt` (json: the one document; json-list: `validate`'s list of
+    diagnostics; markdown and text: text on stderr), then `why` on stderr."""
+    if fmt == "json":
+        document(found, ok=False)
+    else:
+        emit(found, {"json-list": "json", "github": "github"}.get(fmt, "text"))
+    click.echo(why, err=True)
+    sys.exit(1)
 
 
 def summary(line: str, fmt: str) -> None:

@@ -234,3 +234,20 @@ def test_the_annotated_line_is_the_first_changed_line_of_the_file_on_disk() -> N
     assert first_changed_line(diff) == 9
     assert first_changed_line("@@ -0,0 +1 @@\n+new\n") == 1
     assert first_changed_line("") is None
+
+
+def test_every_json_command_prints_one_document_when_it_refuses(project: Path, tmp_path: Path) -> None:
+    (project / "toolgen.toml").write_text("targets = 3\n", encoding="utf-8")
+    listed = run(project, "validate", "--format", "json")
+    assert listed.exit_code == 1
+    assert [d["code"] for d in json.loads(listed.stdout)] == ["TG100"]  # validate's document is the list
+    (project / "toolgen.toml").unlink()
+    write_json(project, {**contract("echo_text"), "version": "one"})
+    base = tmp_path / "base.json"
+    base.write_text('{"catalog_version": 1, "tools": []}', encoding="utf-8")
+    for args in (("stats",), ("diff", "--base-file", str(base)), ("audit",)):
+        result = run(project, *args, "--format", "json")
+        assert result.exit_code == 1, args
+        document = json.loads(result.stdout)
+        assert document["ok"] is False and [d["code"] for d in document["diagnostics"]] == ["TG110"], args
+        assert "invalid" in result.stderr
