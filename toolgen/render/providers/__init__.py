@@ -11,6 +11,7 @@ would write them (`render.jsontext`); JSON has no comments, so there is no heade
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -108,30 +109,27 @@ def _part(data: Any) -> dict[str, Any]:
 def _assembled(spec: Spec, catalog: Catalog, parts: Sequence[Mapping[str, Any]]) -> Output:
     """`spec`'s output from each tool's cached part, then its checks over the whole catalog."""
     out = Output()
-    entries: dict[str, list[Any]] = {file: [] for file in spec.files}
+    entries: dict[str, dict[str, Any]] = {file: {} for file in spec.files}
     for contract, part in zip(catalog, parts, strict=True):
         mine = part[spec.name]
         for file in spec.files:
-            entries[file].append(jsontext.Raw(str(mine["entries"][file])))
+            entries[file][contract.name] = jsontext.Raw(str(mine["entries"][file]))
         out.diagnostics.extend(Diagnostic.from_json(d) for d in mine["diagnostics"])
         for text in mine["notes"]:
             out.note(contract.name, str(text))
     spec.check(catalog, out)
     for file in spec.files:
-        out.payloads.append(Payload(file, spec.wrap(file, entries[file]), {}))
+        out.payloads.append(Payload(file, spec.wrap(file, list(entries[file].values())), entries[file]))
     return out
 
 
 def render(catalog: Catalog, settings: Settings) -> RenderResult:
-    """Render the five provider files (and keep their notes for the docs target of the same build)."""
+    """Render the five provider files."""
     artifacts: list[Artifact] = []
     diagnostics: list[Diagnostic] = []
-    notes: dict[str, list[str]] = {}
     for out in _outputs(catalog, settings):
         artifacts.extend(Artifact.streamed(f"providers/{p.file}", _dump_pieces(p)) for p in out.payloads)
         diagnostics.extend(out.diagnostics)
-        _gather(notes, out)
-    _LAST_NOTES[:] = [(_notes_key(catalog, settings), _frozen_notes(catalog, notes))]
     ordered = tuple(sorted(artifacts, key=lambda a: FILES.index(a.path.removeprefix("providers/"))))
     return RenderResult(artifacts=ordered, diagnostics=tuple(sort_diagnostics(diagnostics)))
 
@@ -142,22 +140,37 @@ def provider_notes(catalog: Catalog, settings: Settings) -> Mapping[str, tuple[s
     For example `("OpenAI: not strict, because `/input_schema/properties/headers` is a free-form
     map (additionalProperties is a schema)",)`. Every tool of the catalog has an entry, maybe empty.
     """
-    key = _notes_key(catalog, settings)
-    if _LAST_NOTES and _LAST_NOTES[0][0] == key:
-        return _LAST_NOTES[0][1]
+    return declarations(catalog, settings).notes
+
+
+@dataclass(frozen=True, slots=True)
+class Declarations:
+    """What the docs show of the providers: per tool, each file's declaration of it, and the notes.
+
+    `tools[name]` holds `(file, declaration)` pairs in `FILES` order, each declaration the plain
+    JSON value the file holds for that tool (a tool a provider leaves out has no pair for it).
+    """
+
+    tools: Mapping[str, tuple[tuple[str, Any], ...]]
+    notes: Mapping[str, tuple[str, ...]]
+
+
+def declarations(catalog: Catalog, settings: Settings) -> Declarations:
+    """Every tool's declaration per provider file, and its provider notes (for the docs target).
+
+    Computed as `render` computes them (with a build cache, from the same per-tool entries), so
+    the docs show what the files hold; nothing is kept between calls.
+    """
     notes: dict[str, list[str]] = {}
+    tools: dict[str, list[tuple[str, Any]]] = {name: [] for name in catalog.names}
     for out in _outputs(catalog, settings):
         _gather(notes, out)
-    return _frozen_notes(catalog, notes)
-
-
-_LAST_NOTES: list[tuple[tuple[str, str, bool], Mapping[str, tuple[str, ...]]]] = []
-"""The notes of the last `render`, by catalog digest and settings: the docs target of the same build
-reads them instead of projecting the whole catalog for every provider a second time."""
-
-
-def _notes_key(catalog: Catalog, settings: Settings) -> tuple[str, str, bool]:
-    return (catalog.digest, settings.fingerprint(), settings.anthropic_strict)
+        for payload in out.payloads:
+            for name, entry in payload.tools.items():
+                value = json.loads(entry.text) if isinstance(entry, jsontext.Raw) else entry
+                tools.setdefault(name, []).append((payload.file, value))
+    ordered = {name: tuple(sorted(pairs, key=lambda p: FILES.index(p[0]))) for name, pairs in tools.items()}
+    return Declarations(ordered, _frozen_notes(catalog, notes))
 
 
 def _gather(notes: dict[str, list[str]], out: Output) -> None:
@@ -169,4 +182,4 @@ def _frozen_notes(catalog: Catalog, notes: Mapping[str, list[str]]) -> Mapping[s
     return {name: tuple(notes.get(name, ())) for name in catalog.names}
 
 
-__all__ = ["FILES", "Projection", "project", "provider_notes", "render"]
+__all__ = ["FILES", "Declarations", "Projection", "declarations", "project", "provider_notes", "render"]
