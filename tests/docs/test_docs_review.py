@@ -51,7 +51,9 @@ _PARSER = MarkdownIt("commonmark").enable("table")
 # ---- the reviewer's checks -------------------------------------------------------------------
 
 
-def _subschemas(schema: Any, root: Mapping[str, Any], refs: frozenset[str] = frozenset()) -> Iterator[Mapping[str, Any]]:
+def _subschemas(
+    schema: Any, root: Mapping[str, Any], refs: frozenset[str] = frozenset()
+) -> Iterator[Mapping[str, Any]]:
     """Every subschema a value of `schema` can meet, `$ref`s followed once."""
     if not isinstance(schema, Mapping):
         return
@@ -284,9 +286,7 @@ def test_every_page_of_the_golden_catalogs_holds_up_to_review(tmp_path: Path, ca
 def test_the_provider_edge_project_holds_up_to_review(tmp_path: Path) -> None:
     shutil.copytree(REPO / "tests" / "data" / "providers" / "edge_project", tmp_path, dirs_exist_ok=True)
     text = (tmp_path / "toolgen.toml").read_text(encoding="utf-8")
-    (tmp_path / "toolgen.toml").write_text(
-        re.sub(r"(?m)^targets\s*=.*$", 'targets = ["docs"]', text), encoding="utf-8"
-    )
+    (tmp_path / "toolgen.toml").write_text(re.sub(r"(?m)^targets\s*=.*$", 'targets = ["docs"]', text), encoding="utf-8")
     reviewed = _reviewed(tmp_path)
     assert reviewed and {name: found for name, found in reviewed.items() if found} == {}
 
@@ -316,7 +316,9 @@ def shapes_tool() -> dict[str, Any]:
                 "title": "Weekly",
                 "additionalProperties": False,
                 "required": ["weekday"],
-                "properties": {"weekday": {"type": "integer", "minimum": 0, "maximum": 6, "description": "0 is Monday."}},
+                "properties": {
+                    "weekday": {"type": "integer", "minimum": 0, "maximum": 6, "description": "0 is Monday."}
+                },
             },
             {
                 "type": "object",
@@ -361,7 +363,12 @@ def shapes_tool() -> dict[str, Any]:
         examples=[
             {
                 "title": "Weekly with a secret",
-                "input": {"argv": ["make"], "env": {"TOKEN": "s3cr3t-value"}, "pin": 4321, "recurrence": {"weekday": 2}},
+                "input": {
+                    "argv": ["make"],
+                    "env": {"TOKEN": "s3cr3t-value"},
+                    "pin": 4321,
+                    "recurrence": {"weekday": 2},
+                },
                 "output": {"id": "r-1"},
             }
         ],
@@ -400,9 +407,10 @@ def test_each_variant_of_one_of_and_any_of_shows_its_fields(shapes_page: str) ->
 
 
 def test_regex_patterns_sit_in_code_spans_and_nothing_is_escaped_needlessly(shapes_page: str) -> None:
-    inline = [t for t in _inlines(_PARSER.parse(shapes_page)) if "key pattern" in t.content][0]
+    inline = next(t for t in _inlines(_PARSER.parse(shapes_page)) if "key pattern" in t.content)
     assert "^[A-Z_][A-Z0-9_]*$" in [c.content for c in inline.children or () if c.type == "code_inline"]
-    assert "\\>=" not in shapes_page and "\\|" not in shapes_page.split("## Parameters")[1].split("## Output")[0]
+    parameters = shapes_page.split("## Parameters", 1)[1].split("## Output", 1)[0]
+    assert "\\>=" not in shapes_page and "\\<=" not in shapes_page and "\\|" not in parameters
     assert "| `pin` | integer | no |" in shapes_page
 
 
@@ -464,3 +472,19 @@ def test_the_index_has_a_permission_matrix_and_the_conventions(tmp_path: Path) -
     assert [[plain(c) for c in r] for r in rows] == [["echo_text", "yes", "", "", ""], ["shapes", "", "", "yes", ""]]
     conventions = index.split("## Conventions", 1)[1]
     assert "null" in conventions and "retryable" in conventions and "`details`" in conventions
+
+
+def test_a_ref_cycle_through_an_optional_branch_or_all_of_ends() -> None:
+    from toolgen.render.schema_rows import rows
+
+    schema = {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/a"}, "b": {"$ref": "#/$defs/b"}},
+        "$defs": {
+            "a": {"anyOf": [{"$ref": "#/$defs/a"}, {"type": "null"}]},
+            "b": {"allOf": [{"$ref": "#/$defs/b"}, {"minLength": 1}]},
+        },
+    }
+    shown = {r.path: r for r in rows(schema)}
+    assert sorted(shown) == ["a", "b"]
+    assert [(c.label, c.values) for c in shown["b"].constraints] == [("min length", ("1",))]

@@ -83,7 +83,9 @@ def _schema_rows(schema: Mapping[str, Any] | None, links: md.Links, with_default
             " " if row.required is None else "yes" if row.required else "no",
             md.code(row.default) if row.default else " ",
             "; ".join(_constraint(c) for c in row.constraints) or " ",
-            md.prose(row.description + (" (sensitive: masked in docs and traces)" if row.sensitive else ""), links=links),
+            md.prose(
+                row.description + (" (sensitive: masked in docs and traces)" if row.sensitive else ""), links=links
+            ),
         ]
         return cells if with_default else cells[:3] + cells[4:]
 
@@ -169,7 +171,11 @@ def _hints(pairs: Sequence[tuple[str, Any]]) -> str:
     if not isinstance(hints, Mapping):
         return ""
     words = [
-        "read-only" if hints.get("readOnlyHint") else "destructive" if hints.get("destructiveHint") else "changes state",
+        "read-only"
+        if hints.get("readOnlyHint")
+        else "destructive"
+        if hints.get("destructiveHint")
+        else "changes state",
         "idempotent" if hints.get("idempotentHint") else "not idempotent",
         "open world" if hints.get("openWorldHint") else "closed world",
     ]
@@ -193,7 +199,9 @@ def links_for(contract: Contract, names: frozenset[str]) -> dict[str, str]:
     return {name: f"{name}.md" for name in sorted(found - {contract.name})}
 
 
-def tool_view(contract: Contract, declared: Sequence[tuple[str, Any]], notes: Sequence[str], links: md.Links) -> dict[str, Any]:
+def tool_view(
+    contract: Contract, declared: Sequence[tuple[str, Any]], notes: Sequence[str], links: md.Links
+) -> dict[str, Any]:
     """Everything `docs/tool.md.jinja` prints for one tool, escaped."""
     with_default = any(r.default for r in rows(contract.output_schema))
     return {

@@ -17,7 +17,8 @@ from typing import Any
 
 from toolgen.frozen import thaw
 
-_ALWAYS = frozenset("\\`*[]<|~")
+_ALWAYS = frozenset("\\`*[]|~")
+_TAG_START = re.compile(r"[A-Za-z/!?]")
 _LINE_START = frozenset("#>-+=")
 _BACKTICKS = re.compile(r"`+")
 _WHITESPACE = re.compile(r"\s+")
@@ -29,13 +30,14 @@ _ENTITY = re.compile(r"&(?=#?\w+;)")
 def escape_inline(text: str, *, line_start: bool = True) -> str:
     """Backslash-escape what Markdown could read as syntax in one line of text (no newlines expected).
 
-    Always: backslash, backtick, `*`, brackets, `<`, pipe, tilde; `_` unless it sits inside a word
+    Always: backslash, backtick, `*`, brackets, pipe, tilde; `<` where it could open a tag or an
+    autolink (`<=` stays as it is); `_` unless it sits inside a word
     (`read_file` stays readable); `&` before something that looks like an entity; and, when `text`
     starts a line (`line_start`), a block marker (`#`, `>`, `-`, `+`, `=`, `1.`) at its start.
     """
     chars = []
     for index, ch in enumerate(text):
-        if ch in _ALWAYS or (ch == "_" and not _inside_word(text, index)):
+        if ch in _ALWAYS or (ch == "_" and not _inside_word(text, index)) or (ch == "<" and _opens(text, index)):
             chars.append("\\" + ch)
         else:
             chars.append(ch)
@@ -45,6 +47,11 @@ def escape_inline(text: str, *, line_start: bool = True) -> str:
     if out[:1] in _LINE_START:
         out = "\\" + out
     return _ORDERED.sub(r"\1\\\2", out)
+
+
+def _opens(text: str, index: int) -> bool:
+    """Whether the `<` at `index` could open HTML or an autolink (a letter, `/`, `!` or `?` follows)."""
+    return index + 1 >= len(text) or _TAG_START.match(text, index + 1) is not None
 
 
 def _inside_word(text: str, index: int) -> bool:

@@ -98,13 +98,15 @@ def resolve(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, 
     return schema
 
 
-def type_name(schema: Mapping[str, Any], root: Mapping[str, Any]) -> str:
+def type_name(schema: Mapping[str, Any], root: Mapping[str, Any], depth: int = 0) -> str:
     """A short human type: `string`, `integer or null`, `array of object`, `enum`, `const`.
 
     A value with several real variants says how many: `object (one of 2 variants)`.
     """
     ref = schema.get("$ref")
     target = resolve(schema, root)
+    if depth > MAX_DEPTH:
+        return "any"
     if "const" in target:
         return "const"
     if "enum" in target:
@@ -119,12 +121,13 @@ def type_name(schema: Mapping[str, Any], root: Mapping[str, Any]) -> str:
     for key in ("anyOf", "oneOf"):
         options = target.get(key)
         if isinstance(options, list | tuple):
-            kinds.extend(type_name(o, root) for o in options if isinstance(o, Mapping))
+            kinds.extend(type_name(o, root, depth + 1) for o in options if isinstance(o, Mapping))
     every = target.get("allOf")
     if not kinds and isinstance(every, list | tuple):
-        kinds = [k for k in (type_name(b, root) for b in every if isinstance(b, Mapping)) if k != "any"]
+        kinds = [k for k in (type_name(b, root, depth + 1) for b in every if isinstance(b, Mapping)) if k != "any"]
     if "array" in kinds and isinstance(target.get("items"), Mapping):
-        kinds = [f"array of {type_name(target['items'], root)}" if k == "array" else k for k in kinds]
+        items = type_name(target["items"], root, depth + 1)
+        kinds = [f"array of {items}" if k == "array" else k for k in kinds]
     if not kinds and isinstance(ref, str):
         return ref.rsplit("/", 1)[-1]
     shown = " or ".join(dict.fromkeys(k.split(" (", 1)[0] for k in kinds)) or "any"
@@ -145,10 +148,13 @@ def variants(target: Mapping[str, Any], root: Mapping[str, Any]) -> tuple[str, l
     return "", []
 
 
-def constraints(schema: Mapping[str, Any], root: Mapping[str, Any]) -> tuple[Constraint, ...]:
-    """Every constraint of a value as short text, in a fixed order; `allOf` branches add theirs."""
+def constraints(schema: Mapping[str, Any], root: Mapping[str, Any], depth: int = 0) -> tuple[Constraint, ...]:
+    """Every constraint of a value as short text, in a fixed order; `allOf` branches add theirs, and
+    so does the one real branch of an optional value (`anyOf: [schema, null]`)."""
     target = resolve(schema, root)
     out: list[Constraint] = []
+    if depth > MAX_DEPTH:
+        return ()
     if "const" in target:
         out.append(Constraint("=", (_json(target["const"]),), code=True))
     if isinstance(target.get("enum"), list | tuple):
@@ -161,13 +167,16 @@ def constraints(schema: Mapping[str, Any], root: Mapping[str, Any]) -> tuple[Con
         out.append(Constraint("unique items"))
     names = target.get("propertyNames")
     if isinstance(names, Mapping):
-        out.extend(replace(c, label=f"key {c.label}".strip()) for c in constraints(names, root))
+        out.extend(replace(c, label=f"key {c.label}".strip()) for c in constraints(names, root, depth + 1))
     out.extend(Constraint(key, (_json(target[key]),), code=True) for key in _AS_JSON if key in target)
     every = target.get("allOf")
     if isinstance(every, list | tuple) and len(every) > 1:
         for branch in every:
             if isinstance(branch, Mapping):
-                out.extend(c for c in constraints(branch, root) if c not in out)
+                out.extend(c for c in constraints(branch, root, depth + 1) if c not in out)
+    only = _only_branch(target, root)
+    if only is not None:
+        out.extend(c for c in constraints(only, root, depth + 1) if c not in out)
     return tuple(out)
 
 
@@ -217,7 +226,7 @@ def _children(
     for index, item in enumerate(inner.get("prefixItems") or ()):
         if isinstance(item, Mapping):
             yield from _nested(item, root, f"{path}[{index}]", depth, seen, always=True)
-    keyword, branches = variants(inner, root)
+    _, branches = variants(inner, root)
     for index, branch in enumerate(branches, start=1):
         yield from _nested(branch, root, f"{path} (variant {index})", depth, seen, always=True)
 
@@ -256,6 +265,8 @@ def _nested(
     if always or not (plain_object or "array" in row.type.split(" ")[0]) or row.constraints or row.description:
         yield row
     yield from _children(schema, root, path, depth + 1, refs)
+
+
 def _container(
     schema: Mapping[str, Any], root: Mapping[str, Any], refs: frozenset[str]
 ) -> tuple[Mapping[str, Any], frozenset[str]] | None:
