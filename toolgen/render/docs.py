@@ -220,7 +220,10 @@ def tool_view(
         "hints": _hints(declared),
         "idempotent": "yes" if contract.idempotent else "no",
         "errors": _errors(contract, links),
-        "standard_errors": ", ".join(md.code(c, in_table=False) for c in STANDARD_ERRORS),
+        "standard_errors": ", ".join(
+            md.code(c, in_table=False) for c in STANDARD_ERRORS if c not in {e.code for e in contract.errors}
+        ),
+        "declares_standard": any(e.code in STANDARD_ERRORS for e in contract.errors),
         "examples": _examples(contract),
         "declarations": _declarations(declared),
         "notes": [md.toolgen_text(n) for n in notes],

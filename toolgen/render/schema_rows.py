@@ -256,13 +256,15 @@ def _nested(
     always: bool = False,
     first: Constraint | None = None,
 ) -> Iterator[Row]:
-    """A row for a value that is not a property (unless it only holds fields), then its children."""
+    """A row for a value that is not a property, then its children.
+
+    An array item's row is left out when it would say nothing the array's row does not already
+    say (`array of string`, no constraints, no description); a variant or map value always has one.
+    """
     row = _row(path, schema, root, None)
     if first is not None:
         row = replace(row, constraints=(first, *row.constraints))
-    found = _container(schema, root, refs)
-    plain_object = found is not None and "properties" in found[0] and not row.constraints and not row.description
-    if always or not (plain_object or "array" in row.type.split(" ")[0]) or row.constraints or row.description:
+    if always or row.constraints or row.description:
         yield row
     yield from _children(schema, root, path, depth + 1, refs)
 
