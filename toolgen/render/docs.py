@@ -75,7 +75,7 @@ def _constraint(item: Constraint) -> str:
     return f"{md.cell(item.label)} {values}".strip() if item.label else values
 
 
-def _schema_rows(schema: Mapping[str, Any] | None, links: md.Links, with_default: bool = True) -> list[list[str]]:
+def _schema_rows(found: Sequence[Row], links: md.Links, with_default: bool = True) -> list[list[str]]:
     def one(row: Row) -> list[str]:
         cells = [
             md.code(row.path),
@@ -89,7 +89,7 @@ def _schema_rows(schema: Mapping[str, Any] | None, links: md.Links, with_default
         ]
         return cells if with_default else cells[:3] + cells[4:]
 
-    return [one(r) for r in rows(schema)]
+    return [one(r) for r in found]
 
 
 def _errors(contract: Contract, links: md.Links) -> list[list[str]]:
@@ -151,22 +151,23 @@ def _strict(declaration: Any) -> str:
     return ""
 
 
-def _declarations(pairs: Sequence[tuple[str, Any]]) -> list[DeclarationView]:
+def _declarations(pairs: Sequence[tuple[str, str]]) -> list[DeclarationView]:
     """Each provider's declaration, as `<details>` content: label, strictness, estimated tokens."""
     from toolgen.render.providers import stats
 
     out = []
-    for file, declaration in pairs:
-        text = md.json_text(declaration)
+    for file, text in pairs:
+        declaration = json.loads(text)
         tokens = stats.Size.of(declaration).tokens
         label = f"{PROVIDER_LABELS.get(file, file)}: {_strict(declaration)}~{tokens:,} tokens"
         out.append(DeclarationView(md.html_text(label), text, md.fence(text)))
     return out
 
 
-def _hints(pairs: Sequence[tuple[str, Any]]) -> str:
+def _hints(pairs: Sequence[tuple[str, str]]) -> str:
     """The MCP annotation hints as MCP receives them, in words; empty when MCP does not declare the tool."""
-    mcp = dict(pairs).get("mcp.json")
+    text = dict(pairs).get("mcp.json")
+    mcp = json.loads(text) if text is not None else None
     hints = mcp.get("annotations") if isinstance(mcp, Mapping) else None
     if not isinstance(hints, Mapping):
         return ""
@@ -189,8 +190,20 @@ def _texts(contract: Contract) -> Iterator[str]:
         yield contract.deprecated
     yield from (e.description for e in contract.errors)
     for schema in (contract.input_schema, contract.output_schema):
-        if schema is not None:
-            yield from (r.description for r in rows(schema))
+        yield from _descriptions(schema)
+
+
+def _descriptions(node: Any) -> Iterator[str]:
+    """Every `description` and `title` text anywhere in a schema."""
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            if key in ("description", "title") and isinstance(value, str):
+                yield value
+            else:
+                yield from _descriptions(value)
+    elif isinstance(node, tuple | list):
+        for value in node:
+            yield from _descriptions(value)
 
 
 def links_for(contract: Contract, names: frozenset[str]) -> dict[str, str]:
@@ -203,15 +216,16 @@ def tool_view(
     contract: Contract, declared: Sequence[tuple[str, Any]], notes: Sequence[str], links: md.Links
 ) -> dict[str, Any]:
     """Everything `docs/tool.md.jinja` prints for one tool, escaped."""
-    with_default = any(r.default for r in rows(contract.output_schema))
+    outputs = rows(contract.output_schema)
+    with_default = any(r.default for r in outputs)
     return {
         "header": md.comment(" ".join(header_lines(contract.source))),
         "heading": md.heading(f"{contract.name}: {contract.title}" if contract.title else contract.name),
         "meta": _meta(contract),
         "description": md.block(contract.description, links),
         "deprecation": _deprecation(contract, links),
-        "parameters": _schema_rows(contract.input_schema, links),
-        "outputs": _schema_rows(contract.output_schema, links, with_default),
+        "parameters": _schema_rows(rows(contract.input_schema), links),
+        "outputs": _schema_rows(outputs, links, with_default),
         "output_default": with_default,
         "has_output": contract.output_schema is not None,
         "permissions": [
@@ -236,9 +250,9 @@ def _page_parts(contract: Contract, declared: Declarations, links: Mapping[str, 
     """What a page depends on beyond its contract's digest: the order and inheritance the digest
     leaves out, the rule overrides, the linked tools, the declarations and the notes."""
     order = (*contract.error_order, "|", *contract.tag_order, "|", *(str(e.inherited) for e in contract.errors))
-    pairs = json.dumps([[f, d] for f, d in declared.tools.get(contract.name, ())], sort_keys=True)
+    pairs = [part for pair in declared.tools.get(contract.name, ()) for part in pair]
     rules = json.dumps(thaw(contract.rules), sort_keys=True)
-    return (*order, rules, *links, pairs, *declared.notes.get(contract.name, ()))
+    return (*order, rules, *links, *pairs, "|", *declared.notes.get(contract.name, ()))
 
 
 def render(catalog: Catalog, settings: Settings, declared: Declarations | None = None) -> RenderResult:

@@ -11,7 +11,6 @@ would write them (`render.jsontext`); JSON has no comments, so there is no heade
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -147,11 +146,12 @@ def provider_notes(catalog: Catalog, settings: Settings) -> Mapping[str, tuple[s
 class Declarations:
     """What the docs show of the providers: per tool, each file's declaration of it, and the notes.
 
-    `tools[name]` holds `(file, declaration)` pairs in `FILES` order, each declaration the plain
-    JSON value the file holds for that tool (a tool a provider leaves out has no pair for it).
+    `tools[name]` holds `(file, text)` pairs in `FILES` order, each text the declaration the file
+    holds for that tool as `json.dumps(indent=2, ensure_ascii=False)` writes it (a tool a provider
+    leaves out has no pair for it).
     """
 
-    tools: Mapping[str, tuple[tuple[str, Any], ...]]
+    tools: Mapping[str, tuple[tuple[str, str], ...]]
     notes: Mapping[str, tuple[str, ...]]
 
 
@@ -162,13 +162,13 @@ def declarations(catalog: Catalog, settings: Settings) -> Declarations:
     the docs show what the files hold; nothing is kept between calls.
     """
     notes: dict[str, list[str]] = {}
-    tools: dict[str, list[tuple[str, Any]]] = {name: [] for name in catalog.names}
+    tools: dict[str, list[tuple[str, str]]] = {name: [] for name in catalog.names}
     for out in _outputs(catalog, settings):
         _gather(notes, out)
         for payload in out.payloads:
             for name, entry in payload.tools.items():
-                value = json.loads(entry.text) if isinstance(entry, jsontext.Raw) else entry
-                tools.setdefault(name, []).append((payload.file, value))
+                text = entry.text if isinstance(entry, jsontext.Raw) else jsontext.encode(entry).text
+                tools.setdefault(name, []).append((payload.file, text))
     ordered = {name: tuple(sorted(pairs, key=lambda p: FILES.index(p[0]))) for name, pairs in tools.items()}
     return Declarations(ordered, _frozen_notes(catalog, notes))
 
