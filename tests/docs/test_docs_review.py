@@ -488,3 +488,24 @@ def test_a_ref_cycle_through_an_optional_branch_or_all_of_ends() -> None:
     shown = {r.path: r for r in rows(schema)}
     assert sorted(shown) == ["a", "b"]
     assert [(c.label, c.values) for c in shown["b"].constraints] == [("min length", ("1",))]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ends with a backslash \\\nnext line",
+        "two trailing spaces  \nnext line",
+        "a wrapped\n---\nline",
+        "a wrapped\n===\nline",
+        "first\n    indented four\n\tand a tab",
+        "text\n1) ordered\n- bullet\n+ plus\n> quote\n# heading\n<div>\n```\n| a | b |\n| --- | --- |",
+    ],
+)
+def test_an_authors_lines_stay_one_soft_wrapped_paragraph(text: str) -> None:
+    from toolgen.render import markdown as md
+
+    tokens = _PARSER.parse(md.block(text))
+    assert [t.type for t in tokens] == ["paragraph_open", "inline", "paragraph_close"]
+    inline = tokens[1]
+    assert not any(c.type == "hardbreak" for c in inline.children or ())
+    assert plain(inline).split("\n") == [line.strip() for line in text.split("\n")]

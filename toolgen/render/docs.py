@@ -16,8 +16,7 @@ the caller may pass in; nothing is read from module state.
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +27,7 @@ from toolgen.fastpath import templates_digest
 from toolgen.frozen import thaw
 from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render import markdown as md
-from toolgen.render.docs_index import index_view
+from toolgen.render.docs_index import index_view, links_for
 from toolgen.render.masking import mask
 from toolgen.render.schema_rows import Constraint, Row, rows
 from toolgen.templating import environment
@@ -44,8 +43,6 @@ PROVIDER_LABELS: Mapping[str, str] = {
     "mcp.json": "MCP",
 }
 """How each provider file is named on a page."""
-
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,35 +178,6 @@ def _hints(pairs: Sequence[tuple[str, str]]) -> str:
         "open world" if hints.get("openWorldHint") else "closed world",
     ]
     return ", ".join(words)
-
-
-def _texts(contract: Contract) -> Iterator[str]:
-    """Every text of a contract that may name another tool."""
-    yield contract.description
-    if isinstance(contract.deprecated, str):
-        yield contract.deprecated
-    yield from (e.description for e in contract.errors)
-    for schema in (contract.input_schema, contract.output_schema):
-        yield from _descriptions(schema)
-
-
-def _descriptions(node: Any) -> Iterator[str]:
-    """Every `description` and `title` text anywhere in a schema."""
-    if isinstance(node, Mapping):
-        for key, value in node.items():
-            if key in ("description", "title") and isinstance(value, str):
-                yield value
-            else:
-                yield from _descriptions(value)
-    elif isinstance(node, tuple | list):
-        for value in node:
-            yield from _descriptions(value)
-
-
-def links_for(contract: Contract, names: frozenset[str]) -> dict[str, str]:
-    """The other tools this contract's texts name, each with its page."""
-    found = {w for text in _texts(contract) for w in _WORD.findall(text)} & names
-    return {name: f"{name}.md" for name in sorted(found - {contract.name})}
 
 
 def tool_view(

@@ -1,8 +1,12 @@
 """The docs index (`docs/README.md`): tools grouped by tag, a permission matrix, the conventions
-every tool shares and the standard error codes. Escaped here; `docs/README.md.jinja` only loops."""
+every tool shares and the standard error codes. Escaped here; `docs/README.md.jinja` only loops.
+
+Also which other tools a contract's texts name (`links_for`), for the index and the tool pages."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from toolgen.catalog import PERMISSION_MEANINGS, STANDARD_ERROR_MEANINGS, STANDARD_ERRORS, Catalog, Contract
@@ -11,6 +15,37 @@ from toolgen.render import markdown as md
 
 UNTAGGED = "Other tools"
 """The index group of tools without tags."""
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
+def _texts(contract: Contract) -> Iterator[str]:
+    """Every text of a contract that may name another tool."""
+    yield contract.description
+    if isinstance(contract.deprecated, str):
+        yield contract.deprecated
+    yield from (e.description for e in contract.errors)
+    for schema in (contract.input_schema, contract.output_schema):
+        yield from _descriptions(schema)
+
+
+def _descriptions(node: Any) -> Iterator[str]:
+    """Every `description` and `title` text anywhere in a schema."""
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            if key in ("description", "title") and isinstance(value, str):
+                yield value
+            else:
+                yield from _descriptions(value)
+    elif isinstance(node, tuple | list):
+        for value in node:
+            yield from _descriptions(value)
+
+
+def links_for(contract: Contract, names: frozenset[str]) -> dict[str, str]:
+    """The other tools this contract's texts name, each with its page."""
+    found = {w for text in _texts(contract) for w in _WORD.findall(text)} & names
+    return {name: f"{name}.md" for name in sorted(found - {contract.name})}
 
 
 def _index_row(contract: Contract, links: md.Links) -> list[str]:
@@ -37,8 +72,6 @@ def _matrix(catalog: Catalog) -> list[list[str]]:
 
 def index_view(catalog: Catalog) -> dict[str, Any]:
     """Everything `docs/README.md.jinja` prints: groups by tag, permissions, conventions, standard errors."""
-    from toolgen.render.docs import links_for
-
     names = frozenset(catalog.names)
     groups: dict[str, list[list[str]]] = {}
     for contract in catalog:
