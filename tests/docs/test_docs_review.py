@@ -509,3 +509,19 @@ def test_an_authors_lines_stay_one_soft_wrapped_paragraph(text: str) -> None:
     inline = tokens[1]
     assert not any(c.type == "hardbreak" for c in inline.children or ())
     assert plain(inline).split("\n") == [line.strip() for line in text.split("\n")]
+
+
+def test_root_variants_show_which_fields_each_requires(tmp_path: Path) -> None:
+    """A root `anyOf` of required sets (id or email): the reader sees both ways to call the tool."""
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {"id": {"type": "integer", "minimum": 1}, "email": {"type": "string", "maxLength": 200}},
+        "anyOf": [{"required": ["id"]}, {"required": ["email"]}],
+    }
+    tool = contract("find_user", input_schema=schema, examples=[])
+    page = _build(_project(tmp_path, {"find_user": tool}))["find_user.md"]
+    rows = _rows(page, "Parameters")
+    assert list(rows) == ["id", "email", "(variant 1)", "(variant 2)"]
+    assert rows["(variant 1)"][4] == "requires id" and rows["(variant 2)"][4] == "requires email"
+    assert review_page(page, _catalog(tmp_path)["find_user"]) == []

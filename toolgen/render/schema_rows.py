@@ -181,11 +181,20 @@ def constraints(schema: Mapping[str, Any], root: Mapping[str, Any], depth: int =
 
 
 def rows(schema: Mapping[str, Any] | None) -> tuple[Row, ...]:
-    """The rows of an object schema's properties, depth first, in the author's order."""
+    """The rows of an object schema's properties, depth first, in the author's order, then the
+    variants of a root `anyOf`/`oneOf` (`(variant 1)`, with the fields each one requires)."""
     if not schema:
         return ()
     found = _container(schema, schema, frozenset())
-    return tuple(_walk(found[0], schema, "", 0, found[1])) if found else ()
+    if found is None:
+        return ()
+    _, branches = variants(found[0], schema)
+    root_variants = (
+        row
+        for index, branch in enumerate(branches, start=1)
+        for row in _nested(branch, schema, f"(variant {index})", 0, found[1], always=True, variant=True)
+    )
+    return (*_walk(found[0], schema, "", 0, found[1]), *root_variants)
 
 
 def _walk(
@@ -228,7 +237,15 @@ def _children(
             yield from _nested(item, root, f"{path}[{index}]", depth, seen, always=True)
     _, branches = variants(inner, root)
     for index, branch in enumerate(branches, start=1):
-        yield from _nested(branch, root, f"{path} (variant {index})", depth, seen, always=True)
+        yield from _nested(branch, root, f"{path} (variant {index})", depth, seen, always=True, variant=True)
+
+
+def _required(schema: Mapping[str, Any], root: Mapping[str, Any]) -> tuple[Constraint, ...]:
+    """A variant's `required` names as a constraint ("requires `id`"), when it has them."""
+    names = resolve(schema, root).get("required")
+    if isinstance(names, list | tuple) and names:
+        return (Constraint("requires", tuple(str(n) for n in names), code=True),)
+    return ()
 
 
 def _map_values(
@@ -255,6 +272,7 @@ def _nested(
     *,
     always: bool = False,
     first: Constraint | None = None,
+    variant: bool = False,
 ) -> Iterator[Row]:
     """A row for a value that is not a property, then its children.
 
@@ -264,6 +282,8 @@ def _nested(
     row = _row(path, schema, root, None)
     if first is not None:
         row = replace(row, constraints=(first, *row.constraints))
+    if variant:  # which fields a variant requires is part of what it is
+        row = replace(row, constraints=(*_required(schema, root), *row.constraints))
     if always or row.constraints or row.description:
         yield row
     yield from _children(schema, root, path, depth + 1, refs)
