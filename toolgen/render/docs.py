@@ -236,7 +236,9 @@ def render(catalog: Catalog, settings: Settings, declared: Declarations | None =
     env = environment(settings.templates_dir)
     names = frozenset(catalog.names)
     links = {c.name: links_for(c, names) for c in catalog}
-    artifacts = [Artifact("docs/README.md", env.get_template("docs/README.md.jinja").render(index_view(catalog)))]
+    artifacts = [
+        Artifact("docs/README.md", env.get_template("docs/README.md.jinja").render(index_view(catalog, links)))
+    ]
     templates = templates_digest(settings.templates_dir)
 
     def pages(todo: Sequence[Contract]) -> list[str]:

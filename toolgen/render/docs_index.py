@@ -70,12 +70,14 @@ def _matrix(catalog: Catalog) -> list[list[str]]:
     ]
 
 
-def index_view(catalog: Catalog) -> dict[str, Any]:
-    """Everything `docs/README.md.jinja` prints: groups by tag, permissions, conventions, standard errors."""
+def index_view(catalog: Catalog, links: Mapping[str, md.Links] | None = None) -> dict[str, Any]:
+    """Everything `docs/README.md.jinja` prints: groups by tag, permissions, conventions, standard errors.
+
+    `links` is each tool's `links_for`, computed here when not given."""
     names = frozenset(catalog.names)
     groups: dict[str, list[list[str]]] = {}
     for contract in catalog:
-        row = _index_row(contract, links_for(contract, names))
+        row = _index_row(contract, links[contract.name] if links is not None else links_for(contract, names))
         for tag in contract.tags or (UNTAGGED,):
             groups.setdefault(tag, []).append(row)
     ordered = sorted(k for k in groups if k != UNTAGGED) + ([UNTAGGED] if UNTAGGED in groups else [])
