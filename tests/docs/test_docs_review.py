@@ -525,3 +525,28 @@ def test_root_variants_show_which_fields_each_requires(tmp_path: Path) -> None:
     assert list(rows) == ["id", "email", "(variant 1)", "(variant 2)"]
     assert rows["(variant 1)"][4] == "requires id" and rows["(variant 2)"][4] == "requires email"
     assert review_page(page, _catalog(tmp_path)["find_user"]) == []
+
+
+def test_docs_take_the_providers_projection_instead_of_making_a_second(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build of both targets projects the catalog for each provider once; the docs it writes are
+    the docs a build of the docs target alone writes (which projects for itself)."""
+    from toolgen.pipeline import generate
+    from toolgen.render import providers
+
+    calls: list[str] = []
+    real = providers.build_with
+
+    def counted(spec: Any, *args: Any) -> Any:
+        calls.append(spec.name)
+        return real(spec, *args)
+
+    monkeypatch.setattr(providers, "build_with", counted)
+    root = write_project(tmp_path, {"shapes": shapes_tool(), "echo_text": contract()}, ["providers", "docs"])
+    settings, _ = load_settings(root)
+    both = {a.path: a.text for a in generate(settings).artifacts if a.path.startswith("docs/")}
+    assert sorted(calls) == ["Anthropic", "Gemini", "MCP", "OpenAI"]
+    alone_root = write_project(tmp_path / "alone", {"shapes": shapes_tool(), "echo_text": contract()}, ["docs"])
+    alone, _ = load_settings(alone_root)
+    assert {a.path: a.text for a in generate(alone).artifacts} == both

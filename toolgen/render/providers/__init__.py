@@ -124,9 +124,26 @@ def _assembled(spec: Spec, catalog: Catalog, parts: Sequence[Mapping[str, Any]])
 
 def render(catalog: Catalog, settings: Settings) -> RenderResult:
     """Render the five provider files."""
+    return _render(catalog, settings, None)
+
+
+def render_declared(catalog: Catalog, settings: Settings) -> tuple[RenderResult, Declarations]:
+    """`render`, and what the docs target shows of it (`declarations`), from one projection."""
+    gathered: _Gathered = ({}, {name: [] for name in catalog.names})
+    result = _render(catalog, settings, gathered)
+    return result, _declared(catalog, gathered)
+
+
+_Gathered = tuple[dict[str, list[str]], dict[str, list[tuple[str, str]]]]
+"""Notes and `(file, text)` declarations per tool, as `_outputs` produces them."""
+
+
+def _render(catalog: Catalog, settings: Settings, gathered: _Gathered | None) -> RenderResult:
     artifacts: list[Artifact] = []
     diagnostics: list[Diagnostic] = []
     for out in _outputs(catalog, settings):
+        if gathered is not None:
+            _gather_declarations(gathered, out)
         artifacts.extend(Artifact.streamed(f"providers/{p.file}", _dump_pieces(p)) for p in out.payloads)
         diagnostics.extend(out.diagnostics)
     ordered = tuple(sorted(artifacts, key=lambda a: FILES.index(a.path.removeprefix("providers/"))))
@@ -161,14 +178,23 @@ def declarations(catalog: Catalog, settings: Settings) -> Declarations:
     Computed as `render` computes them (with a build cache, from the same per-tool entries), so
     the docs show what the files hold; nothing is kept between calls.
     """
-    notes: dict[str, list[str]] = {}
-    tools: dict[str, list[tuple[str, str]]] = {name: [] for name in catalog.names}
+    gathered: _Gathered = ({}, {name: [] for name in catalog.names})
     for out in _outputs(catalog, settings):
-        _gather(notes, out)
-        for payload in out.payloads:
-            for name, entry in payload.tools.items():
-                text = entry.text if isinstance(entry, jsontext.Raw) else jsontext.encode(entry).text
-                tools.setdefault(name, []).append((payload.file, text))
+        _gather_declarations(gathered, out)
+    return _declared(catalog, gathered)
+
+
+def _gather_declarations(gathered: _Gathered, out: Output) -> None:
+    notes, tools = gathered
+    _gather(notes, out)
+    for payload in out.payloads:
+        for name, entry in payload.tools.items():
+            text = entry.text if isinstance(entry, jsontext.Raw) else jsontext.encode(entry).text
+            tools.setdefault(name, []).append((payload.file, text))
+
+
+def _declared(catalog: Catalog, gathered: _Gathered) -> Declarations:
+    notes, tools = gathered
     ordered = {name: tuple(sorted(pairs, key=lambda p: FILES.index(p[0]))) for name, pairs in tools.items()}
     return Declarations(ordered, _frozen_notes(catalog, notes))
 
@@ -182,4 +208,13 @@ def _frozen_notes(catalog: Catalog, notes: Mapping[str, list[str]]) -> Mapping[s
     return {name: tuple(notes.get(name, ())) for name in catalog.names}
 
 
-__all__ = ["FILES", "Declarations", "Projection", "declarations", "project", "provider_notes", "render"]
+__all__ = [
+    "FILES",
+    "Declarations",
+    "Projection",
+    "declarations",
+    "project",
+    "provider_notes",
+    "render",
+    "render_declared",
+]
