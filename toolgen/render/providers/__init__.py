@@ -7,6 +7,10 @@ small module per provider (`openai`, `anthropic`, `gemini`, `mcp`), shared rewri
 checks over the catalog (`common.Spec`); with a build cache a tool's entries are cached (see
 `_outputs`). Files are written a tool at a time as `json.dumps(indent=2, ensure_ascii=False)`
 would write them (`render.jsontext`); JSON has no comments, so there is no header.
+
+The docs show what each provider receives (`declarations`: every tool's entry per file, as text,
+and the notes); `render_declared` gives the files and those from one projection, which the
+pipeline hands to the docs target when both run. Nothing is kept between calls.
 """
 
 from __future__ import annotations
