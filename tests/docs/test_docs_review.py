@@ -550,3 +550,15 @@ def test_docs_take_the_providers_projection_instead_of_making_a_second(
     alone_root = write_project(tmp_path / "alone", {"shapes": shapes_tool(), "echo_text": contract()}, ["docs"])
     alone, _ = load_settings(alone_root)
     assert {a.path: a.text for a in generate(alone).artifacts} == both
+
+
+def test_a_sensitive_boolean_is_shown_as_a_placeholder_and_never_sent_as_an_example() -> None:
+    from toolgen.render.masking import holds_sensitive, mask
+
+    schema = {
+        "type": "object",
+        "properties": {"admin": {"type": "boolean", "x-sensitive": True}, "n": {"type": "integer"}},
+    }
+    assert mask({"admin": True, "n": 3}, schema) == {"admin": False, "n": 3}
+    assert mask({"admin": False, "n": 3}, schema) == {"admin": False, "n": 3}  # the same whatever the value
+    assert holds_sensitive({"admin": False}, schema) and not holds_sensitive({"n": 3}, schema)

@@ -36,16 +36,37 @@ def mask(value: Any, schema: Mapping[str, Any] | None) -> Any:
     return _mask(thaw(value), [root], _Root(root))
 
 
+def holds_sensitive(value: Any, schema: Mapping[str, Any] | None) -> bool:
+    """Whether any part of `value` is sensitive (what `mask` would replace), a boolean or null included."""
+    if schema is None:
+        return False
+    root = thaw(schema)
+    return _holds(thaw(value), [root], _Root(root))
+
+
+def _holds(value: Any, schemas: list[Mapping[str, Any]], root: _Root) -> bool:
+    applying = _all(schemas, root)
+    if any(s.get("x-sensitive") is True for s in applying):
+        return True
+    if isinstance(value, dict):
+        return any(_holds(item, _for_key(applying, key), root) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_holds(item, _for_index(applying, index), root) for index, item in enumerate(value))
+    return False
+
+
 class _Root:
     """The root schema and a validator for it, to check placeholders against subschemas (`$ref`s resolve)."""
 
     def __init__(self, schema: Mapping[str, Any]) -> None:
         self.schema = schema
-        self.validator = jsonschema.Draft202012Validator(schema)
+        self._validator: Any = None
 
     def accepts(self, value: Any, schemas: list[Mapping[str, Any]]) -> bool:
+        if self._validator is None:
+            self._validator = jsonschema.Draft202012Validator(self.schema)
         try:
-            return all(self.validator.evolve(schema=s).is_valid(value) for s in schemas)
+            return all(self._validator.evolve(schema=s).is_valid(value) for s in schemas)
         except (Unresolvable, jsonschema.exceptions.SchemaError):
             return True
 
