@@ -71,9 +71,11 @@ RULES: Mapping[str, Rule] = {
         Rule("TG213", _W, "schema keyword looks misspelled"),
         Rule("TG214", _W, "default does not match its own schema"),
         Rule("TG215", _W, "required property is not defined in properties"),
+        Rule("TG450", _W, "an import repair changed what the tool accepts"),
+        Rule("TG451", _E, "import: the input schema cannot be read"),
     )
 }
-"""Rules of the TG1xx and TG2xx families; the provider (TG3xx) and compatibility (TG4xx) modules
+"""Rules of the TG1xx and TG2xx families and the import's TG45x; the provider (TG3xx) and compatibility (TG4xx) modules
 register theirs with `register`."""
 
 _EXTRA: dict[str, Rule] = {}

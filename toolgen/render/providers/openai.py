@@ -12,8 +12,9 @@ Mapping decisions:
 - Otherwise `strict: false` with a TG301 warning per reason; the schema keeps its keywords, with
   `oneOf` → `anyOf` and `items: {}` added to arrays without one (both APIs refuse them).
 - A root `anyOf`/`oneOf`/`allOf` is flattened first (TG302).
-- A description over 1,024 characters (Chat refuses it) and more than 128 tools are TG304/TG305
-  errors; the same limits are applied to Responses so both files declare the same tools.
+- A description over 1,024 characters (Chat refuses it) is shortened at a paragraph, sentence or
+  word end in both files, with a TG304 warning (the contract and the other providers keep it whole);
+  more than 128 tools is a TG305 error; Responses gets the same limits so both files agree.
 - No `output_schema` on Responses: it describes string outputs and its server semantics are
   unverified (PROVIDERS.md 1.2).
 """
@@ -34,6 +35,7 @@ from toolgen.render.providers.common import (
     flat_input_schema,
 )
 from toolgen.render.providers.lower import Schema, transform
+from toolgen.repair import shorten
 
 PROVIDER = "OpenAI"
 MAX_TOOLS = 128
@@ -69,20 +71,28 @@ def parameters(contract: Contract, out: Output) -> tuple[Schema, bool]:
     return loose, False
 
 
-def _check_description(contract: Contract, out: Output) -> None:
+def _description(contract: Contract, out: Output) -> str:
+    """The description for both OpenAI files: shortened, with a TG304 warning, when Chat would refuse it."""
     text = description(contract)
-    if len(text) > MAX_DESCRIPTION:
-        message = f"has a description of {len(text)} characters; Chat Completions accepts at most {MAX_DESCRIPTION}"
-        out.diagnostics.append(codes.diagnostic(codes.DESCRIPTION_LENGTH, contract, PROVIDER, "/description", message))
-        out.note(contract.name, f"OpenAI: the description has {len(text)} characters, over {MAX_DESCRIPTION}")
+    if len(text) <= MAX_DESCRIPTION:
+        return text
+    short = shorten(text, MAX_DESCRIPTION)
+    message = (
+        f"has a description of {len(text)} characters; Chat Completions accepts at most {MAX_DESCRIPTION}, so the "
+        f"OpenAI files carry its first {len(short)} (cut at a paragraph, sentence or word end); the contract and "
+        "the other providers keep the whole text"
+    )
+    out.diagnostics.append(codes.diagnostic(codes.DESCRIPTION_LENGTH, contract, PROVIDER, "/description", message))
+    out.note(contract.name, f"OpenAI: the description is shortened from {len(text)} to {len(short)} characters")
+    return short
 
 
 def tool_entries(contract: Contract, out: Output) -> dict[str, Any]:
     """One tool's entry in `openai_chat.json` and in `openai_responses.json`."""
     out.diagnostics.extend(check_name(contract, PROVIDER))
-    _check_description(contract, out)
+    text = _description(contract, out)
     schema, is_strict = parameters(contract, out)
-    function = {"name": contract.name, "description": description(contract), "parameters": schema}
+    function = {"name": contract.name, "description": text, "parameters": schema}
     return {
         "openai_chat.json": {"type": "function", "function": {**function, "strict": is_strict}},
         "openai_responses.json": {"type": "function", **function, "strict": is_strict},
