@@ -2,10 +2,12 @@
 
 `toolgen import --from gemini` applies it with or without `--repair`: it is how the format is read,
 not a repair. It reads `parameters`/`response` as the REST API and the SDKs' `model_dump()` write
-them, camelCase or snake_case: upper-case types (`TYPE_UNSPECIFIED`: any type), `nullable` (a `null`
-type, and `null` in an `enum`), `anyOf`, `defs`/`ref` (`$defs`/`$ref`), int64 limits written as
-strings, `example` (`examples`), `propertyOrdering` (the properties are put in that order) and the
-string `enum` values Gemini requires for numeric types (numbers again, `format: enum` dropped).
+them, camelCase or snake_case, a null value being an unset field: upper-case types
+(`TYPE_UNSPECIFIED`: any type), `nullable` (a `null` type, and `null` in an `enum`), `anyOf`,
+`defs`/`ref` (`$defs`/`$ref`), int64 limits written as strings, `example` (`examples`),
+`propertyOrdering` (the properties are put in that order) and the string `enum` values Gemini
+requires for numeric types (numbers again, `format: enum` dropped). `drafts` translates what older
+JSON Schema drafts spell differently (see `toolgen.repair`).
 """
 
 from __future__ import annotations
@@ -94,6 +96,8 @@ def _gemini_node(node: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in node.items():
         name = _GEMINI_KEYS.get(key, key)
+        if value is None:  # an unset field, as `model_dump()` writes it
+            continue
         if name in ("properties", "$defs") and isinstance(value, dict):
             out[name] = {k: gemini_schema(v) for k, v in value.items()}
         elif name in ("items", "additionalProperties") and isinstance(value, dict):
