@@ -68,7 +68,8 @@ class Planned:
     notes: tuple[str, ...] = ()
     existing: Path | None = None
     """The contract file of the same name that `--force` or `--update` rewrites, if any."""
-    update: bool = False
+    changed: tuple[str, ...] | None = None
+    """With `--update` over an existing contract: the source keys that changed (the document is merged)."""
 
 
 @dataclass
@@ -298,9 +299,10 @@ class _Session:
                 self.plan.diagnostics.append(_diag(record, options.source, code, message, repair.pointer))
             return None
         path, fmt, existing = _target(name, self.settings, options, self.existing)
-        return Planned(
-            record, str(raw_name), document, path, fmt, tuple(repairs), tuple(notes), existing, options.update
-        )
+        changed = None
+        if options.update and existing is not None:
+            document, changed = _merge(existing, document, self.settings)
+        return Planned(record, str(raw_name), document, path, fmt, tuple(repairs), tuple(notes), existing, changed)
 
 
 def plan_import(text: str, shape_name: str, settings: Settings, options: Options) -> Plan:
@@ -330,6 +332,18 @@ def _target(
         return path.with_suffix(f".{fmt}"), fmt, path
     fmt = options.fmt or "toml"
     return settings.contracts_dir / f"{name}.{fmt}", fmt, None
+
+
+def _merge(path: Path, document: dict[str, Any], settings: Settings) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """`--update`: the existing contract with the source's keys, and which of them changed."""
+    from toolgen.importwrite import read_contract, updated
+
+    old = read_contract(path)
+    if old is None:
+        message = f"--update cannot read the existing contract {settings.rel(path)}; fix it, or pass --force"
+        raise _Reject("TG109", "/name", message)
+    merged, changed = updated(old, document)
+    return merged, tuple(changed)
 
 
 def import_file(path: Path, shape_name: str, settings: Settings, options: Options) -> tuple[Plan, list[str]]:

@@ -52,7 +52,8 @@ def _schema_path(settings: Settings, path: Path) -> str:
     return Path(os.path.relpath(settings.output_dir / SCHEMA_FILE, path.parent)).as_posix()
 
 
-def _read(path: Path) -> dict[str, Any] | None:
+def read_contract(path: Path) -> dict[str, Any] | None:
+    """An existing contract's data, or None when it cannot be read."""
     try:
         text = path.read_text(encoding="utf-8")
         data = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
@@ -84,16 +85,13 @@ def updated(existing: Mapping[str, Any], document: Mapping[str, Any]) -> tuple[d
 
 def _one(item: Planned, settings: Settings) -> Written:
     """Write one planned contract (not when `--update` finds nothing to change)."""
-    document: Mapping[str, Any] = item.document
     notes: list[str] = []
-    if item.existing is not None and item.existing.suffix == item.path.suffix:
-        old = _read(item.existing)
-        if old is not None and item.update:
-            document, changed = updated(old, item.document)
-            if not changed:
-                return item, item.existing, "unchanged (--update): not written"
-            notes.append(f"updated (--update): {', '.join(changed)} changed; bump `version` if callers notice")
-    text, fmt = render_document(document, item.fmt, _schema_path(settings, item.path))
+    if item.changed is not None:
+        if not item.changed and item.existing == item.path:
+            return item, item.path, "unchanged (--update): not written"
+        what = f"{', '.join(item.changed)} changed" if item.changed else "nothing changed but the format"
+        notes.append(f"updated (--update): {what}; bump `version` if callers notice")
+    text, fmt = render_document(item.document, item.fmt, _schema_path(settings, item.path))
     path = item.path if fmt == item.fmt else item.path.with_suffix(f".{fmt}")
     if fmt != item.fmt:
         notes.append("written as JSON: TOML has no null and only 64-bit integers")
@@ -124,4 +122,4 @@ def report_lines(written: Sequence[Written], settings: Settings) -> Iterator[str
                 yield f"  note: {text}"
 
 
-__all__ = ["SOURCE_KEYS", "render_document", "report_lines", "updated", "write_plan"]
+__all__ = ["SOURCE_KEYS", "read_contract", "render_document", "report_lines", "updated", "write_plan"]

@@ -333,3 +333,26 @@ def test_toml_keys_with_a_trailing_newline_are_quoted(name: str) -> None:
     text = tomlemit.dumps({name: 1, "t": {name: {name: 2}}})
     assert tomllib.loads(text) == {name: 1, "t": {name: {name: 2}}}
     assert tomlemit.key(name).startswith('"')
+
+
+def test_update_never_rewrites_a_contract_it_cannot_read(project: Path) -> None:
+    path = project / "contracts" / "get_weather.toml"
+    path.write_text("name = [broken\n", encoding="utf-8")
+    record = {"name": "get_weather", "description": DESCRIPTION, "parameters": CITY}
+    result = run_import(project, [record], "openai", "--update")
+    assert result.exit_code == 1
+    assert "TG109 record #/0 (get_weather): --update cannot read the existing contract contracts/get_weather.toml" in (
+        result.stderr
+    )
+    assert path.read_text(encoding="utf-8") == "name = [broken\n"
+
+
+def test_update_with_another_format_keeps_what_a_person_decided(project: Path) -> None:
+    record = {"name": "get_weather", "description": DESCRIPTION, "parameters": CITY}
+    assert run_import(project, [record], "openai", "--permissions", "network").exit_code == 0
+    result = run_import(project, [record], "openai", "--update", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert "note: updated (--update): nothing changed but the format" in result.stdout
+    assert "contracts/get_weather.toml was replaced by contracts/get_weather.json" in result.stdout
+    assert not (project / "contracts" / "get_weather.toml").exists()
+    assert read_contract(project, "get_weather")["permissions"] == ["network"]
