@@ -10,7 +10,7 @@ import pytest
 from tests.test_validate_rules_doc import BLOCK, TEXT, diagnose
 from toolgen import rules
 
-SECTIONS = dict(re.findall(r"^## (TG45\d):.*?\n(.*?)(?=^## |\Z)", TEXT, flags=re.MULTILINE | re.DOTALL))
+SECTIONS = dict(re.findall(r"^## (TG45\d):.*?\n(.*?)(?=^#{1,2} |\Z)", TEXT, flags=re.MULTILINE | re.DOTALL))
 VALIDATION_CODES = ["TG450"]
 
 
