@@ -36,9 +36,10 @@ from toolgen.render.providers.common import (
     check_name,
     description,
     flat_input_schema,
+    moved_note,
     no_catalog_check,
 )
-from toolgen.render.providers.lower import Schema, walk
+from toolgen.render.providers.lower import Issue, Schema, walk
 
 PROVIDER = "Anthropic"
 LIMITS = {"strict tools": 20, "optional parameters": 24, "union parameters": 16}
@@ -91,11 +92,15 @@ class _Budget:
 
 
 def _strict(contract: Contract, schema: Schema, budget: _Budget, out: Output) -> tuple[Schema, bool]:
-    lowered, issues = strict.lower_strict(schema, "/input_schema", strict.ANTHROPIC)
+    moves: list[Issue] = []
+    lowered, issues = strict.lower_strict(schema, "/input_schema", strict.ANTHROPIC, moves)
     reasons = [(i.pointer, f"{i.pointer} {i.message}") for i in issues]
     if not reasons:
         refused = budget.take(cost(lowered))
         if refused is None:
+            moved = moved_note(PROVIDER, moves)
+            if moved:
+                out.note(contract.name, moved)
             return lowered, True
         reasons = [("/input_schema", f"the per-request limit on {refused}")]
     for pointer, reason in reasons:

@@ -11,8 +11,9 @@ from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic
 from toolgen.frozen import thaw
+from toolgen.render.markdown import code as code_span
 from toolgen.render.providers import codes
-from toolgen.render.providers.lower import Schema, flatten_root, strip_annotations
+from toolgen.render.providers.lower import Issue, Schema, flatten_root, strip_annotations
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,3 +135,12 @@ def flat_input_schema(contract: Contract, provider: str, out: Output) -> Schema:
         keyword = issue.pointer.rsplit("/", 1)[-1]
         out.note(contract.name, f"{provider}: the root `{keyword}` is flattened into one object")
     return schema
+
+
+def moved_note(provider: str, moves: list[Issue]) -> str | None:
+    """The provider note listing what strict lowering stated in descriptions instead, or None."""
+    if not moves:
+        return None
+    seen = list(dict.fromkeys(m.message for m in moves))
+    where = ", ".join(code_span(m.pointer, in_table=False) for m in moves[:3]) + (", ..." if len(moves) > 3 else "")
+    return f"{provider}: strict mode cannot keep {', '.join(seen)}; stated in the description instead (at {where})"

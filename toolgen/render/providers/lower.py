@@ -10,6 +10,7 @@ keys is left alone. Pointers are RFC 6901 pointers into the contract, e.g.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -236,3 +237,101 @@ def flatten_root(schema: Schema, base: str) -> tuple[Schema, list[Issue]]:
     if required:
         out["required"] = required
     return out, issues
+
+
+_DEF_REF = re.compile(r"^#/\$defs/[^/]+$")
+
+
+def hoist_refs(schema: Schema) -> Schema:
+    """`schema` with every local `$ref` pointing at an entry of the root `$defs`.
+
+    OpenAI strict mode takes only `#/$defs/...` references. A `$ref` into `#/properties/...`, into
+    `#/definitions/...` or into the inside of a definition gets its target copied (as written) into
+    `$defs` under a fresh name, and every reference to that place points at the copy: what the
+    reference means does not change, and the place it pointed at is lowered on its own (so an
+    optional property made nullable is not what a required one refers to). A reference to the root
+    (`#`) or to nothing local is left as written.
+    """
+    defs: Schema = dict(schema.get("$defs") or {})
+    mapping: dict[str, str] = {}
+    pending = [node["$ref"] for _, node in walk(schema) if isinstance(node.get("$ref"), str)]
+    while pending:
+        ref = pending.pop(0)
+        if _DEF_REF.match(ref) or ref in mapping or not ref.startswith("#/"):
+            continue
+        try:
+            target = resolve_pointer(schema, ref)
+        except KeyError:
+            continue
+        if not isinstance(target, dict):
+            continue
+        name = _fresh(defs, unescape(ref.rsplit("/", 1)[-1]))
+        defs[name] = target
+        mapping[ref] = f"#/$defs/{escape(name)}"
+        pending.extend(node["$ref"] for _, node in walk(target) if isinstance(node.get("$ref"), str))
+    if not mapping:
+        return schema
+
+    def point(node: Schema, _pointer: str) -> Schema:
+        ref = node.get("$ref")
+        return {**node, "$ref": mapping[ref]} if isinstance(ref, str) and ref in mapping else node
+
+    out: Schema = transform({k: v for k, v in schema.items() if k not in ("$defs", "definitions")}, point)
+    rest = {k: v for k, v in (schema.get("definitions") or {}).items() if f"#/definitions/{escape(k)}" not in mapping}
+    if rest:
+        out["definitions"] = {k: transform(v, point) for k, v in rest.items()}
+    out["$defs"] = {k: transform(v, point) for k, v in defs.items()}
+    return out
+
+
+def _fresh(taken: Schema, wanted: str) -> str:
+    base = re.sub(r"[^A-Za-z0-9_-]", "_", wanted) or "def"
+    name, index = base, 2
+    while name in taken:
+        name, index = f"{base}_{index}", index + 1
+    return name
+
+
+_MERGE_UNION = ("required",)
+
+
+def merge_all_of(node: Schema) -> tuple[Schema, str | None]:
+    """`node` with its `allOf` merged into it, or `node` and why the branches cannot be merged.
+
+    Branches merge when no two of them (or the node itself) give one keyword different values:
+    `properties` join (a property given twice must be the same), `required` is the union. A branch
+    holding a `$ref` is not merged (its keywords are not known here).
+    """
+    branches = node.get("allOf")
+    if not isinstance(branches, list):
+        return node, None
+    merged: Schema = {k: v for k, v in node.items() if k != "allOf"}
+    for index, branch in enumerate(branches):
+        if not isinstance(branch, dict):
+            return node, f"branch {index} of allOf is not a schema object"
+        if "$ref" in branch:
+            return node, f"branch {index} of allOf is a $ref"
+        for key, value in branch.items():
+            if key == "properties" and isinstance(value, dict):
+                properties = dict(merged.get("properties") or {})
+                for name, sub in value.items():
+                    if name in properties and properties[name] != sub:
+                        return node, f"two branches of allOf define the property `{name}` differently"
+                    properties[name] = sub
+                merged["properties"] = properties
+            elif key in _MERGE_UNION and isinstance(value, list):
+                merged[key] = [*merged.get(key, []), *(v for v in value if v not in merged.get(key, []))]
+            elif key in merged and merged[key] != value:
+                return node, f"two branches of allOf give `{key}` different values"
+            else:
+                merged[key] = value
+    return merged, None
+
+
+LOOKAROUND = re.compile(r"\(\?<?[=!]|\\[1-9]|\\k<")
+"""Lookahead, lookbehind and back-references in a regex: OpenAI's strict engine refuses them."""
+
+
+def uses_lookaround(pattern: Any) -> bool:
+    """True when `pattern` is a string using lookaround or a back-reference."""
+    return isinstance(pattern, str) and LOOKAROUND.search(pattern) is not None

@@ -32,33 +32,44 @@ from toolgen.render.providers.common import (
     check_name,
     description,
     flat_input_schema,
+    moved_note,
 )
-from toolgen.render.providers.lower import Schema, transform
+from toolgen.render.providers.lower import Issue, Schema, transform
 
 PROVIDER = "OpenAI"
 MAX_TOOLS = 128
 MAX_DESCRIPTION = 1024
 
 
+def _kinds(node: Schema) -> list[Any]:
+    kind = node.get("type")
+    return kind if isinstance(kind, list) else [kind]
+
+
 def _loose_node(node: Schema, _pointer: str) -> Schema:
     if "oneOf" in node and "anyOf" not in node:
         node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
-    kind = node.get("type")
-    if (kind == "array" or (isinstance(kind, list) and "array" in kind)) and "items" not in node:
+    if "array" in _kinds(node) and "items" not in node:
         node = {**node, "items": {}}
+    if "object" in _kinds(node) and "properties" not in node:
+        node = {**node, "properties": {}}  # both APIs refuse an object schema without `properties`
     return node
 
 
 def parameters(contract: Contract, out: Output) -> tuple[Schema, bool]:
     """The `parameters` schema for `contract` and whether it is strict; records diagnostics and notes."""
     schema = flat_input_schema(contract, PROVIDER, out)
-    lowered, issues = strict.lower_strict(schema, "/input_schema", strict.OPENAI)
+    moves: list[Issue] = []
+    lowered, issues = strict.lower_strict(schema, "/input_schema", strict.OPENAI, moves)
     if not issues:
         optional = [n for n in schema.get("properties") or {} if n not in (schema.get("required") or [])]
         if optional:
             names = ", ".join(code_span(n, in_table=False) for n in optional)
             text = f"OpenAI: strict; the optional properties {names} arrive as null when the model leaves them out"
             out.note(contract.name, text)
+        moved = moved_note(PROVIDER, moves)
+        if moved:
+            out.note(contract.name, moved)
         return lowered, True
     for issue in issues:
         message = f"is not strict, because {issue.pointer} {issue.message}; it is declared with strict: false"

@@ -1,0 +1,133 @@
+"""One test per defect of issue 14 (provider declarations the APIs would refuse or misread).
+
+Each builds the repro from the issue in memory and checks the declaration against the rule in
+../shared/PROVIDERS.md "Corrections, 2026-12-01" with the independent checkers (tests/providers/checkers.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from tests.providers_support import catalog_of, make_contract, settings, strict_problems
+from toolgen.catalog import Contract
+from toolgen.diagnostics import Diagnostic
+from toolgen.render import providers
+
+
+def project(tmp_path: Path, *contracts: Contract, anthropic_strict: bool = False) -> tuple[Any, list[Diagnostic]]:
+    result = providers.project(catalog_of(*contracts), settings(tmp_path, anthropic_strict=anthropic_strict))
+    return {p.file: p.tools for p in result.payloads}, list(result.diagnostics)
+
+
+def notes(tmp_path: Path, contract: Contract, *, anthropic_strict: bool = False) -> tuple[str, ...]:
+    return providers.provider_notes(catalog_of(contract), settings(tmp_path, anthropic_strict=anthropic_strict))[
+        contract.name
+    ]
+
+
+CHART = {
+    "type": "object",
+    "required": ["to"],
+    "properties": {
+        "from": {"type": "string", "description": "Start of the range."},
+        "to": {"$ref": "#/properties/from", "description": "End of the range."},
+    },
+}
+"""The mcp-server-chart shape: a required property referring to an optional one."""
+
+
+def test_ref_into_properties_is_moved_to_defs_and_required_stays_required(tmp_path: Path) -> None:
+    files, diagnostics = project(tmp_path, make_contract("chart", CHART))
+    function = files["openai_chat.json"]["chart"]["function"]
+    assert function["strict"] is True
+    schema = function["parameters"]
+    assert strict_problems(schema) == []
+    refs = [n["$ref"] for n in _nodes(schema) if "$ref" in n]
+    assert refs and all(r.startswith("#/$defs/") for r in refs)
+    validator = Draft202012Validator(schema)
+    assert validator.is_valid({"from": None, "to": "b"})
+    assert not validator.is_valid({"from": "a", "to": None})  # `to` is required: null is not "not given"
+    assert not [d for d in diagnostics if d.code == "TG301"]
+
+
+def _nodes(node: Any) -> list[dict[str, Any]]:
+    if isinstance(node, dict):
+        return [node, *(n for v in node.values() for n in _nodes(v))]
+    if isinstance(node, list):
+        return [n for v in node for n in _nodes(v)]
+    return []
+
+
+WORD = {
+    "type": "object",
+    "required": ["word"],
+    "additionalProperties": False,
+    "properties": {"word": {"type": "string", "pattern": "^(?!the$)[a-z]+$", "description": "A word."}},
+}
+
+
+def test_lookaround_pattern_moves_to_the_description_in_strict_modes(tmp_path: Path) -> None:
+    contract = make_contract("lookup", WORD)
+    files, _ = project(tmp_path, contract, anthropic_strict=True)
+    for declared in (files["openai_chat.json"]["lookup"]["function"], files["anthropic.json"]["lookup"]):
+        assert declared["strict"] is True
+        schema = declared.get("parameters") or declared["input_schema"]
+        word = schema["properties"]["word"]
+        assert "pattern" not in word
+        assert "^(?!the$)[a-z]+$" in word["description"]
+    said = notes(tmp_path, contract, anthropic_strict=True)
+    assert any(n.startswith("OpenAI:") and "lookaround" in n for n in said), said
+    assert any(n.startswith("Anthropic:") and "lookaround" in n for n in said), said
+    # MCP and Gemini keep the pattern as written (MCP takes every keyword; Gemini moves it for its own reason)
+    assert files["mcp.json"]["lookup"]["inputSchema"]["properties"]["word"]["pattern"] == "^(?!the$)[a-z]+$"
+
+
+def test_object_without_properties_gets_empty_properties_in_both_openai_files(tmp_path: Path) -> None:
+    files, _ = project(tmp_path, make_contract("ping", {"type": "object"}))
+    assert files["openai_chat.json"]["ping"]["function"]["parameters"]["properties"] == {}
+    assert files["openai_responses.json"]["ping"]["parameters"]["properties"] == {}
+    nested = {"type": "object", "properties": {"meta": {"type": "object", "description": "Anything."}}}
+    files, _ = project(tmp_path, make_contract("tag", nested))
+    for declared in (files["openai_chat.json"]["tag"]["function"], files["openai_responses.json"]["tag"]):
+        assert declared["parameters"]["properties"]["meta"]["properties"] == {}
+
+
+ALL_OF = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "range": {
+            "allOf": [
+                {"type": "object", "properties": {"start": {"type": "integer"}}, "required": ["start"]},
+                {"type": "object", "properties": {"end": {"type": "integer"}}, "required": ["end"]},
+            ]
+        }
+    },
+}
+
+
+def test_anthropic_strict_takes_a_mergeable_multi_branch_all_of(tmp_path: Path) -> None:
+    files, diagnostics = project(tmp_path, make_contract("span", ALL_OF), anthropic_strict=True)
+    declared = files["anthropic.json"]["span"]
+    assert declared["strict"] is True, [d.message for d in diagnostics]
+    merged = declared["input_schema"]["properties"]["range"]
+    assert merged["required"] == ["start", "end"]
+    assert Draft202012Validator(declared["input_schema"]).is_valid({"range": {"start": 1, "end": 2}})
+
+
+def test_an_all_of_that_cannot_be_merged_names_the_real_cause(tmp_path: Path) -> None:
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "$defs": {"base": {"type": "object", "properties": {"id": {"type": "integer"}}}},
+        "properties": {"item": {"allOf": [{"$ref": "#/$defs/base"}, {"required": ["id"]}]}},
+    }
+    _, diagnostics = project(tmp_path, make_contract("thing", schema), anthropic_strict=True)
+    anthropic = [d.message for d in diagnostics if d.code == "TG307"]
+    assert anthropic and all("no type" not in m for m in anthropic), anthropic
+    assert any("allOf together with $ref" in m for m in anthropic), anthropic
+    openai = [d.message for d in diagnostics if d.code == "TG301"]
+    assert openai and all("no type" not in m for m in openai), openai
