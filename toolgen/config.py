@@ -7,6 +7,7 @@ raw file is checked here (unknown keys, wrong types); problems are diagnostics w
 from __future__ import annotations
 
 import difflib
+import json
 import os
 import re
 import tomllib
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolgen import rules
+from toolgen import provideroptions, rules
 from toolgen.diagnostics import Diagnostic, Severity
 
 ALL_TARGETS: tuple[str, ...] = ("catalog", "python", "providers", "docs", "mocks")
@@ -29,6 +30,7 @@ DEFAULTS: Mapping[str, Any] = {
     "templates": None,
     "rules": {},
     "anthropic_strict": False,
+    "providers": {},
 }
 
 _PACKAGE_RE = re.compile(r"^[a-z_][a-z0-9_]*$")
@@ -47,6 +49,8 @@ class Settings:
     rule_severities: Mapping[str, Severity] = field(default_factory=dict)
     anthropic_strict: bool = False
     config_file: str | None = None
+    providers: Mapping[str, Any] = field(default_factory=dict)
+    """The `[providers]` table (`toolgen.provideroptions.CONFIG_SCHEMA`), checked."""
 
     def rel(self, path: Path) -> str:
         """`path` relative to the project root, with forward slashes (absolute if outside it)."""
@@ -66,6 +70,7 @@ class Settings:
                 self.rel(self.contracts_dir),
                 str(self.anthropic_strict),
                 severities,
+                json.dumps(self.providers, sort_keys=True),
             ]
         )
 
@@ -150,6 +155,8 @@ def load_settings(root: Path, overrides: Mapping[str, Any] | None = None) -> tup
         targets = [*targets, "python"]
     severities, rule_problems = _check_rules(merged["rules"], label, f"{pointer_base}/rules")
     problems.extend(rule_problems)
+    provider_problems = provideroptions.check_config(merged["providers"], label, f"{pointer_base}/providers")
+    problems.extend(provider_problems)
     if not isinstance(merged["anthropic_strict"], bool):
         problems.append(_config_error(label, f"{pointer_base}/anthropic_strict", "must be true or false"))
     templates = merged["templates"]
@@ -170,5 +177,6 @@ def load_settings(root: Path, overrides: Mapping[str, Any] | None = None) -> tup
         rule_severities=severities,
         anthropic_strict=merged["anthropic_strict"] is True,
         config_file=file,
+        providers={} if provider_problems else dict(merged["providers"]),
     )
     return settings, problems

@@ -69,7 +69,7 @@ def _outputs(catalog: Catalog, settings: Settings) -> Iterator[Output]:
     independent = [s for s in _SPECS if s.independent(settings)] if cache.active() is not None else []
     parts = _tool_parts(catalog, settings, independent) if independent else []
     for spec in _SPECS:
-        yield _assembled(spec, catalog, parts) if spec in independent else build_with(spec, catalog, settings)
+        yield _assembled(spec, catalog, settings, parts) if spec in independent else build_with(spec, catalog, settings)
 
 
 def _tool_parts(catalog: Catalog, settings: Settings, specs: Sequence[Spec]) -> list[dict[str, Any]]:
@@ -105,20 +105,21 @@ def _part(data: Any) -> dict[str, Any]:
     return data
 
 
-def _assembled(spec: Spec, catalog: Catalog, parts: Sequence[Mapping[str, Any]]) -> Output:
+def _assembled(spec: Spec, catalog: Catalog, settings: Settings, parts: Sequence[Mapping[str, Any]]) -> Output:
     """`spec`'s output from each tool's cached part, then its checks over the whole catalog."""
     out = Output()
     entries: dict[str, list[Any]] = {file: [] for file in spec.files}
     for contract, part in zip(catalog, parts, strict=True):
         mine = part[spec.name]
         for file in spec.files:
-            entries[file].append(jsontext.Raw(str(mine["entries"][file])))
+            if file in mine["entries"]:
+                entries[file].append(jsontext.Raw(str(mine["entries"][file])))
         out.diagnostics.extend(Diagnostic.from_json(d) for d in mine["diagnostics"])
         for text in mine["notes"]:
             out.note(contract.name, str(text))
-    spec.check(catalog, out)
+    spec.check(catalog, settings, out)
     for file in spec.files:
-        out.payloads.append(Payload(file, spec.wrap(file, entries[file]), {}))
+        out.payloads.append(Payload(file, spec.wrap(settings, file, entries[file]), {}))
     return out
 
 

@@ -143,13 +143,18 @@ is far more than any request can afford (OpenAI caps a strict schema at 120,000 
 schema whose references double at every level is refused in well under a second instead of seconds."""
 
 
-def inline_refs(schema: Schema, base: str = "", limit: int = INLINE_LIMIT) -> Schema:
+def inline_refs(
+    schema: Schema, base: str = "", limit: int = INLINE_LIMIT, keep: frozenset[str] = frozenset()
+) -> Schema:
     """`schema` with every local `$ref` replaced by its target and `$defs`/`definitions` removed.
 
     Keywords beside a `$ref` are kept and win over the target's. Raises `RefError` for a recursive
-    or dangling reference, or when inlining would grow past `limit` nodes.
+    or dangling reference, or when inlining would grow past `limit` nodes. A reference to a root
+    `$defs` entry named in `keep` stays a reference, and that entry stays in `$defs` (its own
+    references inlined the same way).
     """
     budget = [limit]
+    kept_refs = {f"#/$defs/{escape(name)}" for name in keep}
 
     def expand(node: Schema, pointer: str, stack: tuple[str, ...]) -> Schema:
         """`node` with its own `$ref` replaced; `stack` holds the refs being expanded."""
@@ -157,6 +162,8 @@ def inline_refs(schema: Schema, base: str = "", limit: int = INLINE_LIMIT) -> Sc
         if budget[0] < 0:
             raise RefError(pointer, f"inlining the $refs grows the schema past {limit} nodes")
         ref = node.get("$ref")
+        if isinstance(ref, str) and ref in kept_refs:
+            return expand_children(node, pointer, stack)
         if isinstance(ref, str):
             if ref in stack:
                 raise RefError(pointer, f"$ref {ref!r} is recursive, so it cannot be inlined")
@@ -191,8 +198,39 @@ def inline_refs(schema: Schema, base: str = "", limit: int = INLINE_LIMIT) -> Sc
                 ]
         return out
 
-    result = expand(schema, base, ())
-    return {k: v for k, v in result.items() if k not in ("$defs", "definitions")}
+    result = {k: v for k, v in expand(schema, base, ()).items() if k not in ("$defs", "definitions")}
+    defs = schema.get("$defs") or {}
+    if keep:
+        result["$defs"] = {n: expand(defs[n], f"{base}/$defs/{escape(n)}", ()) for n in sorted(keep) if n in defs}
+    return result
+
+
+def cyclic_defs(schema: Schema) -> frozenset[str]:
+    """The root `$defs` entries that reach themselves through `#/$defs/...` references."""
+    defs = schema.get("$defs") or {}
+    edges = {name: _def_targets(sub) for name, sub in defs.items()}
+    found: set[str] = set()
+    for start, targets in edges.items():
+        seen: set[str] = set()
+        todo = list(targets)
+        while todo:
+            name = todo.pop()
+            if name == start:
+                found.add(start)
+                break
+            if name not in seen and name in edges:
+                seen.add(name)
+                todo.extend(edges[name])
+    return frozenset(found)
+
+
+def _def_targets(node: Any) -> set[str]:
+    found = set()
+    for _, sub in walk(node):
+        ref = sub.get("$ref")
+        if isinstance(ref, str) and _DEF_REF.match(ref):
+            found.add(unescape(ref.removeprefix("#/$defs/")))
+    return found
 
 
 def has_ref(schema: Any) -> bool:

@@ -20,18 +20,21 @@ Mapping decisions:
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from toolgen.catalog import Catalog, Contract
+from toolgen.config import Settings
 from toolgen.render.markdown import code as code_span
 from toolgen.render.providers import codes, strict
 from toolgen.render.providers.common import (
     Output,
     Spec,
-    always,
+    check_count,
     check_name,
     description,
     flat_input_schema,
+    included,
     moved_note,
 )
 from toolgen.render.providers.lower import Issue, Schema, transform
@@ -88,31 +91,78 @@ def _check_description(contract: Contract, out: Output) -> None:
         out.note(contract.name, f"OpenAI: the description has {len(text)} characters, over {MAX_DESCRIPTION}")
 
 
-def tool_entries(contract: Contract, out: Output) -> dict[str, Any]:
-    """One tool's entry in `openai_chat.json` and in `openai_responses.json`."""
+def tool_entries(settings: Settings, contract: Contract, out: Output) -> dict[str, Any]:
+    """One tool's entry in `openai_chat.json` and in `openai_responses.json` (each unless left out)."""
+    chat = included(contract, settings, "openai_chat", out)
+    responses = included(contract, settings, "openai_responses", out)
+    if not (chat or responses):
+        return {}
     out.diagnostics.extend(check_name(contract, PROVIDER))
     _check_description(contract, out)
     schema, is_strict = parameters(contract, out)
     function = {"name": contract.name, "description": description(contract), "parameters": schema}
-    return {
-        "openai_chat.json": {"type": "function", "function": {**function, "strict": is_strict}},
-        "openai_responses.json": {"type": "function", **function, "strict": is_strict},
-    }
+    entries: dict[str, Any] = {}
+    if chat:
+        entries["openai_chat.json"] = {"type": "function", "function": {**function, "strict": is_strict}}
+    if responses:
+        entries["openai_responses.json"] = _responses_entry(settings, contract, out, {**function, "strict": is_strict})
+    return entries
 
 
-def check_count(catalog: Catalog, out: Output) -> None:
-    """TG305 on the first tool past the 128 one request takes."""
-    if len(catalog) > MAX_TOOLS:
-        contract = catalog.contracts[MAX_TOOLS]
-        message = f"is tool {MAX_TOOLS + 1} of {len(catalog)}; OpenAI accepts at most {MAX_TOOLS} tools per request"
-        out.diagnostics.append(codes.diagnostic(codes.TOOL_COUNT, contract, PROVIDER, "", message))
+def _responses_entry(settings: Settings, contract: Contract, out: Output, function: dict[str, Any]) -> dict[str, Any]:
+    entry: dict[str, Any] = {"type": "function", **function}
+    if contract.providers.get("defer_loading") is True:
+        entry["defer_loading"] = True
+    namespace = contract.providers.get("namespace")
+    if isinstance(namespace, str):
+        if namespace in (settings.providers.get("namespaces") or {}):
+            entry[NAMESPACE_KEY] = namespace
+            out.note(contract.name, f"OpenAI Responses: in the namespace {code_span(namespace, in_table=False)}")
+        else:
+            message = (
+                f"names the namespace `{namespace}`, which the configuration does not declare "
+                f'([providers.namespaces] {namespace} = "what its tools are for"); it is declared without one'
+            )
+            out.diagnostics.append(
+                codes.diagnostic(codes.NAMESPACE, contract, PROVIDER, "/providers/namespace", message)
+            )
+    return entry
+
+
+NAMESPACE_KEY = "_toolgen_namespace"
+"""Marks a Responses entry for its namespace until `wrap` groups it (never written)."""
+
+
+def wrap(settings: Settings, file: str, entries: list[Any]) -> Any:
+    """The file's tools; on Responses, namespaced tools grouped into one `namespace` tool each."""
+    if file != "openai_responses.json" or not any(isinstance(e, dict) and NAMESPACE_KEY in e for e in entries):
+        return entries
+    described = settings.providers.get("namespaces") or {}
+    out: list[Any] = []
+    groups: dict[str, list[Any]] = {}
+    for entry in entries:
+        if isinstance(entry, dict) and NAMESPACE_KEY in entry:
+            name = entry[NAMESPACE_KEY]
+            if name not in groups:
+                groups[name] = []
+                out.append({"type": "namespace", "name": name, "description": described[name], "tools": groups[name]})
+            groups[name].append({k: v for k, v in entry.items() if k != NAMESPACE_KEY})
+        else:
+            out.append(entry)
+    return out
+
+
+def check(catalog: Catalog, settings: Settings, out: Output) -> None:
+    """TG305 on the first tool past the 128 one request takes, in each file."""
+    for file in ("openai_chat", "openai_responses"):
+        check_count(catalog, settings, out, (PROVIDER, file, MAX_TOOLS, "tools"))
 
 
 SPEC = Spec(
     name=PROVIDER,
     files=("openai_chat.json", "openai_responses.json"),
-    tools=lambda _settings: tool_entries,
-    wrap=lambda _file, entries: entries,
-    check=check_count,
-    independent=always,
+    tools=lambda settings: partial(tool_entries, settings),
+    wrap=wrap,
+    check=check,
+    independent=lambda settings: not settings.providers.get("namespaces"),  # grouping needs the entries as data
 )
