@@ -6,11 +6,13 @@ Each builds the repro from the issue in memory and checks the declaration agains
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from tests.providers import checkers
 from tests.providers_support import catalog_of, make_contract, settings, strict_problems
 from toolgen.catalog import Contract
 from toolgen.diagnostics import Diagnostic
@@ -131,3 +133,111 @@ def test_an_all_of_that_cannot_be_merged_names_the_real_cause(tmp_path: Path) ->
     assert any("allOf together with $ref" in m for m in anthropic), anthropic
     openai = [d.message for d in diagnostics if d.code == "TG301"]
     assert openai and all("no type" not in m for m in openai), openai
+
+
+def test_gemini_decides_per_keyword_from_its_documented_subset(tmp_path: Path) -> None:
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "word": {"type": "string", "minLength": 2, "pattern": "^[a-z]+$", "default": "a"},
+            "mode": {"type": "string", "not": {"enum": ["off"]}},
+            "span": ALL_OF["properties"]["range"],  # type: ignore[index]
+            "pick": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+            "level": {"type": "integer", "enum": [0, 1, 2]},
+        },
+    }
+    contract = make_contract("word_tool", schema)
+    files, diagnostics = project(tmp_path, contract)
+    gemini = files["gemini.json"]["word_tool"]["parametersJsonSchema"]["properties"]
+    assert set(gemini["word"]) == {"type", "description"}
+    assert 'minLength: 2; pattern: "^[a-z]+$"; Default: "a".' in gemini["word"]["description"]
+    assert "not" not in gemini["mode"] and 'not: {"enum": ["off"]}' in gemini["mode"]["description"]
+    assert gemini["span"]["required"] == ["start", "end"] and "allOf" not in gemini["span"]
+    assert "oneOf" in gemini["pick"]  # documented: kept
+    assert gemini["level"]["enum"] == [0, 1, 2]
+    warned = [(d.code, d.pointer) for d in diagnostics if d.message.startswith("Gemini")]
+    assert warned == [("TG309", "/input_schema/properties/mode/not")]
+    said = notes(tmp_path, contract)
+    assert any(n.startswith("Gemini: does not document minLength, pattern, default") for n in said), said
+
+
+def test_mcp_keeps_x_mcp_header_and_takes_icons_and_meta(tmp_path: Path) -> None:
+    from mcp_types import _v2026_07_28 as wire
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "region": {"type": "string", "x-mcp-header": "Region", "x-sensitive": True},
+            "weight": {"type": "number", "x-mcp-header": "Weight"},
+        },
+    }
+    icons = [{"src": "https://example.com/i.png", "mimeType": "image/png", "sizes": ["48x48"]}]
+    contract = make_contract("route", schema, providers={"icons": icons, "_meta": {"team": "geo"}})
+    files, diagnostics = project(tmp_path, contract)
+    tool = files["mcp.json"]["route"]
+    assert tool["inputSchema"]["properties"]["region"] == {"type": "string", "x-mcp-header": "Region"}
+    assert "x-mcp-header" not in tool["inputSchema"]["properties"]["weight"]
+    assert [(d.code, d.pointer) for d in diagnostics] == [("TG311", "/input_schema/properties/weight/x-mcp-header")]
+    assert tool["icons"] == icons and tool["_meta"] == {"team": "geo"}
+    assert {"title", "annotations"} <= set(tool) and len(tool["annotations"]) == 4
+    wire.Tool.model_validate(tool)
+    assert "x-mcp-header" not in json.dumps(files["openai_chat.json"]["route"])
+
+
+def test_defer_loading_namespace_and_cache_control_match_the_sdk_types(tmp_path: Path) -> None:
+    import anthropic.types
+    from openai.types.responses import NamespaceToolParam
+    from pydantic import TypeAdapter
+
+    from toolgen.config import Settings
+
+    first = make_contract("alpha", WORD, providers={"defer_loading": True, "namespace": "words"})
+    second = make_contract("beta", WORD, providers={"namespace": "nowhere"})
+    configured = Settings(
+        root=tmp_path,
+        contracts_dir=tmp_path / "contracts",
+        output_dir=tmp_path / "generated",
+        providers={
+            "namespaces": {"words": "Word tools."},
+            "anthropic_cache_control": {"type": "ephemeral", "ttl": "1h"},
+        },
+    )
+    result = providers.project(catalog_of(first, second), configured)
+    files = {p.file: p.document for p in result.payloads}
+    responses = files["openai_responses.json"]
+    assert [t["type"] for t in responses] == ["namespace", "function"]
+    TypeAdapter(NamespaceToolParam).validate_python(responses[0])
+    assert responses[0]["tools"][0]["defer_loading"] is True and "_toolgen_namespace" not in json.dumps(files)
+    assert [(d.code, d.file) for d in result.diagnostics] == [("TG310", "contracts/beta.json")]
+    claude = files["anthropic.json"]
+    assert claude[0]["defer_loading"] is True and "cache_control" not in claude[0]
+    assert claude[-1]["cache_control"] == {"type": "ephemeral", "ttl": "1h"}
+    for tool in claude:
+        TypeAdapter(anthropic.types.ToolParam).validate_python(tool)
+    assert checkers.all_files(files) == []
+
+
+def test_a_bad_providers_table_is_a_clear_error(tmp_path: Path) -> None:
+    from toolgen.config import load_settings
+    from toolgen.pipeline import generate
+
+    (tmp_path / "contracts").mkdir()
+    contract = {"name": "ping", "version": "1.0.0", "description": "Ping.", "permissions": [], "input_schema": WORD}
+    contract["providers"] = {"exclude": ["openai"], "defer_loading": "yes"}
+    (tmp_path / "contracts" / "ping.json").write_text(json.dumps(contract), encoding="utf-8")
+    (tmp_path / "toolgen.toml").write_text('[providers]\nanthropic_cache_control = { type = "forever" }\n')
+    found, problems = load_settings(tmp_path)
+    assert [(d.code, d.file, d.pointer) for d in problems] == [
+        ("TG100", "toolgen.toml", "/providers/anthropic_cache_control/type")
+    ]
+    (tmp_path / "toolgen.toml").write_text('targets = ["providers"]\n')
+    found, problems = load_settings(tmp_path)
+    result = generate(found)
+    assert not result.ok
+    errors = sorted((d.code, d.file, d.pointer) for d in result.diagnostics if d.is_error)
+    assert errors == [
+        ("TG106", "contracts/ping.json", "/providers/defer_loading"),
+        ("TG106", "contracts/ping.json", "/providers/exclude/0"),
+    ]
+    assert not (tmp_path / "generated").exists()

@@ -12,7 +12,6 @@ import importlib
 import json
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -107,8 +106,8 @@ def test_a_null_for_every_alternative_is_still_invalid(package: tuple[ModuleType
     assert result.code == "INVALID_INPUT"
 
 
-def test_a_mock_finds_the_example_for_a_strict_shaped_call(package: tuple[ModuleType, dict[str, str]]) -> None:
-    pkg, _ = package
+@pytest.mark.usefixtures("package")
+def test_a_mock_finds_the_example_for_a_strict_shaped_call() -> None:
     mocks = importlib.import_module(f"{PACKAGE}.mocks")
     result = mocks.mock_registry().call("find_user", {"id": 42, "email": None, "milestone": None, "filter": None})
     assert result.ok, result
