@@ -241,3 +241,28 @@ def test_a_bad_providers_table_is_a_clear_error(tmp_path: Path) -> None:
         ("TG106", "contracts/ping.json", "/providers/exclude/0"),
     ]
     assert not (tmp_path / "generated").exists()
+
+
+def test_a_ref_that_cannot_point_at_defs_falls_back_to_non_strict(tmp_path: Path) -> None:
+    schema = {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "parent": {"$ref": "#"}},
+        "definitions": {"unused": {"type": "string"}},
+    }
+    files, diagnostics = project(tmp_path, make_contract("node", schema))
+    assert files["openai_chat.json"]["node"]["function"]["strict"] is False
+    reasons = [d.message for d in diagnostics if d.code == "TG301"]
+    assert any("$ref (#) that is not a root $defs entry" in m for m in reasons), reasons
+
+
+def test_definitions_move_into_defs_for_strict_mode(tmp_path: Path) -> None:
+    schema = {
+        "type": "object",
+        "required": ["a"],
+        "properties": {"a": {"$ref": "#/definitions/word"}},
+        "definitions": {"word": {"type": "string"}},
+    }
+    files, _ = project(tmp_path, make_contract("defs", schema))
+    parameters = files["openai_chat.json"]["defs"]["function"]["parameters"]
+    assert parameters["properties"]["a"] == {"$ref": "#/$defs/word"}
+    assert "definitions" not in parameters and strict_problems(parameters) == []

@@ -283,8 +283,9 @@ _DEF_REF = re.compile(r"^#/\$defs/[^/]+$")
 def hoist_refs(schema: Schema) -> Schema:
     """`schema` with every local `$ref` pointing at an entry of the root `$defs`.
 
-    OpenAI strict mode takes only `#/$defs/...` references. A `$ref` into `#/properties/...`, into
-    `#/definitions/...` or into the inside of a definition gets its target copied (as written) into
+    OpenAI strict mode takes only `#/$defs/...` references. `definitions` entries move into `$defs`
+    (renamed when the name is taken). A `$ref` into `#/properties/...` or into the inside of a
+    definition gets its target copied (as written) into
     `$defs` under a fresh name, and every reference to that place points at the copy: what the
     reference means does not change, and the place it pointed at is lowered on its own (so an
     optional property made nullable is not what a required one refers to). A reference to the root
@@ -292,6 +293,10 @@ def hoist_refs(schema: Schema) -> Schema:
     """
     defs: Schema = dict(schema.get("$defs") or {})
     mapping: dict[str, str] = {}
+    for old, target in (schema.get("definitions") or {}).items():
+        name = _fresh(defs, old)
+        defs[name] = target
+        mapping[f"#/definitions/{escape(old)}"] = f"#/$defs/{escape(name)}"
     pending = [node["$ref"] for _, node in walk(schema) if isinstance(node.get("$ref"), str)]
     while pending:
         ref = pending.pop(0)
@@ -315,9 +320,6 @@ def hoist_refs(schema: Schema) -> Schema:
         return {**node, "$ref": mapping[ref]} if isinstance(ref, str) and ref in mapping else node
 
     out: Schema = transform({k: v for k, v in schema.items() if k not in ("$defs", "definitions")}, point)
-    rest = {k: v for k, v in (schema.get("definitions") or {}).items() if f"#/definitions/{escape(k)}" not in mapping}
-    if rest:
-        out["definitions"] = {k: transform(v, point) for k, v in rest.items()}
     out["$defs"] = {k: transform(v, point) for k, v in defs.items()}
     return out
 

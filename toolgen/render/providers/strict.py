@@ -238,9 +238,13 @@ def lower_strict(
             issues.append(Issue(exc.pointer, exc.message))
     for pointer, node in walk(lowered, base):
         ref = node.get("$ref")
+        if not isinstance(ref, str):
+            continue
+        if not ref.startswith("#/$defs/") or "/" in ref.removeprefix("#/$defs/"):
+            issues.append(Issue(pointer, f"has a $ref ({ref}) that is not a root $defs entry and cannot be made one"))
+            continue
         try:
-            if isinstance(ref, str):
-                resolve_pointer(lowered, ref)
+            resolve_pointer(lowered, ref)
         except KeyError:
             issues.append(Issue(pointer, f"has a $ref ({ref}) into a place the strict rewrite moved"))
     if profile is OPENAI:
