@@ -20,11 +20,13 @@ from jsonschema import Draft202012Validator, validate
 from jsonschema.exceptions import SchemaError, best_match
 from pydantic import TypeAdapter
 
+from tests.conftest import CORPORA
 from toolgen.catalog import Catalog, Contract, build_catalog, contract_from_document
 from toolgen.config import Settings
 from toolgen.schemacheck import flat_metaschema
 
-SHARED_CORPORA = Path("/work/shared/corpora")
+SHARED_CORPORA = CORPORA
+"""The shared corpora, found by tests.conftest (no machine path here)."""
 CLEAN_RECORDS = Path(__file__).parent / "data" / "providers" / "corpus_records.jsonl"
 
 
