@@ -4,16 +4,24 @@ Mapping decisions:
 - Chat: `{"type": "function", "function": {name, description, parameters, strict}}`; Responses: the
   flat `{"type": "function", name, description, parameters, strict}`. Both always carry `strict`
   (Responses would otherwise try strict mode on its own and make optional fields mandatory).
-- Strict when the schema can be made strict (`strict.OPENAI`): `additionalProperties: false` and
-  `properties` on every object, every property required with optional ones made nullable,
-  `oneOf` → `anyOf`, a one-branch `allOf` merged, keywords and formats outside the strict subset
-  (`default`, `minLength`, `uniqueItems`, `format: uri`, ...) stated in the description instead, and
-  the size limits checked (5,000 properties, depth 10, 120,000 characters, 1,000 enum values).
+- Strict when the schema can be made strict (`strict.OPENAI`): every `$ref` made to point at a
+  root `$defs` entry first (PROVIDERS.md corrections: only `#/$defs/...` is taken; a target inside
+  `properties` is copied there, so a required property referring to an optional one stays required),
+  `additionalProperties: false` and `properties` on every object, every property required with
+  optional ones made nullable, `oneOf` → `anyOf`, an `allOf` whose branches agree merged, keywords
+  and formats outside the strict subset (`default`, `minLength`, `uniqueItems`, `format: uri`, a
+  `pattern` with lookaround, ...) stated in the description instead (listed in the provider notes),
+  and the size limits checked (5,000 properties, depth 10, 120,000 characters, 1,000 enum values).
 - Otherwise `strict: false` with a TG301 warning per reason; the schema keeps its keywords, with
-  `oneOf` → `anyOf` and `items: {}` added to arrays without one (both APIs refuse them).
+  `oneOf` → `anyOf`, `items: {}` added to arrays without one and `properties: {}` to objects
+  without one (both APIs refuse them: "object schema missing properties").
 - A root `anyOf`/`oneOf`/`allOf` is flattened first (TG302).
-- A description over 1,024 characters (Chat refuses it) and more than 128 tools are TG304/TG305
-  errors; the same limits are applied to Responses so both files declare the same tools.
+- A description over 1,024 characters (Chat refuses it) is a TG304 error. More than 128 tools in a
+  file is a TG305 warning: the file is a catalog a request takes a subset from; a contract's or the
+  configuration's `providers.exclude` leaves tools out of either file (with a note).
+- Responses: `defer_loading` from the contract's `providers` table; a contract's `namespace` that
+  the configuration describes (`[providers.namespaces]`) groups its tools into one `namespace` tool
+  (SDK `NamespaceToolParam`); an undescribed one is a TG310 warning.
 - No `output_schema` on Responses: it describes string outputs and its server semantics are
   unverified (PROVIDERS.md 1.2).
 """
