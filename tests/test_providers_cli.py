@@ -154,3 +154,29 @@ def test_a_contract_can_turn_a_provider_rule_off_for_itself(edge: Path) -> None:
     assert "TG301" not in err
     chat = json.loads((edge / "generated" / "providers" / "openai_chat.json").read_text(encoding="utf-8"))
     assert next(t for t in chat if t["function"]["name"] == "set_headers")["function"]["strict"] is False
+
+
+def test_a_tool_left_out_through_the_build_cache_stays_out(edge: Path) -> None:
+    config = 'targets = ["providers", "docs"]\n[providers.exclude]\nopenai_chat = ["read_text"]\n'
+    (edge / "toolgen.toml").write_text(config, encoding="utf-8")
+    contract = edge / "contracts" / "set_headers.json"
+    data = json.loads(contract.read_text(encoding="utf-8"))
+    contract.write_text(json.dumps({**data, "providers": {"exclude": ["mcp"]}}), encoding="utf-8")
+    seen = []
+    other = edge / "contracts" / "legacy_level.json"
+    for round_ in range(2):  # the second build reads the other tools' entries from the cache
+        if round_:
+            changed = json.loads(other.read_text(encoding="utf-8"))
+            other.write_text(json.dumps({**changed, "description": "Changed, so the target renders again."}))
+        code, out, err = run(edge, "build")
+        assert "files written" in out
+        assert code == 0, err
+        generated = edge / "generated"
+        chat = json.loads((generated / "providers" / "openai_chat.json").read_text(encoding="utf-8"))
+        mcp = json.loads((generated / "providers" / "mcp.json").read_text(encoding="utf-8"))
+        seen.append(([t["function"]["name"] for t in chat], [t["name"] for t in mcp["tools"]]))
+        page = (generated / "docs" / "set_headers.md").read_text(encoding="utf-8")
+        assert "MCP: left out of mcp.json (providers exclude)" in page
+    assert seen[0] == seen[1]
+    assert "read_text" not in seen[0][0] and "set_headers" in seen[0][0]
+    assert "set_headers" not in seen[0][1] and "read_text" in seen[0][1]

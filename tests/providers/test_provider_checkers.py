@@ -77,8 +77,10 @@ def _provider_files(artifacts: Any) -> dict[str, Any]:
     return {a.path.removeprefix("providers/"): json.loads(a.text) for a in artifacts if a.path.startswith("providers/")}
 
 
-def test_declarations_of_the_repository_contracts_have_no_findings(repo_contracts: Path) -> None:
-    (repo_contracts / "toolgen.toml").write_text('targets = ["providers"]\n', encoding="utf-8")
+@pytest.mark.parametrize("anthropic_strict", [False, True])
+def test_declarations_of_the_repository_contracts_have_no_findings(repo_contracts: Path, anthropic_strict: bool) -> None:
+    config = 'targets = ["providers"]\n' + ("anthropic_strict = true\n" if anthropic_strict else "")
+    (repo_contracts / "toolgen.toml").write_text(config, encoding="utf-8")
     found, problems = load_settings(repo_contracts)
     assert problems == []
     result = pipeline.generate(found)
