@@ -78,7 +78,7 @@ def _provider_files(artifacts: Any) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("anthropic_strict", [False, True])
-def test_declarations_of_the_repository_contracts_have_no_findings(repo_contracts: Path, anthropic_strict: bool) -> None:
+def test_repository_contracts_have_no_findings(repo_contracts: Path, anthropic_strict: bool) -> None:
     config = 'targets = ["providers"]\n' + ("anthropic_strict = true\n" if anthropic_strict else "")
     (repo_contracts / "toolgen.toml").write_text(config, encoding="utf-8")
     found, problems = load_settings(repo_contracts)
