@@ -117,6 +117,13 @@ def _check_rules(raw: Any, file: str, pointer: str) -> tuple[dict[str, Severity]
     return out, problems
 
 
+def _providers(raw: Any, file: str, pointer: str, problems: list[Diagnostic]) -> dict[str, Any]:
+    """The checked `[providers]` table (`toolgen.provideroptions`), or `{}` with its problems added."""
+    found = provideroptions.check_config(raw, file, pointer)
+    problems.extend(found)
+    return {} if found else dict(raw)
+
+
 def load_settings(root: Path, overrides: Mapping[str, Any] | None = None) -> tuple[Settings, list[Diagnostic]]:
     """Read the configuration under `root`, apply `overrides` (from the command line) and resolve it.
 
@@ -155,8 +162,6 @@ def load_settings(root: Path, overrides: Mapping[str, Any] | None = None) -> tup
         targets = [*targets, "python"]
     severities, rule_problems = _check_rules(merged["rules"], label, f"{pointer_base}/rules")
     problems.extend(rule_problems)
-    provider_problems = provideroptions.check_config(merged["providers"], label, f"{pointer_base}/providers")
-    problems.extend(provider_problems)
     if not isinstance(merged["anthropic_strict"], bool):
         problems.append(_config_error(label, f"{pointer_base}/anthropic_strict", "must be true or false"))
     templates = merged["templates"]
@@ -177,6 +182,6 @@ def load_settings(root: Path, overrides: Mapping[str, Any] | None = None) -> tup
         rule_severities=severities,
         anthropic_strict=merged["anthropic_strict"] is True,
         config_file=file,
-        providers={} if provider_problems else dict(merged["providers"]),
+        providers=_providers(merged["providers"], label, f"{pointer_base}/providers", problems),
     )
     return settings, problems

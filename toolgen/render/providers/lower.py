@@ -153,56 +153,62 @@ def inline_refs(
     `$defs` entry named in `keep` stays a reference, and that entry stays in `$defs` (its own
     references inlined the same way).
     """
-    budget = [limit]
-    kept_refs = {f"#/$defs/{escape(name)}" for name in keep}
+    inliner = _Inliner(schema, base, limit, frozenset(f"#/$defs/{escape(name)}" for name in keep))
+    result = {k: v for k, v in inliner.expand(schema, base, ()).items() if k not in ("$defs", "definitions")}
+    defs = schema.get("$defs") or {}
+    if keep:
+        result["$defs"] = {
+            n: inliner.expand(defs[n], f"{base}/$defs/{escape(n)}", ()) for n in sorted(keep) if n in defs
+        }
+    return result
 
-    def expand(node: Schema, pointer: str, stack: tuple[str, ...]) -> Schema:
+
+class _Inliner:
+    """One inlining of `schema`: a node budget and the references left as they are."""
+
+    def __init__(self, schema: Schema, base: str, limit: int, kept: frozenset[str]) -> None:
+        self.schema, self.base, self.limit, self.kept = schema, base, limit, kept
+        self.budget = limit
+
+    def expand(self, node: Schema, pointer: str, stack: tuple[str, ...]) -> Schema:
         """`node` with its own `$ref` replaced; `stack` holds the refs being expanded."""
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise RefError(pointer, f"inlining the $refs grows the schema past {limit} nodes")
+        self.budget -= 1
+        if self.budget < 0:
+            raise RefError(pointer, f"inlining the $refs grows the schema past {self.limit} nodes")
         ref = node.get("$ref")
-        if isinstance(ref, str) and ref in kept_refs:
-            return expand_children(node, pointer, stack)
-        if isinstance(ref, str):
-            if ref in stack:
-                raise RefError(pointer, f"$ref {ref!r} is recursive, so it cannot be inlined")
-            try:
-                target = resolve_pointer(schema, ref)
-            except KeyError:
-                raise RefError(pointer, f"$ref {ref!r} is not a local reference that can be inlined") from None
-            if not isinstance(target, dict):
-                raise RefError(pointer, f"$ref {ref!r} does not point at a schema object")
-            siblings = {k: v for k, v in node.items() if k != "$ref"}
-            resolved = expand(target, base + ref[1:], (*stack, ref))
-            return {**resolved, **expand_children(siblings, pointer, stack)}
-        return expand_children(node, pointer, stack)
+        if not isinstance(ref, str) or ref in self.kept:
+            return self.children(node, pointer, stack)
+        if ref in stack:
+            raise RefError(pointer, f"$ref {ref!r} is recursive, so it cannot be inlined")
+        try:
+            target = resolve_pointer(self.schema, ref)
+        except KeyError:
+            raise RefError(pointer, f"$ref {ref!r} is not a local reference that can be inlined") from None
+        if not isinstance(target, dict):
+            raise RefError(pointer, f"$ref {ref!r} does not point at a schema object")
+        siblings = {k: v for k, v in node.items() if k != "$ref"}
+        resolved = self.expand(target, self.base + ref[1:], (*stack, ref))
+        return {**resolved, **self.children(siblings, pointer, stack)}
 
-    def expand_children(node: Schema, pointer: str, stack: tuple[str, ...]) -> Schema:
+    def children(self, node: Schema, pointer: str, stack: tuple[str, ...]) -> Schema:
         """`node` with every subschema expanded."""
         out = dict(node)
         for key in ("properties", "patternProperties", "dependentSchemas"):
             if isinstance(out.get(key), dict):
                 out[key] = {
-                    n: expand(s, f"{pointer}/{key}/{escape(n)}", stack) if isinstance(s, dict) else s
+                    n: self.expand(s, f"{pointer}/{key}/{escape(n)}", stack) if isinstance(s, dict) else s
                     for n, s in out[key].items()
                 }
         for key in ONE_KEYWORDS:
             if isinstance(out.get(key), dict):
-                out[key] = expand(out[key], f"{pointer}/{key}", stack)
+                out[key] = self.expand(out[key], f"{pointer}/{key}", stack)
         for key in LIST_KEYWORDS:
             if isinstance(out.get(key), list):
                 out[key] = [
-                    expand(s, f"{pointer}/{key}/{i}", stack) if isinstance(s, dict) else s
+                    self.expand(s, f"{pointer}/{key}/{i}", stack) if isinstance(s, dict) else s
                     for i, s in enumerate(out[key])
                 ]
         return out
-
-    result = {k: v for k, v in expand(schema, base, ()).items() if k not in ("$defs", "definitions")}
-    defs = schema.get("$defs") or {}
-    if keep:
-        result["$defs"] = {n: expand(defs[n], f"{base}/$defs/{escape(n)}", ()) for n in sorted(keep) if n in defs}
-    return result
 
 
 def cyclic_defs(schema: Schema) -> frozenset[str]:
