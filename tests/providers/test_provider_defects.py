@@ -266,3 +266,13 @@ def test_definitions_move_into_defs_for_strict_mode(tmp_path: Path) -> None:
     parameters = files["openai_chat.json"]["defs"]["function"]["parameters"]
     assert parameters["properties"]["a"] == {"$ref": "#/$defs/word"}
     assert "definitions" not in parameters and strict_problems(parameters) == []
+
+
+def test_a_refused_keyword_is_the_only_reason_given_for_its_place(tmp_path: Path) -> None:
+    schema = {
+        "type": "object",
+        "properties": {"kind": {"type": "object", "properties": {"a": {"type": "string"}}, "if": {"required": ["a"]}}},
+    }
+    _, diagnostics = project(tmp_path, make_contract("cond", schema))
+    reasons = [d.message for d in diagnostics if d.code == "TG301"]
+    assert len(reasons) == 1 and "uses if, which OpenAI strict mode does not support" in reasons[0], reasons

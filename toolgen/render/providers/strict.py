@@ -256,6 +256,9 @@ def _outermost(issues: list[Issue]) -> list[Issue]:
     """Drop issues inside a place that already has one (one reason per place is enough)."""
     places = {i.pointer for i in issues}
     kept = [i for i in issues if not any(i.pointer.startswith(p + "/") for p in places)]
+    # a keyword strict mode refuses is the cause; what its own subschema lacks is not
+    refused = {i.pointer for i in kept if i.message.startswith("uses ")}
+    kept = [i for i in kept if i.pointer not in refused or i.message.startswith("uses ")]
     return sorted(set(kept), key=lambda i: (i.pointer, i.message))
 
 
