@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from jsonschema import Draft202012Validator
 
 from tests.providers import checkers
@@ -276,3 +277,26 @@ def test_a_refused_keyword_is_the_only_reason_given_for_its_place(tmp_path: Path
     _, diagnostics = project(tmp_path, make_contract("cond", schema))
     reasons = [d.message for d in diagnostics if d.code == "TG301"]
     assert len(reasons) == 1 and "uses if, which OpenAI strict mode does not support" in reasons[0], reasons
+
+
+@pytest.mark.slow
+def test_importing_a_150_tool_mcp_catalog_builds_with_a_count_warning(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from toolgen.cli import main
+
+    (tmp_path / "contracts").mkdir()
+    (tmp_path / "toolgen.toml").write_text('targets = ["providers"]\n', encoding="utf-8")
+    tools = [
+        {"name": f"tool_{i:03}", "description": f"Tool number {i}.", "inputSchema": {"type": "object"}}
+        for i in range(150)
+    ]
+    (tmp_path / "tools.json").write_text(json.dumps({"tools": tools}), encoding="utf-8")
+    runner = CliRunner()
+    imported = runner.invoke(main, ["-C", str(tmp_path), "import", str(tmp_path / "tools.json"), "--from", "mcp"])
+    assert imported.exit_code == 0, imported.output
+    built = runner.invoke(main, ["-C", str(tmp_path), "build"])
+    assert built.exit_code == 0, built.output
+    assert "TG305 (warning) OpenAI: tool `tool_128` is tool 129 of the 150 in openai_chat.json" in built.stderr
+    chat = json.loads((tmp_path / "generated" / "providers" / "openai_chat.json").read_text(encoding="utf-8"))
+    assert len(chat) == 150 and all(t["function"]["parameters"]["properties"] == {} for t in chat)
