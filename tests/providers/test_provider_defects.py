@@ -300,3 +300,15 @@ def test_importing_a_150_tool_mcp_catalog_builds_with_a_count_warning(tmp_path: 
     assert "TG305 (warning) OpenAI: tool `tool_128` is tool 129 of the 150 in openai_chat.json" in built.stderr
     chat = json.loads((tmp_path / "generated" / "providers" / "openai_chat.json").read_text(encoding="utf-8"))
     assert len(chat) == 150 and all(t["function"]["parameters"]["properties"] == {} for t in chat)
+
+
+def test_gemini_says_why_an_all_of_stays_unmerged(tmp_path: Path) -> None:
+    schema = {
+        "type": "object",
+        "properties": {"n": {"allOf": [{"type": "integer", "minimum": 0}, {"type": "integer", "minimum": 5}]}},
+    }
+    files, diagnostics = project(tmp_path, make_contract("bounded", schema))
+    [warning] = [d for d in diagnostics if d.code == "TG309"]
+    assert "cannot be merged: two branches of allOf give `minimum` different values" in warning.message
+    n = files["gemini.json"]["bounded"]["parametersJsonSchema"]["properties"]["n"]
+    assert "allOf" not in n and '"minimum": 5' in n["description"]

@@ -109,7 +109,7 @@ def _enum(node: Schema, pointer: str, contract: Contract, out: Output) -> Schema
 
 def _node(node: Schema, pointer: str, contract: Contract, out: Output, moves: list[str]) -> Schema:
     node = {k: v for k, v in node.items() if k not in DROP}
-    merged, _why = merge_all_of(node)
+    merged, why = merge_all_of(node)
     node = _enum(merged, pointer, contract, out)
     result: Schema = {}
     said: list[str] = []
@@ -120,7 +120,10 @@ def _node(node: Schema, pointer: str, contract: Contract, out: Output, moves: li
         said.append(f"{'Default' if key == 'default' else key}: {render_value(value)}")
         moves.append(f"{pointer}/{key}")
         if key in SUBSCHEMA:
-            message = f"uses {key}, which Gemini does not document; it is stated in the description, not enforced"
+            because = f" (it cannot be merged: {why})" if key == "allOf" and why else ""
+            message = (
+                f"uses {key}{because}, which Gemini does not document; it is stated in the description, not enforced"
+            )
             out.diagnostics.append(
                 codes.diagnostic(codes.GEMINI_KEYWORD, contract, PROVIDER, f"{pointer}/{key}", message)
             )
