@@ -312,3 +312,10 @@ def test_gemini_says_why_an_all_of_stays_unmerged(tmp_path: Path) -> None:
     assert "cannot be merged: two branches of allOf give `minimum` different values" in warning.message
     n = files["gemini.json"]["bounded"]["parametersJsonSchema"]["properties"]["n"]
     assert "allOf" not in n and '"minimum": 5' in n["description"]
+
+
+def test_the_contract_format_schema_describes_the_providers_table_as_validation_checks_it() -> None:
+    from toolgen import formatschema, provideroptions
+
+    shipped = json.loads(formatschema.schema_text())["properties"]["providers"]
+    assert shipped == json.loads(json.dumps(provideroptions.CONTRACT_SCHEMA))
