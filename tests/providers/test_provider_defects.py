@@ -319,3 +319,31 @@ def test_the_contract_format_schema_describes_the_providers_table_as_validation_
 
     shipped = json.loads(formatschema.schema_text())["properties"]["providers"]
     assert shipped == json.loads(json.dumps(provideroptions.CONTRACT_SCHEMA))
+
+
+def test_anthropic_strict_keeps_an_all_of_of_plain_constraints_and_merges_differing_descriptions(
+    tmp_path: Path,
+) -> None:
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "code": {"allOf": [{"type": "string", "pattern": "^[A-Z]"}, {"type": "string", "pattern": "[0-9]$"}]},
+            "span": {
+                "allOf": [
+                    {"type": "object", "description": "Start.", "properties": {"start": {"type": "integer"}}},
+                    {"type": "object", "description": "End.", "properties": {"end": {"type": "integer"}}},
+                ]
+            },
+        },
+    }
+    files, diagnostics = project(tmp_path, make_contract("codes", schema), anthropic_strict=True)
+    declared = files["anthropic.json"]["codes"]
+    assert declared["strict"] is True, [d.message for d in diagnostics]
+    properties = declared["input_schema"]["properties"]
+    assert [b["pattern"] for b in properties["code"]["allOf"]] == ["^[A-Z]", "[0-9]$"]
+    assert properties["span"]["description"] == "Start.\n\nEnd." and set(properties["span"]["properties"]) == {
+        "start",
+        "end",
+    }
+    assert checkers.anthropic(declared) == []

@@ -2,8 +2,9 @@
 
 Five files, each exactly what its API takes as the tools parameter: `openai_chat.json`,
 `openai_responses.json`, `anthropic.json`, `gemini.json` and `mcp.json`. The decisions live in one
-small module per provider (`openai`, `anthropic`, `gemini`, `mcp`), shared rewrites in `lower` and
-`strict`, the TG3xx rules in `codes`. Each provider says how it declares one tool and what it
+small module per provider (`openai`, `anthropic`, `gemini`, `mcp`), shared rewrites in `lower`, `refs` and
+`strict`, the TG3xx rules in `codes`; what a contract's or the configuration's `providers` table
+may say is in `toolgen.provideroptions`. Each provider says how it declares one tool and what it
 checks over the catalog (`common.Spec`); with a build cache a tool's entries are cached (see
 `_outputs`). Files are written a tool at a time as `json.dumps(indent=2, ensure_ascii=False)`
 would write them (`render.jsontext`); JSON has no comments, so there is no header.

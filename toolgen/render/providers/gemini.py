@@ -54,14 +54,13 @@ from toolgen.render.providers.lower import (
     Schema,
     add_note,
     children,
-    cyclic_defs,
-    hoist_refs,
     inline_refs,
     merge_all_of,
     render_value,
     transform,
     walk,
 )
+from toolgen.render.providers.refs import cyclic_defs, hoist_refs
 
 PROVIDER = "Gemini"
 FILE = "gemini"

@@ -211,34 +211,6 @@ class _Inliner:
         return out
 
 
-def cyclic_defs(schema: Schema) -> frozenset[str]:
-    """The root `$defs` entries that reach themselves through `#/$defs/...` references."""
-    defs = schema.get("$defs") or {}
-    edges = {name: _def_targets(sub) for name, sub in defs.items()}
-    found: set[str] = set()
-    for start, targets in edges.items():
-        seen: set[str] = set()
-        todo = list(targets)
-        while todo:
-            name = todo.pop()
-            if name == start:
-                found.add(start)
-                break
-            if name not in seen and name in edges:
-                seen.add(name)
-                todo.extend(edges[name])
-    return frozenset(found)
-
-
-def _def_targets(node: Any) -> set[str]:
-    found = set()
-    for _, sub in walk(node):
-        ref = sub.get("$ref")
-        if isinstance(ref, str) and _DEF_REF.match(ref):
-            found.add(unescape(ref.removeprefix("#/$defs/")))
-    return found
-
-
 def has_ref(schema: Any) -> bool:
     """True when any node of `schema` carries a `$ref`."""
     return any("$ref" in node for _, node in walk(schema))
@@ -283,61 +255,6 @@ def flatten_root(schema: Schema, base: str) -> tuple[Schema, list[Issue]]:
     return out, issues
 
 
-_DEF_REF = re.compile(r"^#/\$defs/[^/]+$")
-
-
-def hoist_refs(schema: Schema) -> Schema:
-    """`schema` with every local `$ref` pointing at an entry of the root `$defs`.
-
-    OpenAI strict mode takes only `#/$defs/...` references. `definitions` entries move into `$defs`
-    (renamed when the name is taken). A `$ref` into `#/properties/...` or into the inside of a
-    definition gets its target copied (as written) into
-    `$defs` under a fresh name, and every reference to that place points at the copy: what the
-    reference means does not change, and the place it pointed at is lowered on its own (so an
-    optional property made nullable is not what a required one refers to). A reference to the root
-    (`#`) or to nothing local is left as written.
-    """
-    defs: Schema = dict(schema.get("$defs") or {})
-    mapping: dict[str, str] = {}
-    for old, target in (schema.get("definitions") or {}).items():
-        name = _fresh(defs, old)
-        defs[name] = target
-        mapping[f"#/definitions/{escape(old)}"] = f"#/$defs/{escape(name)}"
-    pending = [node["$ref"] for _, node in walk(schema) if isinstance(node.get("$ref"), str)]
-    while pending:
-        ref = pending.pop(0)
-        if _DEF_REF.match(ref) or ref in mapping or not ref.startswith("#/"):
-            continue
-        try:
-            target = resolve_pointer(schema, ref)
-        except KeyError:
-            continue
-        if not isinstance(target, dict):
-            continue
-        name = _fresh(defs, unescape(ref.rsplit("/", 1)[-1]))
-        defs[name] = target
-        mapping[ref] = f"#/$defs/{escape(name)}"
-        pending.extend(node["$ref"] for _, node in walk(target) if isinstance(node.get("$ref"), str))
-    if not mapping:
-        return schema
-
-    def point(node: Schema, _pointer: str) -> Schema:
-        ref = node.get("$ref")
-        return {**node, "$ref": mapping[ref]} if isinstance(ref, str) and ref in mapping else node
-
-    out: Schema = transform({k: v for k, v in schema.items() if k not in ("$defs", "definitions")}, point)
-    out["$defs"] = {k: transform(v, point) for k, v in defs.items()}
-    return out
-
-
-def _fresh(taken: Schema, wanted: str) -> str:
-    base = re.sub(r"[^A-Za-z0-9_-]", "_", wanted) or "def"
-    name, index = base, 2
-    while name in taken:
-        name, index = f"{base}_{index}", index + 1
-    return name
-
-
 _MERGE_UNION = ("required",)
 
 
@@ -345,7 +262,8 @@ def merge_all_of(node: Schema) -> tuple[Schema, str | None]:
     """`node` with its `allOf` merged into it, or `node` and why the branches cannot be merged.
 
     Branches merge when no two of them (or the node itself) give one keyword different values:
-    `properties` join (a property given twice must be the same), `required` is the union. A branch
+    `properties` join (a property given twice must be the same), `required` is the union,
+    descriptions are joined and the first `title` is kept. A branch
     holding a `$ref` is not merged (its keywords are not known here).
     """
     branches = node.get("allOf")
@@ -358,20 +276,32 @@ def merge_all_of(node: Schema) -> tuple[Schema, str | None]:
         if "$ref" in branch:
             return node, f"branch {index} of allOf is a $ref"
         for key, value in branch.items():
-            if key == "properties" and isinstance(value, dict):
-                properties = dict(merged.get("properties") or {})
-                for name, sub in value.items():
-                    if name in properties and properties[name] != sub:
-                        return node, f"two branches of allOf define the property `{name}` differently"
-                    properties[name] = sub
-                merged["properties"] = properties
-            elif key in _MERGE_UNION and isinstance(value, list):
-                merged[key] = [*merged.get(key, []), *(v for v in value if v not in merged.get(key, []))]
-            elif key in merged and merged[key] != value:
-                return node, f"two branches of allOf give `{key}` different values"
-            else:
-                merged[key] = value
+            why = _merge_key(merged, key, value)
+            if why is not None:
+                return node, why
     return merged, None
+
+
+def _merge_key(merged: Schema, key: str, value: Any) -> str | None:
+    """Merge one keyword of a branch into `merged` (in place), or say why it cannot be."""
+    if key == "properties" and isinstance(value, dict):
+        properties = dict(merged.get("properties") or {})
+        for name, sub in value.items():
+            if name in properties and properties[name] != sub:
+                return f"two branches of allOf define the property `{name}` differently"
+            properties[name] = sub
+        merged["properties"] = properties
+    elif key in _MERGE_UNION and isinstance(value, list):
+        merged[key] = [*merged.get(key, []), *(v for v in value if v not in merged.get(key, []))]
+    elif key == "description" and isinstance(value, str) and isinstance(merged.get(key), str):
+        merged[key] = value if merged[key] == value else f"{merged[key]}\n\n{value}"
+    elif key == "title" and key in merged:
+        pass
+    elif key in merged and merged[key] != value:
+        return f"two branches of allOf give `{key}` different values"
+    else:
+        merged[key] = value
+    return None
 
 
 LOOKAROUND = re.compile(r"\(\?<?[=!]|\\[1-9]|\\k<")

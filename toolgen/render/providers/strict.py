@@ -19,7 +19,6 @@ from toolgen.render.providers.lower import (
     Schema,
     add_note,
     children,
-    hoist_refs,
     inline_refs,
     merge_all_of,
     render_value,
@@ -28,6 +27,7 @@ from toolgen.render.providers.lower import (
     uses_lookaround,
     walk,
 )
+from toolgen.render.providers.refs import hoist_refs
 
 _FATAL = frozenset(
     {
@@ -143,10 +143,16 @@ def _compose(node: Schema, pointer: str, profile: StrictProfile, issues: list[Is
             return merged
         if not profile.all_of_with_ref and "$ref" in why:
             why = f"{why}, and {profile.provider} strict mode does not take allOf together with $ref"
+        elif not profile.all_of_with_ref and not _has_objects(node["allOf"]):
+            return node  # Anthropic takes allOf itself; closing object branches one by one would change it
         else:
             why = f"{why}, so it cannot be merged into one schema (strict mode has no allOf)"
         issues.append(Issue(f"{pointer}/allOf", f"uses allOf where {why}"))
     return node
+
+
+def _has_objects(branches: list[Any]) -> bool:
+    return any(isinstance(b, dict) and ("properties" in b or "object" in _types(b)) for b in branches)
 
 
 def _object(node: Schema, pointer: str, profile: StrictProfile, issues: list[Issue]) -> Schema:
