@@ -19,7 +19,6 @@ import re
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from toolgen.render.providers import FILES, Projection
@@ -37,16 +36,16 @@ ESTIMATOR = (
 EXACT = "o200k_base (bpe-openai, offline)"
 
 
-@cache
 def _exact_counter() -> Callable[[str], int] | None:
     """`o200k_base` token counting from `bpe-openai`, or None when it is not installed."""
-    try:
-        import bpe_openai  # type: ignore[import-untyped, import-not-found, unused-ignore]
-    except ImportError:
-        return None
     with warnings.catch_warnings():  # bpe-openai 0.1.4 reads its vocabulary with a deprecated importlib call
         warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            import bpe_openai  # type: ignore[import-untyped, import-not-found, unused-ignore]
+        except ImportError:
+            return None
         encoding = bpe_openai.get_encoding("o200k_base")
+        encoding.encode("{}")  # loads the vocabulary now, inside this block
     return lambda text: len(encoding.encode(text))
 
 
