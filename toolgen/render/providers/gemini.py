@@ -36,6 +36,7 @@ from typing import Any
 
 from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
+from toolgen.positions import escape
 from toolgen.render.markdown import code as code_span
 from toolgen.render.providers import codes
 from toolgen.render.providers.common import (
@@ -182,12 +183,12 @@ def _required_cycles(schema: Schema, base: str, cyclic: frozenset[str]) -> list[
             found.append((pointer, through))
         required = node.get("required") or []
         for name, sub in (node.get("properties") or {}).items():
-            visit(sub, f"{pointer}/properties/{name}", name if name in required else through)
+            visit(sub, f"{pointer}/properties/{escape(name)}", name if name in required else through)
         for sub_pointer, sub in walk_children(node, pointer):
             visit(sub, sub_pointer, through)
 
     for name in sorted(cyclic):
-        visit((schema.get("$defs") or {}).get(name), f"{base}/$defs/{name}", None)
+        visit((schema.get("$defs") or {}).get(name), f"{base}/$defs/{escape(name)}", None)
     return found
 
 
