@@ -316,7 +316,8 @@ def _permission_list(_ctx: click.Context, _param: click.Parameter, value: str | 
 @click.option(
     "--permissions",
     callback=_permission_list,
-    help="Comma-separated permissions for every imported tool (or `none`); default: all four, unconfirmed.",
+    help="Comma-separated permissions for every imported tool (or `none`); default: proposed from MCP "
+    "annotations, else all four, unconfirmed.",
 )
 @click.pass_obj
 @guarded
