@@ -159,6 +159,8 @@ class Contract:
     """The declared error codes in the author's order (`errors` is sorted); for the docs, not the digest."""
     tag_order: tuple[str, ...] = ()
     """The tags in the author's order (`tags` is sorted); for the docs, not part of the digest."""
+    providers: FrozenMap = field(default_factory=lambda: EMPTY_MAP)
+    """How the provider files declare the tool (`toolgen.provideroptions`); in the digest when set."""
     digest: str = ""
 
     def to_json(self) -> dict[str, Any]:
@@ -182,6 +184,7 @@ class Contract:
             "output_schema": thaw(self.output_schema) if self.output_schema is not None else None,
             "errors": [e.to_json() for e in self.errors],
             "examples": [e.to_json() for e in self.examples],
+            **({"providers": thaw(self.providers)} if self.providers else {}),
         }
 
     def compute_digest(self) -> str:
@@ -288,6 +291,7 @@ def contract_from_document(data: Mapping[str, Any], source: str) -> Contract:
         rules=freeze(data.get("rules", {})),
         error_order=tuple(dict.fromkeys(str(e["code"]) for e in data.get("errors", ()))),
         tag_order=tuple(dict.fromkeys(str(t) for t in data.get("tags", ()))),
+        providers=freeze(data.get("providers", {})),
         source=source,
     )
     return _with_digest(contract)
