@@ -562,3 +562,15 @@ def test_a_sensitive_boolean_is_shown_as_a_placeholder_and_never_sent_as_an_exam
     assert mask({"admin": True, "n": 3}, schema) == {"admin": False, "n": 3}
     assert mask({"admin": False, "n": 3}, schema) == {"admin": False, "n": 3}  # the same whatever the value
     assert holds_sensitive({"admin": False}, schema) and not holds_sensitive({"n": 3}, schema)
+
+
+def test_token_sizes_do_not_depend_on_an_optional_tokenizer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The docs are the same bytes whether or not `toolgen[tokens]` is installed."""
+    from toolgen.render.providers import stats
+
+    root = _project(tmp_path, {"shapes": shapes_tool()})
+    plain_pages = _build(root)
+    monkeypatch.setattr(stats, "_exact_counter", lambda: (lambda text: 1))
+    shutil.rmtree(root / "generated")
+    shutil.rmtree(root / ".toolgen-cache", ignore_errors=True)
+    assert _build(root) == plain_pages
