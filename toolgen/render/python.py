@@ -72,7 +72,7 @@ TOOL_IMPORTS: tuple[str, ...] = (
 RENDER_CHUNK = 2000
 """Tool modules rendered and formatted together; their texts are dropped (kept compressed) after each."""
 
-RESERVED_MODULES: frozenset[str] = frozenset({"mocks"})
+RESERVED_MODULES: frozenset[str] = frozenset({"integrations", "mocks"})
 """Module names the package uses itself (besides `_runtime` and `__init__`, which no tool name can be)."""
 
 MODELS_FAILED = Rule("TG350", Severity.ERROR, "python target cannot make models for a schema")
@@ -263,7 +263,18 @@ def _tool_view(contract: Contract, module: str, models: ToolModels, package: str
         "deprecated": pyliteral(contract.deprecated),
         "digest": pyliteral(contract.digest),
         "examples": pyblock([e.to_json() for e in contract.examples]),
+        "timeout_ms": repr(contract.timeout_ms) if contract.timeout_ms is not None else None,
+        "declarations": pyblock(declarations(contract)),
     }
+
+
+def declarations(contract: Contract) -> dict[str, Any]:
+    """The tool's entries in `providers/openai_responses.json` and `providers/mcp.json` (the
+    framework adapters declare exactly these); the providers target reports their diagnostics."""
+    from toolgen.render.providers import mcp, openai
+    from toolgen.render.providers.common import Output
+
+    return {"openai": openai.tool_entries(contract, Output())["openai_responses.json"], "mcp": mcp.tool(contract)}
 
 
 def _render(settings: Settings, template: str, view: Mapping[str, Any]) -> str:
@@ -418,13 +429,28 @@ def _shared(catalog: Catalog, settings: Settings) -> list[Artifact]:
     """The modules every package has: runtime, results, schemas, `__init__.py`, `py.typed`."""
     base = f"python/{settings.python_package}/"
     modules = module_names(catalog.names)
+    shared = [Artifact(base + f"{name}.py", _render(settings, f"python/{name}.py.jinja", _runtime_view())) for name in SHARED]
     return [
         Artifact(base + "py.typed", ""),
-        Artifact(base + "_runtime.py", _render(settings, "python/_runtime.py.jinja", _runtime_view())),
-        Artifact(base + "_results.py", _render(settings, "python/_results.py.jinja", _runtime_view())),
-        Artifact(base + "_schemas.py", _render(settings, "python/_schemas.py.jinja", _runtime_view())),
+        *shared,
         Artifact(base + "__init__.py", _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules))),
     ]
+
+
+SHARED: tuple[str, ...] = (
+    "_runtime",
+    "_results",
+    "_schemas",
+    "_invoke",
+    "_roundtrip",
+    "_tracefile",
+    "integrations/__init__",
+    "integrations/openai_agents",
+    "integrations/pydantic_ai",
+    "integrations/langchain",
+    "integrations/mcp",
+)
+"""The package's modules that are the same for every catalog (`templates/python/<name>.py.jinja`)."""
 
 
 def _tool_texts(
