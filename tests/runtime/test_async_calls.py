@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import threading
-import warnings
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
