@@ -39,7 +39,8 @@ def test_importing_the_package_and_its_adapters_imports_no_framework(pkg: Module
     code = (
         "import sys; import frame_tools\n"
         "from frame_tools.integrations import openai_agents, pydantic_ai, langchain, mcp\n"
-        "loaded = sorted(m for m in ('agents', 'pydantic_ai', 'langchain_core', 'mcp', 'mcp_types') if m in sys.modules)\n"
+        "frameworks = ('agents', 'pydantic_ai', 'langchain_core', 'mcp', 'mcp_types')\n"
+        "loaded = sorted(m for m in frameworks if m in sys.modules)\n"
         "print(loaded)"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True, check=True)
