@@ -24,6 +24,7 @@ def check_timeout(data: Mapping[str, Any], report: Reporter) -> None:
     value = data["timeout_ms"]
     fix = "; write it like timeout_ms = 30000 (thirty seconds), without quotes"
     if isinstance(value, bool) or not isinstance(value, int):
-        report("TG240", "/timeout_ms", f"`timeout_ms` must be a whole number of milliseconds, not {type_name(value)}{fix}")
+        kind = type_name(value)
+        report("TG240", "/timeout_ms", f"`timeout_ms` must be a whole number of milliseconds, not {kind}{fix}")
     elif not 1 <= value <= MAX_TIMEOUT_MS:
         report("TG240", "/timeout_ms", f"`timeout_ms` is {value}; it must be from 1 to {MAX_TIMEOUT_MS} (one day){fix}")

@@ -103,7 +103,8 @@ def _timeout(base: Contract, head: Contract) -> list[Change]:
     shorter = new is not None and (old is None or new < old)
     message = f"timeout_ms {'lowered' if shorter else 'raised'}: {old or 'none'} -> {new or 'none'}"
     at = ("/timeout_ms" if old is not None else "", "/timeout_ms" if new is not None else "")
-    change = _change("TG241", _META, at, (old if old is not None else ABSENT, new if new is not None else ABSENT), message)
+    values = (old if old is not None else ABSENT, new if new is not None else ABSENT)
+    change = _change("TG241", _META, at, values, message)
     return [replace(change, bump=TIMEOUT_SHORTER if shorter else TIMEOUT_LONGER)]
 
 

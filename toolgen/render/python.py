@@ -429,7 +429,8 @@ def _shared(catalog: Catalog, settings: Settings) -> list[Artifact]:
     """The modules every package has: runtime, results, schemas, `__init__.py`, `py.typed`."""
     base = f"python/{settings.python_package}/"
     modules = module_names(catalog.names)
-    shared = [Artifact(base + f"{name}.py", _render(settings, f"python/{name}.py.jinja", _runtime_view())) for name in SHARED]
+    view = _runtime_view()
+    shared = [Artifact(f"{base}{name}.py", _render(settings, f"python/{name}.py.jinja", view)) for name in SHARED]
     return [
         Artifact(base + "py.typed", ""),
         *shared,

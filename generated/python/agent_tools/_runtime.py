@@ -40,10 +40,12 @@ Public API (other generated modules, such as `mocks.py`, build on exactly this):
   describes (nested objects, array items, `$ref`): OpenAI strict declarations make every optional
   property required and nullable, so models send `null` to mean "not given". A `null` for a
   required property, or one the schema does not describe, is still `INVALID_INPUT`.
-- `TraceRecord`: one per call, given to `tracer`: tool, version, digest, `input` (the arguments
-  with every `x-sensitive` value replaced by `REDACTED` at any depth, long strings shortened),
-  `permission` (`"granted"`, `"denied"` or `"unchecked"`), `missing_permissions`, `duration_ms`,
-  `code` (`"OK"` or the error code), `retryable`, `traceback`.
+- `await registry.acall(name, arguments)`: the same contract as `call`, for event loops; an async
+  implementation is awaited, a sync one runs in a worker thread. `Registry(default_timeout_s=...)`
+  and the contract's `timeout_ms` limit how long a call runs (`TIMEOUT`, retryable); how each kind
+  of implementation is run and stopped is in `_invoke.py`. The provider round trips
+  (`answer_openai_chat`, ...) are in `_roundtrip.py`.
+- `TraceRecord`, `JsonlTracer`: one record per call, given to `tracer` (`_tracefile.py`).
 - `freeze(value)` / `thaw(value)`: deep read-only copies of JSON data and back; `redact(value,
   schema)`: the value with its sensitive parts replaced.
 """
@@ -54,14 +56,17 @@ import json
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, TypeAlias
 
 import jsonschema  # type: ignore[import-untyped,unused-ignore]
 from pydantic import BaseModel, ValidationError
 
+from . import _invoke
+from ._invoke import INTERNAL_MESSAGE
 from ._results import Err, Ok, ToolModel, ToolResult, freeze, thaw
+from ._roundtrip import Answers
 from ._schemas import (
     REDACTED,
     drop_invited_nulls,
@@ -69,8 +74,8 @@ from ._schemas import (
     pointer,
     redact,
     sensitive_free,
-    shorten,
 )
+from ._tracefile import JsonlTracer, TraceRecord, trace_record
 
 PERMISSIONS: frozenset[str] = frozenset(
     {
@@ -96,9 +101,6 @@ STANDARD_ERRORS: Mapping[str, bool] = MappingProxyType(
     }
 )
 """Error codes every tool may return without declaring them, with their `retryable`."""
-
-INTERNAL_MESSAGE = "The tool failed unexpectedly; the details are in the trace."
-"""The only message an `INTERNAL` error shows the model."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +130,18 @@ class ToolContract:
     input_model: type[BaseModel]
     output_model: type[BaseModel] | None
     examples: tuple[Mapping[str, Any], ...] = ()
+    timeout_ms: int | None = None
+    declarations: Mapping[str, Any] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    """The provider declarations toolgen built: `openai` (the Responses entry), `mcp` (the `Tool`)."""
+
+    def json_schema(
+        self, which: Literal["input", "output"] = "input"
+    ) -> dict[str, Any] | None:
+        """The input or output schema as plain JSON data (`json.dumps` takes it); None: no output schema."""
+        schema = self.input_schema if which == "input" else self.output_schema
+        return thaw(schema) if schema is not None else None
 
     @property
     def error_codes(self) -> tuple[str, ...]:
@@ -184,22 +198,6 @@ class Policy:
         return f"Policy(allow={sorted(self._allow)!r})"
 
 
-@dataclass(frozen=True, slots=True)
-class TraceRecord:
-    """One call, as the tracer sees it. Sensitive input values are already redacted."""
-
-    tool: str
-    version: str | None
-    digest: str | None
-    input: Any
-    permission: Literal["granted", "denied", "unchecked"]
-    missing_permissions: tuple[str, ...]
-    duration_ms: float
-    code: str
-    retryable: bool
-    traceback: str | None = None
-
-
 def _invalid(errors: Iterable[tuple[str, str]], what: str) -> Err:
     found = sorted(set(errors))
     listed = "; ".join(f"{path or '/'}: {message}" for path, message in found)
@@ -244,14 +242,25 @@ class _Outcome:
     traceback: str | None = None
 
 
-class Registry:
-    """Implementations by tool name; `call` validates, enforces the policy and traces."""
+@dataclass(frozen=True, slots=True)
+class _Ready:
+    """A call that passed every check: what `_invoke` runs."""
+
+    contract: ToolContract
+    model: BaseModel
+    implementation: Implementation
+    limit: float | None
+
+
+class Registry(Answers):
+    """Implementations by tool name; `call` and `acall` validate, enforce the policy and trace."""
 
     def __init__(
         self,
         policy: Policy | None = None,
         tracer: Callable[[TraceRecord], None] | None = None,
         contracts: Iterable[ToolContract] | None = None,
+        default_timeout_s: float | None = None,
     ) -> None:
         if contracts is None:
             from . import CATALOG
@@ -259,6 +268,7 @@ class Registry:
             contracts = CATALOG
         self.policy = policy if policy is not None else Policy()
         self.tracer = tracer
+        self.default_timeout_s = default_timeout_s
         self._contracts = {c.name: c for c in sorted(contracts, key=lambda c: c.name)}
         self._implementations: dict[str, Implementation] = {}
         self._validators: dict[
@@ -300,26 +310,64 @@ class Registry:
         """Validate, check the policy, run the implementation and trace; never raises."""
         started = time.perf_counter()
         contract = self._contracts.get(name)
+        parsed, step = self._begin(name, contract, arguments)
+        if isinstance(step, _Ready):
+            step = self._finish(
+                step,
+                _invoke.run(step.implementation, step.model, step.contract, step.limit),
+            )
+        self._trace(name, contract, parsed, step, started)
+        return step.result
+
+    async def acall(
+        self, name: str, arguments: Mapping[str, Any] | str | bytes
+    ) -> ToolResult[Any]:
+        """`call` for an event loop: awaits an async implementation, a sync one runs in a thread."""
+        started = time.perf_counter()
+        contract = self._contracts.get(name)
+        parsed, step = self._begin(name, contract, arguments)
+        if isinstance(step, _Ready):
+            step = self._finish(
+                step,
+                await _invoke.arun(
+                    step.implementation, step.model, step.contract, step.limit
+                ),
+            )
+        self._trace(name, contract, parsed, step, started)
+        return step.result
+
+    def _begin(
+        self,
+        name: str,
+        contract: ToolContract | None,
+        arguments: Mapping[str, Any] | str | bytes,
+    ) -> tuple[dict[str, Any] | Err, _Outcome | _Ready]:
+        """The parsed arguments and either what the implementation runs with or the call's outcome."""
         parsed: dict[str, Any] | Err
         try:
             parsed = _parse(arguments)
-            outcome = self._run(name, contract, parsed)
+            return parsed, self._run(name, contract, parsed)
         except RecursionError:
             parsed = _invalid(
                 [("", "the arguments are nested too deeply")], "arguments"
             )
-            outcome = _Outcome(parsed)
+            return parsed, _Outcome(parsed)
         except (
             Exception
         ):  # a bug in this runtime must still not reach the caller as an exception
             parsed = Err("INTERNAL", INTERNAL_MESSAGE, False)
-            outcome = _Outcome(parsed, "unchecked", (), traceback.format_exc())
-        self._trace(name, contract, parsed, outcome, started)
-        return outcome.result
+            return parsed, _Outcome(parsed, "unchecked", (), traceback.format_exc())
+
+    def _finish(self, ready: _Ready, ran: _invoke.Ran) -> _Outcome:
+        if ran.note is not None:
+            return _Outcome(ran.result, "granted", (), ran.note)
+        return _checked(
+            ready.contract, ran.result, self._validators[ready.contract.name][1]
+        )
 
     def _run(
         self, name: str, contract: ToolContract | None, parsed: dict[str, Any] | Err
-    ) -> _Outcome:
+    ) -> _Outcome | _Ready:
         if contract is None or name not in self._implementations:
             known = ", ".join(self.registered) or "none"
             what = "has no implementation here" if contract else "does not exist"
@@ -336,7 +384,7 @@ class Registry:
             return _Outcome(Err("PERMISSION_DENIED", message, False), "denied", missing)
         if isinstance(parsed, Err):
             return _Outcome(parsed, "granted")
-        input_validator, output_validator = self._validators[name]
+        input_validator = self._validators[name][0]
         drop_invited_nulls(parsed, input_validator)
         errors = [
             (pointer(e.absolute_path), e.message)
@@ -359,16 +407,10 @@ class Registry:
                 ),
                 "granted",
             )
-        try:
-            result = self._implementations[name](model)
-        except Exception:
-            return _Outcome(
-                Err("INTERNAL", INTERNAL_MESSAGE, False),
-                "granted",
-                (),
-                traceback.format_exc(),
-            )
-        return _checked(contract, result, output_validator)
+        limit = _invoke.time_limit(contract.timeout_ms, self.default_timeout_s)
+        return _Ready(
+            contract, model, self._implementations[name], limit
+        )  # run by `call` / `acall`
 
     def _trace(
         self,
@@ -380,29 +422,12 @@ class Registry:
     ) -> None:
         if self.tracer is None:
             return
-        summary: Any = None
-        if not isinstance(parsed, Err):
-            try:
-                summary = shorten(
-                    redact(parsed, contract.input_schema) if contract else REDACTED
-                )
-            except RecursionError:
-                summary = REDACTED
-        result = outcome.result
-        record = TraceRecord(
-            tool=name,
-            version=contract.version if contract else None,
-            digest=contract.digest if contract else None,
-            input=summary,
-            permission=outcome.permission,
-            missing_permissions=outcome.missing,
-            duration_ms=(time.perf_counter() - started) * 1000.0,
-            code=result.code if isinstance(result, Err) else "OK",
-            retryable=result.retryable if isinstance(result, Err) else False,
-            traceback=outcome.traceback,
-        )
+        duration = (time.perf_counter() - started) * 1000.0
+        meta = (outcome.permission, outcome.missing, outcome.traceback, duration)
         try:
-            self.tracer(record)
+            self.tracer(
+                trace_record(self.tracer, name, contract, parsed, outcome.result, meta)
+            )
         except Exception:  # a broken tracer must not change what the model sees
             pass
 
@@ -473,6 +498,7 @@ __all__ = [
     "Err",
     "ErrorInfo",
     "Implementation",
+    "JsonlTracer",
     "Ok",
     "Policy",
     "Registry",
