@@ -249,3 +249,24 @@ def test_contract_json_schema_is_plain_json(pkg: ModuleType, tmp_path: Path) -> 
     assert contract.json_schema("output")["required"] == ["definition"]
     assert pkg.CONTRACTS["erase_word"].json_schema("output") is None
     assert pkg.thaw(contract.input_schema) == schema and "thaw" in pkg.__all__
+
+
+def test_enforce_stops_an_undeclared_write_under_acall_sync_and_async(pkg: ModuleType, tmp_path: Path) -> None:
+    target = tmp_path / "written.txt"
+
+    async def async_lookup(arguments: Any) -> Any:
+        target.write_text("x")  # lookup_word declares only `read`
+        return pkg.Ok({"definition": "wrote"})
+
+    def sync_lookup(arguments: Any) -> Any:
+        target.write_text("x")
+        return pkg.Ok({"definition": "wrote"})
+
+    for implementation in (async_lookup, sync_lookup):
+        traces: list[Any] = []
+        registry = pkg.Registry(policy=pkg.Policy(allow={"read"}), tracer=traces.append, enforce=True)
+        registry.register("lookup_word", implementation)
+        result = asyncio.run(registry.acall("lookup_word", {"word": "a"}))
+        assert result.code == "PERMISSION_DENIED" and result.details["missing_permission"] == "write", result
+        assert not target.exists()
+        assert traces[0].permission == "denied" and traces[0].missing_permissions == ("write",)

@@ -445,6 +445,8 @@ SHARED: tuple[str, ...] = (
     "_invoke",
     "_roundtrip",
     "_tracefile",
+    "_enforce",
+    "_replay",
     "integrations/__init__",
     "integrations/openai_agents",
     "integrations/pydantic_ai",

@@ -29,6 +29,7 @@ from . import (
     search_code,
     write_file,
 )
+from ._replay import Replayed, ReplayReport, replay
 from ._runtime import (
     Err,
     ErrorInfo,
@@ -75,8 +76,11 @@ __all__ = [
     "Ok",
     "Policy",
     "Registry",
+    "ReplayReport",
+    "Replayed",
     "ToolContract",
     "ToolResult",
     "TraceRecord",
     "thaw",
+    "replay",
 ]

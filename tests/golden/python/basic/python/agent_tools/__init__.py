@@ -17,6 +17,7 @@ from . import (
     ping,
     read_file,
 )
+from ._replay import Replayed, ReplayReport, replay
 from ._runtime import (
     Err,
     ErrorInfo,
@@ -51,8 +52,11 @@ __all__ = [
     "Ok",
     "Policy",
     "Registry",
+    "ReplayReport",
+    "Replayed",
     "ToolContract",
     "ToolResult",
     "TraceRecord",
     "thaw",
+    "replay",
 ]

@@ -25,6 +25,7 @@ from . import (
     secret_store,
     typing,
 )
+from ._replay import Replayed, ReplayReport, replay
 from ._runtime import (
     Err,
     ErrorInfo,
@@ -67,8 +68,11 @@ __all__ = [
     "Ok",
     "Policy",
     "Registry",
+    "ReplayReport",
+    "Replayed",
     "ToolContract",
     "ToolResult",
     "TraceRecord",
     "thaw",
+    "replay",
 ]

@@ -46,6 +46,11 @@ Public API (other generated modules, such as `mocks.py`, build on exactly this):
   of implementation is run and stopped is in `_invoke.py`. The provider round trips
   (`answer_openai_chat`, ...) are in `_roundtrip.py`.
 - `TraceRecord`, `JsonlTracer`: one record per call, given to `tracer` (`_tracefile.py`).
+- `Registry(enforce=True)`: while an implementation runs, an operation its contract's permissions do
+  not declare (a write, a program run, a network connection) is stopped before it happens and the
+  call answers `PERMISSION_DENIED` with `details` naming the event and the missing permission;
+  undeclared reads are listed in the trace (`undeclared_reads`), not blocked (`_enforce.py` says
+  what it cannot see). It applies to `call` and `acall`, sync and async implementations alike.
 - `freeze(value)` / `thaw(value)`: deep read-only copies of JSON data and back; `redact(value,
   schema)`: the value with its sensitive parts replaced.
 """
@@ -55,6 +60,7 @@ from __future__ import annotations
 import json
 import time
 import traceback
+from contextlib import AbstractContextManager, nullcontext
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -240,6 +246,7 @@ class _Outcome:
     permission: Literal["granted", "denied", "unchecked"] = "unchecked"
     missing: tuple[str, ...] = ()
     traceback: str | None = None
+    reads: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,14 +268,21 @@ class Registry(Answers):
         tracer: Callable[[TraceRecord], None] | None = None,
         contracts: Iterable[ToolContract] | None = None,
         default_timeout_s: float | None = None,
+        *,
+        enforce: bool = False,
     ) -> None:
         if contracts is None:
             from . import CATALOG
 
             contracts = CATALOG
+        if enforce:
+            from . import (
+                _enforce,
+            )  # noqa: F401  (installs the process's audit hook once)
         self.policy = policy if policy is not None else Policy()
         self.tracer = tracer
         self.default_timeout_s = default_timeout_s
+        self.enforce = enforce
         self._contracts = {c.name: c for c in sorted(contracts, key=lambda c: c.name)}
         self._implementations: dict[str, Implementation] = {}
         self._validators: dict[
@@ -312,10 +326,11 @@ class Registry(Answers):
         contract = self._contracts.get(name)
         parsed, step = self._begin(name, contract, arguments)
         if isinstance(step, _Ready):
-            step = self._finish(
-                step,
-                _invoke.run(step.implementation, step.model, step.contract, step.limit),
-            )
+            with self._guarded(step.contract) as guard:
+                ran = _invoke.run(
+                    step.implementation, step.model, step.contract, step.limit
+                )
+            step = self._finish(step, ran, guard)
         self._trace(name, contract, parsed, step, started)
         return step.result
 
@@ -327,12 +342,11 @@ class Registry(Answers):
         contract = self._contracts.get(name)
         parsed, step = self._begin(name, contract, arguments)
         if isinstance(step, _Ready):
-            step = self._finish(
-                step,
-                await _invoke.arun(
+            with self._guarded(step.contract) as guard:
+                ran = await _invoke.arun(
                     step.implementation, step.model, step.contract, step.limit
-                ),
-            )
+                )
+            step = self._finish(step, ran, guard)
         self._trace(name, contract, parsed, step, started)
         return step.result
 
@@ -358,12 +372,35 @@ class Registry(Answers):
             parsed = Err("INTERNAL", INTERNAL_MESSAGE, False)
             return parsed, _Outcome(parsed, "unchecked", (), traceback.format_exc())
 
-    def _finish(self, ready: _Ready, ran: _invoke.Ran) -> _Outcome:
-        if ran.note is not None:
-            return _Outcome(ran.result, "granted", (), ran.note)
-        return _checked(
-            ready.contract, ran.result, self._validators[ready.contract.name][1]
-        )
+    def _guarded(self, contract: ToolContract) -> AbstractContextManager[Any]:
+        """`_enforce.enforced(...)` around the implementation with `enforce=True`, else nothing."""
+        if not self.enforce:
+            return nullcontext(None)
+        from . import _enforce
+
+        return _enforce.enforced(contract.name, contract.permissions)
+
+    def _finish(self, ready: _Ready, ran: _invoke.Ran, guard: Any = None) -> _Outcome:
+        if (
+            guard is not None and guard.blocked is not None
+        ):  # enforce=True stopped an undeclared operation
+            from . import _enforce
+
+            denied = Err(
+                "PERMISSION_DENIED",
+                _enforce.denied_message(guard),
+                False,
+                guard.details(),
+            )
+            outcome = _Outcome(denied, "denied", (guard.blocked[1],), ran.note)
+        elif ran.note is not None:
+            outcome = _Outcome(ran.result, "granted", (), ran.note)
+        else:
+            outcome = _checked(
+                ready.contract, ran.result, self._validators[ready.contract.name][1]
+            )
+        outcome.reads = tuple(guard.reads) if guard is not None else ()
+        return outcome
 
     def _run(
         self, name: str, contract: ToolContract | None, parsed: dict[str, Any] | Err
@@ -423,7 +460,13 @@ class Registry(Answers):
         if self.tracer is None:
             return
         duration = (time.perf_counter() - started) * 1000.0
-        meta = (outcome.permission, outcome.missing, outcome.traceback, duration)
+        meta = (
+            outcome.permission,
+            outcome.missing,
+            outcome.traceback,
+            duration,
+            outcome.reads,
+        )
         try:
             self.tracer(
                 trace_record(self.tracer, name, contract, parsed, outcome.result, meta)

@@ -9,7 +9,7 @@ Part of the runtime: `_runtime` (and the package) re-export every public name he
   (the arguments with every `x-sensitive` value replaced by `REDACTED` at any depth, long strings
   shortened unless the tracer asks for the full input), `permission` (`"granted"`, `"denied"` or
   `"unchecked"`), `missing_permissions`, `duration_ms`, `code` (`"OK"` or the error code),
-  `retryable`, `traceback`; `full_input` (True when `input` was kept without shortening) and
+  `retryable`, `traceback`, `undeclared_reads` (`Registry(enforce=True)`); `full_input` (True when `input` was kept without shortening) and
   `output` (the result's payload, redacted the same way, only for a tracer that records outputs).
   `to_json()` gives one JSON object (with `record` = `TRACE_FORMAT` and the `package` it came
   from); `TraceRecord.from_json(data)` reads one back (a mapping or JSON text) and raises
@@ -58,13 +58,18 @@ class TraceRecord:
     code: str
     retryable: bool
     traceback: str | None = None
+    undeclared_reads: tuple[str, ...] = ()
+    """With `Registry(enforce=True)`: files the call read although the tool does not declare `read`."""
     full_input: bool = False
     output: Any = None
 
     def to_json(self) -> dict[str, Any]:
-        """The record as plain JSON data, with `record` and `package` first."""
+        """The record as plain JSON data, with `record` and `package` first; `output` only when recorded."""
         data = asdict(self)
         data["missing_permissions"] = list(self.missing_permissions)
+        data["undeclared_reads"] = list(self.undeclared_reads)
+        if self.output is None:
+            del data["output"]
         return {"record": TRACE_FORMAT, "package": PACKAGE, **data}
 
     @classmethod
@@ -84,6 +89,7 @@ class TraceRecord:
             raise ValueError(f"unknown key {unknown[0]!r} in a trace record")
         _check_shape(found)
         found["missing_permissions"] = tuple(found["missing_permissions"])
+        found["undeclared_reads"] = tuple(found.get("undeclared_reads", ()))
         return cls(**found)
 
 
@@ -116,11 +122,11 @@ def trace_record(
     contract: Any,
     parsed: dict[str, Any] | Err,
     result: ToolResult[Any],
-    meta: tuple[str, tuple[str, ...], str | None, float],
+    meta: tuple[str, tuple[str, ...], str | None, float, tuple[str, ...]],
 ) -> TraceRecord:
     """The record of one call for `tracer` (its `full_input` / `record_output` say what to keep).
 
-    `meta` is (permission, missing permissions, traceback, duration in ms).
+    `meta` is (permission, missing permissions, traceback, duration in ms, undeclared reads).
     """
     full = bool(getattr(tracer, "full_input", False))
     summary: Any = None
@@ -130,7 +136,7 @@ def trace_record(
             summary = summary if full else shorten(summary)
         except RecursionError:
             summary = REDACTED
-    permission, missing, trace, duration = meta
+    permission, missing, trace, duration, reads = meta
     return TraceRecord(
         tool=name,
         version=contract.version if contract else None,
@@ -142,6 +148,7 @@ def trace_record(
         code=result.code if isinstance(result, Err) else "OK",
         retryable=result.retryable if isinstance(result, Err) else False,
         traceback=trace,
+        undeclared_reads=reads,
         full_input=full and summary is not None,
         output=(
             _output(result, contract)
