@@ -117,3 +117,27 @@ def test_a_trace_file_line_that_is_broken_is_named(pkg: ModuleType, tmp_path: Pa
         stream.write('{"record": 1, "tool": 3}\n')
     with pytest.raises(ValueError, match=r"bad\.jsonl:2: "):
         pkg._tracefile.read_trace(path)
+
+
+def test_toolgen_replay_reads_a_jsonl_tracer_file(pkg: ModuleType, tmp_path: Path) -> None:
+    """The file a JsonlTracer writes is what `toolgen replay` judges: clean against the same contracts,
+    refused once the input schema tightens."""
+    from click.testing import CliRunner
+
+    from tests.agent_support import agent_contracts
+    from tests.python_support import write_project
+    from toolgen.cli import main
+
+    path = tmp_path / "calls.jsonl"
+    registry = Glossary(pkg).registry(pkg.JsonlTracer(path, full_input=True, record_output=True))
+    registry.call("lookup_word", {"word": "catalog", "limit": 5})
+    registry.call("lookup_word", {"word": "missing"})
+    contracts = agent_contracts()
+    root = write_project(tmp_path / "project", contracts, PACKAGE)
+    same = CliRunner().invoke(main, ["-C", str(root), "replay", str(path), "--format", "json"])
+    assert same.exit_code == 0, same.output
+    contracts["lookup_word"]["input_schema"]["properties"]["limit"]["maximum"] = 3
+    write_project(root, contracts, PACKAGE)
+    tightened = CliRunner().invoke(main, ["-C", str(root), "replay", str(path)])
+    assert tightened.exit_code == 1, tightened.output
+    assert "TG531" in tightened.output and "/limit" in tightened.output
