@@ -3,8 +3,10 @@
 Files: `_runtime.py` (policy, registry, traces: `templates/python/_runtime.py.jinja`; with
 `_results.py` for `Ok`/`Err` and `_schemas.py` for redaction and nulls, which it re-exports), one
 `<module>.py` per tool (`templates/python/tool.py.jinja`, models from `python_models`), `__init__.py`
-(`CATALOG`, `CONTRACTS` and the runtime's public names) and `py.typed`. The mocks target adds
-`mocks.py`.
+(`CATALOG`, `CONTRACTS` and the runtime's public names) and `py.typed`; the other shared modules
+(async and time limits, round trips, trace files, enforcement, replay) and the framework adapters
+under `integrations/` are listed in `python_shared.SHARED`. Each tool module also carries its OpenAI
+and MCP declarations (`python_shared.declarations`). The mocks target adds `mocks.py`.
 
 Module names: a tool's module is its name, with a trailing underscore when the name is a Python
 keyword or one of the package's own modules (`RESERVED_MODULES`), and more underscores until it
@@ -42,6 +44,7 @@ from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render.python_format import format_source
 from toolgen.render.python_imports import import_block
 from toolgen.render.python_models import BATCH_SIZE, DCG_VERSION, ToolModels, models_for
+from toolgen.render.python_shared import SHARED, declarations
 from toolgen.rules import Rule, register
 from toolgen.schemacheck import subschemas
 from toolgen.templating import environment
@@ -268,15 +271,6 @@ def _tool_view(contract: Contract, module: str, models: ToolModels, package: str
     }
 
 
-def declarations(contract: Contract) -> dict[str, Any]:
-    """The tool's entries in `providers/openai_responses.json` and `providers/mcp.json` (the
-    framework adapters declare exactly these); the providers target reports their diagnostics."""
-    from toolgen.render.providers import mcp, openai
-    from toolgen.render.providers.common import Output
-
-    return {"openai": openai.tool_entries(contract, Output())["openai_responses.json"], "mcp": mcp.tool(contract)}
-
-
 def _render(settings: Settings, template: str, view: Mapping[str, Any]) -> str:
     env = environment(settings.templates_dir)
     return format_python(env.get_template(template).render(**view))
@@ -436,24 +430,6 @@ def _shared(catalog: Catalog, settings: Settings) -> list[Artifact]:
         *shared,
         Artifact(base + "__init__.py", _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules))),
     ]
-
-
-SHARED: tuple[str, ...] = (
-    "_runtime",
-    "_results",
-    "_schemas",
-    "_invoke",
-    "_roundtrip",
-    "_tracefile",
-    "_enforce",
-    "_replay",
-    "integrations/__init__",
-    "integrations/openai_agents",
-    "integrations/pydantic_ai",
-    "integrations/langchain",
-    "integrations/mcp",
-)
-"""The package's modules that are the same for every catalog (`templates/python/<name>.py.jinja`)."""
 
 
 def _tool_texts(

@@ -48,11 +48,7 @@ class Ran:
 
     result: Any
     note: str | None = None
-
-    @property
-    def final(self) -> bool:
-        """True when `result` is the runtime's own answer (timeout, exception), not the implementation's."""
-        return self.note is not None
+    """Set when `result` is the runtime's own answer (timeout, exception), with what the trace should say."""
 
 
 def time_limit(timeout_ms: int | None, default_s: float | None) -> float | None:
