@@ -60,8 +60,8 @@ from __future__ import annotations
 import json
 import time
 import traceback
-from contextlib import AbstractContextManager, nullcontext
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, TypeAlias
