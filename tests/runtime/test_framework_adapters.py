@@ -197,3 +197,19 @@ def test_langchain_tools_in_a_fake_chat_model_loop(pkg: ModuleType, asynchronous
     # the registry got the arguments as the model sent them: LangChain filled in no default
     assert [t.input for t in traces] == [{"word": "catalog"}, {"word": "catalog"}, {"word": "catalog", "limit": 0}]
     assert [t.code for t in traces] == ["OK", "PERMISSION_DENIED", "INVALID_INPUT"]
+
+
+def test_a_tool_left_out_of_a_provider_is_left_out_of_its_adapter(tmp_path: Any) -> None:
+    from tests.agent_support import agent_contracts
+    from tests.python_support import build, write_project
+
+    contracts = agent_contracts()
+    contracts["erase_word"]["providers"] = {"exclude": ["mcp", "openai_responses"]}
+    root = write_project(tmp_path, contracts, "left_tools")
+    (root / "toolgen.toml").write_text('targets = ["python", "providers"]\npython_package = "left_tools"\n')
+    files = build(root)
+    module = files["python/left_tools/erase_word.py"]
+    assert '"openai"' not in module and '"mcp"' not in module
+    mcp_document = json.loads(files["providers/mcp.json"])
+    assert [t["name"] for t in mcp_document["tools"]] == ["lookup_word", "pause"]
+    assert '"openai"' in files["python/left_tools/lookup_word.py"]

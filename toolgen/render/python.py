@@ -22,6 +22,7 @@ and example literals) and by `call_lines` / `tuple_lines` / `signature_lines` as
 from __future__ import annotations
 
 import functools
+import json
 import keyword
 from collections.abc import Iterable, Mapping, Sequence
 from importlib import metadata
@@ -240,13 +241,13 @@ def signature_lines(input_class: str, output_class: str | None) -> list[str]:
     return [*lines, "    ]: ..."]
 
 
-def _tool_view(contract: Contract, module: str, models: ToolModels, package: str) -> dict[str, Any]:
+def _tool_view(contract: Contract, module: str, models: ToolModels, settings: Settings) -> dict[str, Any]:
     output = contract.output_schema
     return {
         "header": _header(contract.source),
         "module": module,
         "tool_name": contract.name,  # validated: [a-z][a-z0-9_]*, safe in a docstring
-        "imports": import_block([*models.imports, *TOOL_IMPORTS], package),
+        "imports": import_block([*models.imports, *TOOL_IMPORTS], settings.python_package),
         "models": models.body,
         "input_class": models.input_class,
         "output_class": models.output_class,
@@ -267,7 +268,7 @@ def _tool_view(contract: Contract, module: str, models: ToolModels, package: str
         "digest": pyliteral(contract.digest),
         "examples": pyblock([e.to_json() for e in contract.examples]),
         "timeout_ms": repr(contract.timeout_ms) if contract.timeout_ms is not None else None,
-        "declarations": pyblock(declarations(contract)),
+        "declarations": pyblock(declarations(contract, settings)),
     }
 
 
@@ -443,16 +444,17 @@ def _tool_texts(
     file), its module name, the package and the templates (`toolgen.cache` adds toolgen's source and
     the pinned versions). A one-contract change renders one module, not every module's view."""
     package = settings.python_package
+    providers = json.dumps(settings.providers, sort_keys=True)  # the declarations follow [providers]
 
     def make(todo: Sequence[Contract]) -> list[str]:
         # black runs here without its own cache: this one already keys the formatted module
         template = environment(settings.templates_dir).get_template("python/tool.py.jinja")
-        return pmap(_black, [template.render(**_tool_view(c, modules[c.name], models[c.name], package)) for c in todo])
+        return pmap(_black, [template.render(**_tool_view(c, modules[c.name], models[c.name], settings)) for c in todo])
 
     return cache.memo_many(
         "module",
         contracts,
-        parts_of=lambda c: (templates, package, modules[c.name], c.source, c.digest),
+        parts_of=lambda c: (templates, package, providers, modules[c.name], c.source, c.digest),
         compute_many=make,
         encode=str,
         decode=cache.text,

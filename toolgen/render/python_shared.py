@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.catalog import Contract
+from toolgen.config import Settings
 
 SHARED: tuple[str, ...] = (
     "_runtime",
@@ -25,10 +26,19 @@ SHARED: tuple[str, ...] = (
 """The package's modules that are the same for every catalog (`templates/python/<name>.py.jinja`)."""
 
 
-def declarations(contract: Contract) -> dict[str, Any]:
-    """The tool's entries in `providers/openai_responses.json` and `providers/mcp.json` (the
-    framework adapters declare exactly these); the providers target reports their diagnostics."""
+def declarations(contract: Contract, settings: Settings) -> dict[str, Any]:
+    """The tool's entries in `providers/openai_responses.json` (`openai`) and `providers/mcp.json`
+    (`mcp`), each absent when `[providers]` leaves the tool out of that file; the framework adapters
+    declare exactly these. The providers target reports their diagnostics."""
     from toolgen.render.providers import mcp, openai
     from toolgen.render.providers.common import Output
 
-    return {"openai": openai.tool_entries(contract, Output())["openai_responses.json"], "mcp": mcp.tool(contract)}
+    out = Output()
+    found: dict[str, Any] = {}
+    entry = openai.tool_entries(settings, contract, out).get("openai_responses.json")
+    if entry is not None:  # without the namespace marker, which only `wrap` reads
+        found["openai"] = {k: v for k, v in entry.items() if k != openai.NAMESPACE_KEY}
+    tool = mcp.tool_entries(settings, contract, out).get("mcp.json")
+    if tool is not None:
+        found["mcp"] = tool
+    return found

@@ -247,6 +247,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
                     "maxProperties": 32,
                     "propertyNames": {"pattern": "^[A-Za-z0-9-]+$", "maxLength": 128},
                     "additionalProperties": {"type": "string", "maxLength": 8192},
+                    "properties": {},
                 },
                 "authorization": {
                     "type": ["string", "null"],

@@ -285,6 +285,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
                     "maxProperties": 64,
                     "propertyNames": {"pattern": "^[A-Za-z_][A-Za-z0-9_]*$"},
                     "additionalProperties": {"type": "string", "maxLength": 32768},
+                    "properties": {},
                 },
                 "stdin": {
                     "type": ["string", "null"],

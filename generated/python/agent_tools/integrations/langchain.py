@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .._runtime import Err, Registry, ToolContract, ToolResult, thaw
+from .._runtime import Err, Registry, ToolContract, ToolResult
+from . import declared_input
 
 if TYPE_CHECKING:
     from langchain_core.tools import StructuredTool  # type: ignore[import-not-found,unused-ignore]
@@ -42,7 +43,7 @@ def tool(registry: Registry, contract: ToolContract) -> StructuredTool:
     async def arun(**arguments: Any) -> str:
         return _text(await registry.acall(name, arguments))
 
-    declared = thaw(contract.declarations["mcp"])
+    declared = declared_input(contract)
     return StructuredTool(
         name=name,
         description=declared["description"],

@@ -155,7 +155,11 @@ _DECLARATIONS: Final[dict[str, Any]] = {
                     },
                 },
                 "either": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/cred"}]},
-                "headers": {"type": "object", "additionalProperties": {"type": "string"}},
+                "headers": {
+                    "type": "object",
+                    "additionalProperties": {"type": "string"},
+                    "properties": {},
+                },
                 "blob": {
                     "type": "object",
                     "additionalProperties": False,

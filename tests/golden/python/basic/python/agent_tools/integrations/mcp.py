@@ -4,7 +4,8 @@
 """The registry as an MCP server (the official `mcp` SDK): `server(registry)`, `serve_stdio(registry)`.
 
 `tools/list` answers with exactly the tools of `providers/mcp.json` (each contract's `mcp`
-declaration, sorted by name; every tool of the catalog, registered or not). `tools/call` goes
+declaration, sorted by name; every tool of the catalog that `[providers]` does not leave out of
+MCP, registered or not). `tools/call` goes
 through `Registry.acall`, and every outcome is a `CallToolResult` (`ToolResult.to_mcp()`):
 failures, invalid input and an unknown tool included, are results with `isError: true` and the
 error in `structuredContent`, never protocol errors. `toolgen mock-server` is this server over
@@ -23,7 +24,13 @@ SERVER_NAME = __name__.split(".")[0]
 
 def tools_list(registry: Registry) -> dict[str, Any]:
     """The `tools/list` result as plain JSON data: the `providers/mcp.json` document."""
-    return {"tools": [thaw(c.declarations["mcp"]) for c in registry.contracts]}
+    return {
+        "tools": [
+            thaw(c.declarations["mcp"])
+            for c in registry.contracts
+            if "mcp" in c.declarations
+        ]
+    }
 
 
 def server(registry: Registry, name: str = SERVER_NAME, version: str = "") -> Any:

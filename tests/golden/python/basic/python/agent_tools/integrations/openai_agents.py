@@ -45,9 +45,13 @@ def tool(registry: Registry, contract: ToolContract) -> FunctionTool:
 
 
 def tools(registry: Registry) -> list[FunctionTool]:
-    """One `FunctionTool` per tool `registry` has an implementation for, sorted by name."""
+    """One `FunctionTool` per tool `registry` has an implementation for, sorted by name (a tool that
+    `[providers]` leaves out of `openai_responses.json` has no OpenAI declaration and is left out).
+    """
     return [
-        tool(registry, c) for c in registry.contracts if c.name in registry.registered
+        tool(registry, c)
+        for c in registry.contracts
+        if c.name in registry.registered and "openai" in c.declarations
     ]
 
 

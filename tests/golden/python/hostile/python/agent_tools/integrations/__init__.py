@@ -14,3 +14,26 @@ validation, policy and tracing stay the registry's, and the adapter adds none of
 declarations the frameworks get are the ones toolgen built for the providers
 (`ToolContract.declarations`), not re-derived here.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._runtime import ToolContract, thaw
+
+
+def declared_input(contract: ToolContract) -> dict[str, Any]:
+    """`description` and `inputSchema` of the tool's MCP declaration (its input schema without `x-`
+    annotations); for a tool `[providers]` leaves out of MCP, the contract's own description and schema.
+    """
+    declared = contract.declarations.get("mcp")
+    if declared is not None:
+        found: dict[str, Any] = thaw(declared)
+        return found
+    return {
+        "description": contract.description,
+        "inputSchema": contract.json_schema("input"),
+    }
+
+
+__all__ = ["declared_input"]

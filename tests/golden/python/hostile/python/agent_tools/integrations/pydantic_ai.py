@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .._runtime import Err, Registry, ToolContract, thaw
+from .._runtime import Err, Registry, ToolContract
+from . import declared_input
 
 if TYPE_CHECKING:
     from pydantic_ai import Tool  # type: ignore[import-not-found,unused-ignore]
@@ -41,7 +42,7 @@ def tool(registry: Registry, contract: ToolContract) -> Tool[Any]:
     """The pydantic-ai `Tool` of one tool of `registry`."""
     from pydantic_ai import Tool  # type: ignore[import-not-found,unused-ignore]
 
-    declared = thaw(contract.declarations["mcp"])
+    declared = declared_input(contract)
     return Tool.from_schema(
         _function(registry, contract.name),
         name=contract.name,
