@@ -201,6 +201,8 @@ def tool_view(
         ],
         "hints": _hints(declared),
         "idempotent": "yes" if contract.idempotent else "no",
+        "timeout_ms": f"{contract.timeout_ms:,}" if contract.timeout_ms is not None else None,
+        "timeout_retryable": "yes" if contract.retryable("TIMEOUT") else "no",
         "errors": _errors(contract, links),
         "standard_errors": ", ".join(
             md.code(c, in_table=False) for c in STANDARD_ERRORS if c not in {e.code for e in contract.errors}
