@@ -6,17 +6,16 @@ error (a bug in toolgen: rerun with --debug for the traceback). Bad input never 
 
 from __future__ import annotations
 
-import functools
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
 from toolgen import __version__, cache, fastpath, pipeline, write
 from toolgen.cliout import (
+    Context,
     build_result,
     built_line,
     check_result,
@@ -24,6 +23,7 @@ from toolgen.cliout import (
     drift,
     emit,
     emit_unless_json,
+    guarded,
     permission_list,
     plural,
     print_drift,
@@ -34,40 +34,7 @@ from toolgen.cliout import (
 from toolgen.config import Settings, find_root, load_settings
 from toolgen.diagnostics import has_errors
 
-F = TypeVar("F", bound=Callable[..., Any])
-
 FORMATS = click.Choice(["text", "json", "github"])
-
-
-class Context:
-    """What every command shares: the project root and whether to show tracebacks."""
-
-    def __init__(self, root: Path, debug: bool) -> None:
-        self.root = root
-        self.debug = debug
-
-
-def guarded(func: F) -> F:
-    """Turn unexpected exceptions into a one-line message and exit 3 (a traceback with --debug)."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
-            raise
-        except write.WriteError as exc:
-            click.echo(f"toolgen: {exc}", err=True)
-            sys.exit(1)
-        except Exception as exc:
-            ctx = click.get_current_context().find_object(Context)
-            if ctx is not None and ctx.debug:
-                raise
-            click.echo(f"toolgen: internal error: {type(exc).__name__}: {exc}", err=True)
-            click.echo("This is a bug in toolgen; rerun with --debug for the traceback and report it.", err=True)
-            sys.exit(3)
-
-    return wrapper  # type: ignore[return-value]
 
 
 def settings_or_exit(ctx: Context, overrides: dict[str, Any] | None = None, fmt: str = "text") -> Settings:
@@ -86,8 +53,7 @@ def settings_or_exit(ctx: Context, overrides: dict[str, Any] | None = None, fmt:
     "project",
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     default=None,
-    help="Project root (default: the nearest folder at or above the working directory with a toolgen.toml, "
-    "a pyproject.toml with [tool.toolgen] or a contracts/ folder).",
+    help="Project root (default: the nearest folder up from here with toolgen.toml, [tool.toolgen] or contracts/).",
 )
 @click.option("--debug", is_flag=True, help="Show Python tracebacks for internal errors.")
 @click.pass_context
@@ -233,7 +199,12 @@ def schema() -> None:
 @click.pass_obj
 @guarded
 def stats_command(ctx: Context, fmt: str) -> None:
-    """Size of the catalog per provider and per tool (bytes, estimated tokens), largest first."""
+    """Size of the catalog per provider and per tool (bytes, tokens), largest first.
+
+    Tokens are o200k_base counts when bpe-openai is installed (pip install 'toolgen[tokens]', offline);
+    otherwise an estimate calibrated against o200k_base (median error 3.4%, 90% of tools within 7.8%).
+    The output says which.
+    """
     import json
 
     from toolgen.render import providers
@@ -264,26 +235,41 @@ def stats_command(ctx: Context, fmt: str) -> None:
     "--format",
     "fmt",
     type=click.Choice(["toml", "json"]),
-    default="toml",
-    show_default=True,
-    help="Format of the contracts written.",
+    default=None,
+    help="Format of the contracts written [default: toml; a rewritten contract keeps its own].",
 )
 @click.option("--force", is_flag=True, help="Overwrite contracts that already exist.")
 @click.option(
+    "--update", is_flag=True, help="Rewrite only what changed in contracts that already exist, and report it."
+)
+@click.option(
     "--permissions",
     callback=permission_list,
-    help="Comma-separated permissions for every imported tool (or `none`); default: all four, unconfirmed.",
+    help="Comma-separated permissions for every imported tool (or `none`); default: proposed from MCP "
+    "annotations, else all four, unconfirmed.",
 )
 @click.pass_obj
 @guarded
 def import_command(
-    ctx: Context, *, file: Path, shape: str, repair: bool, fmt: str, force: bool, permissions: tuple[str, ...] | None
+    ctx: Context,
+    *,
+    file: Path,
+    shape: str,
+    repair: bool,
+    fmt: str | None,
+    force: bool,
+    update: bool,
+    permissions: tuple[str, ...] | None,
 ) -> None:
     """Write one contract per tool declared in FILE (a provider's tools, a tools/list result, JSON Lines)."""
     from toolgen import importer
 
+    if force and update:
+        raise click.UsageError("--force and --update exclude each other: --update keeps what a person decided")
     settings = settings_or_exit(ctx)
-    options = importer.Options(file.as_posix(), repair=repair, fmt=fmt, force=force, permissions=permissions)
+    options = importer.Options(
+        file.as_posix(), repair=repair, fmt=fmt, force=force, permissions=permissions, update=update
+    )
     plan, lines = importer.import_file(file, shape, settings, options)
     for line in lines:
         click.echo(line)
@@ -292,8 +278,8 @@ def import_command(
     click.echo(f"{plural(plan.records, 'declaration')}: {len(plan.planned)} imported, {rejected} rejected", err=True)
     if plan.planned and permissions is None:
         click.echo(
-            "Permissions were set to all four and marked unconfirmed (TG212): review each tool's "
-            "`permissions`, then remove its `permissions:unconfirmed` tag.",
+            "Permissions were proposed (from MCP annotations where given, else all four) and marked unconfirmed "
+            "(TG212): review each tool's `permissions`, then remove its `permissions:unconfirmed` tag.",
             err=True,
         )
     if has_errors(plan.diagnostics):

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from toolgen import diagnostics
-from toolgen.cliout import plural, refuse
+from toolgen.cliout import Context, plural, refuse
 from toolgen.diagnostics import Severity
 
 
@@ -40,7 +40,7 @@ def audit_command(ctx: object, paths: tuple[Path, ...], fmt: str) -> None:
     """Read implementation source and report effects their tools' permissions do not declare (exit 1)."""
     from toolgen import audit, cli, pipeline
 
-    assert isinstance(ctx, cli.Context)
+    assert isinstance(ctx, Context)
     settings = cli.settings_or_exit(ctx, fmt=fmt)
     catalog, problems, _ = pipeline.load_catalog(settings)
     if catalog is None:
@@ -99,7 +99,7 @@ def replay_command(ctx: object, traces: Path, fmt: str) -> None:
     """Judge recorded calls (a JsonlTracer file) against the contracts on disk (exit 1 if any is refused now)."""
     from toolgen import cli, pipeline, replay
 
-    assert isinstance(ctx, cli.Context)
+    assert isinstance(ctx, Context)
     settings = cli.settings_or_exit(ctx, fmt=fmt)
     catalog, problems, _ = pipeline.load_catalog(settings)
     if catalog is None:

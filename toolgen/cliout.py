@@ -1,5 +1,5 @@
-"""What the commands print (diagnostics, counts, the one JSON document of `--format json`, progress),
-and the option parsers cli.py shares.
+"""What the commands print (diagnostics, counts, the one JSON document of `--format json`, progress,
+an internal error as one line), and the context and option parsers the commands share.
 
 The conventions (ruff's, mypy's): with `--format json` stdout holds exactly one JSON document, which
 carries everything the text output says (diagnostics, files written, drift), and any summary line
@@ -11,20 +11,57 @@ missing and orphaned generated files, at the first changed line where there is o
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, NoReturn
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
 
 import click
 
-from toolgen import diagnostics, fastpath
+from toolgen import diagnostics, fastpath, write
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic
 
 _HUNK = re.compile(r"@@ -(\d+)")
 """A unified diff's hunk header, with the hunk's first line in the old file (check's diffs: the file on disk)."""
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What every command shares: the project root and whether to show tracebacks."""
+
+    root: Path
+    debug: bool
+
+
+def guarded(func: F) -> F:
+    """Turn unexpected exceptions into a one-line message and exit 3 (a traceback with --debug)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+            raise
+        except write.WriteError as exc:
+            click.echo(f"toolgen: {exc}", err=True)
+            sys.exit(1)
+        except Exception as exc:
+            ctx = click.get_current_context().find_object(Context)
+            if ctx is not None and ctx.debug:
+                raise
+            click.echo(f"toolgen: internal error: {type(exc).__name__}: {exc}", err=True)
+            click.echo("This is a bug in toolgen; rerun with --debug for the traceback and report it.", err=True)
+            sys.exit(3)
+
+    return wrapper  # type: ignore[return-value]
 
 
 def plural(count: int, noun: str, many: str | None = None) -> str:
