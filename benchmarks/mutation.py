@@ -9,7 +9,8 @@ budget, and the surviving mutants are printed per module:
     .venv/bin/python benchmarks/mutation.py --list                     # the groups and their tests
 
 `--budget` is the wall time per group in seconds (default 420: the groups fit a few minutes each on
-2 cores); a group cut short says so and reports what it finished. `--show` prints each survivor's diff.
+2 cores); a group cut short says so and reports what it finished (`not checked`: never run). `--show`
+prints each survivor's diff; `--without TEST` leaves a test file out, to measure what it kills.
 
 mutmut mutates Python files only. The registry's schema walks (redaction, null-dropping) live in the
 Jinja template `templates/python/_schemas.py.jinja`; group `walks` takes mutmut's mutations of that
@@ -50,13 +51,21 @@ GROUPS = {
         ("tests/compat/test_catalog_normalization.py", "tests/test_compat_table.py"),
     ),
     "compat": Group(
-        ("toolgen/compat/*.py",),
+        ("toolgen/compat/contracts.py", "toolgen/compat/model.py", "toolgen/compat/table.py"),
+        ("tests/compat/test_compat_rules_stated.py", "tests/test_compat_table.py", "tests/test_compat_schema.py"),
+    ),
+    "compat-schema": Group(
+        ("toolgen/compat/schema.py", "toolgen/compat/keywords.py"),
         (
             "tests/compat/test_compat_rules_stated.py",
-            "tests/test_compat_table.py",
             "tests/test_compat_schema.py",
+            "tests/test_compat_table.py",
             "tests/test_compat_properties.py",
         ),
+    ),
+    "compat-report": Group(
+        ("toolgen/compat/report.py", "toolgen/compat/base.py"),
+        ("tests/test_compat_schema.py", "tests/test_compat_table.py", "tests/test_cli_diff.py"),
     ),
     "walks": Group(
         ("templates/python/_schemas.py.jinja",),
@@ -84,8 +93,12 @@ def _scratch(workdir: Path) -> Path:
     return root
 
 
-def _mutmut_config(group: Group) -> str:
-    tests = [*[t for t in group.tests if (REPO / t).exists()], "-p", "no:cacheprovider", "-x", "-q"]
+def _selected(group: Group, without: tuple[str, ...]) -> list[str]:
+    return [t for t in group.tests if (REPO / t).exists() and t not in without]
+
+
+def _mutmut_config(group: Group, without: tuple[str, ...]) -> str:
+    tests = [*_selected(group, without), "-p", "no:cacheprovider", "-x", "-q"]
     return (
         "\n[tool.mutmut]\n"
         'source_paths = ["toolgen"]\n'
@@ -95,11 +108,13 @@ def _mutmut_config(group: Group) -> str:
     )
 
 
-def run_mutmut(name: str, group: Group, workdir: Path, budget: float) -> tuple[Counter[str], list[str], bool]:
+def run_mutmut(
+    name: str, group: Group, workdir: Path, budget: float, without: tuple[str, ...] = ()
+) -> tuple[Counter[str], list[str], bool]:
     """Run mutmut over the group; (outcome counts, surviving mutant names, finished)."""
     root = _scratch(workdir / name)
     pyproject = root / "pyproject.toml"
-    pyproject.write_text(pyproject.read_text(encoding="utf-8") + _mutmut_config(group), encoding="utf-8")
+    pyproject.write_text(pyproject.read_text(encoding="utf-8") + _mutmut_config(group, without), encoding="utf-8")
     mutmut = Path(sys.executable).with_name("mutmut")
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     finished = True
@@ -159,12 +174,14 @@ def template_mutants(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def run_template(name: str, group: Group, workdir: Path, budget: float) -> tuple[Counter[str], list[str], bool]:
+def run_template(
+    name: str, group: Group, workdir: Path, budget: float, without: tuple[str, ...] = ()
+) -> tuple[Counter[str], list[str], bool]:
     """Mutate the template group's file mutant by mutant and run its tests against each."""
     root = _scratch(workdir / name)
     (template,) = group.modules
     original = (REPO / template).read_text(encoding="utf-8")
-    tests = [t for t in group.tests if (REPO / t).exists()]
+    tests = _selected(group, without)
     started = time.monotonic()
     counts: Counter[str] = Counter()
     survivors = []
@@ -194,6 +211,9 @@ def main() -> int:
     parser.add_argument("--budget", type=float, default=420.0, help="seconds per group (default 420)")
     parser.add_argument("--workdir", type=Path, default=None, help="scratch folder (default: a new temporary one)")
     parser.add_argument("--show", action="store_true", help="print the diff of every surviving mutant")
+    parser.add_argument(
+        "--without", action="append", default=[], metavar="TEST", help="leave this test file out (to measure it)"
+    )
     parser.add_argument("--list", action="store_true", help="list the groups, their modules and tests")
     args = parser.parse_args()
     if args.list:
@@ -209,7 +229,7 @@ def main() -> int:
         group = GROUPS[name]
         runner = run_template if group.modules[0].endswith(".jinja") else run_mutmut
         started = time.monotonic()
-        counts, survivors, finished = runner(name, group, workdir, args.budget)
+        counts, survivors, finished = runner(name, group, workdir, args.budget, tuple(args.without))
         total = sum(counts.values())
         state = "" if finished else " (budget spent: partial)"
         outcomes = ", ".join(f"{count} {outcome}" for outcome, count in sorted(counts.items()))

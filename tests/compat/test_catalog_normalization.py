@@ -47,6 +47,8 @@ def contract(**overrides: Any) -> cat.Contract:
         ("\n\n  Text \t\n\n  More  \n\n", "Text\n\nMore"),
         ("a  \nb\t\n", "a\nb"),
         ("keep   inner   spaces", "keep   inner   spaces"),
+        ("\n    Indented more\n  than this.", "  Indented more\nthan this."),
+        ("X marks the spot X", "X marks the spot X"),
     ],
 )
 def test_normalize_text_trims_dedents_and_uses_lf(raw: str, normalized: str) -> None:
@@ -300,6 +302,8 @@ def test_catalog_json_reads_back_to_the_same_catalog() -> None:
     assert {c.source for c in again} == {"catalog.json"}
     assert cat.catalog_from_json({}).contracts == ()
     assert cat.contract_from_json(full.to_json(), "here.json").source == "here.json"
+    assert cat.contract_from_json(full.to_json()).source == "catalog.json"
+    assert {c.source for c in cat.catalog_from_json(catalog.to_json(), "base.json")} == {"base.json"}
 
 
 # --- frozen values --------------------------------------------------------------------------------
