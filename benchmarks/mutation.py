@@ -69,7 +69,7 @@ GROUPS = {
     ),
     "walks": Group(
         ("templates/python/_schemas.py.jinja",),
-        ("tests/runtime/test_redaction_keywords.py", "tests/test_python_nulls.py", "tests/test_python_registry.py"),
+        ("tests/runtime/test_redaction_keywords.py", "tests/test_python_nulls.py"),
     ),
     "write": Group(("toolgen/write.py",), ("tests/test_write.py", "tests/test_cli_build.py")),
 }
@@ -165,12 +165,17 @@ def template_mutants(text: str) -> list[tuple[str, str]]:
         head += 1
     header, body = "".join(lines[:head]), "".join(lines[head:])
     module, mutations, _, _ = create_mutations("template.py", body)
-    out = []
+    by_function: dict[str, list[tuple[str, str]]] = {}
     for index, mutation in enumerate(mutations):
         function = mutation.contained_by_top_level_function
         where = function.name.value if function is not None else "module"
         mutated = module.deep_replace(mutation.original_node, mutation.mutated_node)
-        out.append((f"{where}__{index}", header + mutated.code))
+        by_function.setdefault(where, []).append((f"{where}__{index}", header + mutated.code))
+    # Round robin over the functions: a run cut short by its budget has still tried each of them.
+    queues = list(by_function.values())
+    out = []
+    while any(queues):
+        out.extend(queue.pop(0) for queue in queues if queue)
     return out
 
 
@@ -183,10 +188,18 @@ def run_template(
     original = (REPO / template).read_text(encoding="utf-8")
     tests = _selected(group, without)
     started = time.monotonic()
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text(encoding="utf-8") + _mutmut_config(group, without), encoding="utf-8")
+    here = Path.cwd()
+    os.chdir(root)  # mutmut reads its configuration from the working directory
+    try:
+        mutants = template_mutants(original)
+    finally:
+        os.chdir(here)
     counts: Counter[str] = Counter()
     survivors = []
     env = {**os.environ, "PYTHONHASHSEED": "0"}
-    for mutant, text in template_mutants(original):
+    for mutant, text in mutants:
         left = budget - (time.monotonic() - started)
         if left <= 0:
             return counts, survivors, False
