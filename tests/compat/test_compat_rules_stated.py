@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.conftest import REPO
+from toolgen import rules
 from toolgen.catalog import Contract, build_catalog, contract_from_document
 from toolgen.compat import ABSENT, Bump, Direction, diff_catalogs, diff_schema
 from toolgen.compat.contracts import diff_contract, diff_tool
 from toolgen.compat.model import Change
+from toolgen.compat.table import DECISIONS
+from toolgen.diagnostics import Severity
 
 META, IN, OUT = Direction.METADATA, Direction.INPUT, Direction.OUTPUT
 
@@ -185,3 +189,43 @@ def test_anchors_are_resolved_as_refs_wherever_they_are() -> None:
         [change] = diff_schema(IN, base, head, "/input_schema", "/input_schema")
         assert (change.rule, change.direction, change.new) == ("TG432", IN, 3), keyword
         assert change.head_pointer == "/input_schema/$defs/all/allOf/1/maxLength", keyword
+
+
+def _docs_rows() -> dict[str, list[str]]:
+    text = (REPO / "docs" / "compatibility.md").read_text(encoding="utf-8")
+    return {
+        cells[0]: cells
+        for cells in ([c.strip() for c in line.strip().strip("|").split(" | ")] for line in text.splitlines())
+        if cells[0].startswith("TG4") and len(cells) >= 4
+    }
+
+
+def test_every_rule_is_registered_with_the_title_and_severity_the_docs_show() -> None:
+    """`toolgen` configuration and `[rules]` severities refer to these; the docs table names them."""
+    docs = _docs_rows()
+    errors = {"TG401", "TG403", "TG404", "TG405"}
+    assert set(DECISIONS) == set(docs)
+    for code, decision in DECISIONS.items():
+        rule = rules.get(code)
+        assert rule is not None, code
+        assert (rule.code, rule.title) == (code, decision.title), code
+        assert rule.severity is (Severity.ERROR if code in errors else Severity.WARNING), code
+        assert docs[code][2] == decision.title.replace("|", "\\|"), code
+        assert decision.code == code and decision.hint, code
+
+
+def test_hints_per_direction() -> None:
+    """Schema rules give a hint per direction; tool rules one hint, in the docs table's last cell."""
+    docs = _docs_rows()
+    for code, decision in DECISIONS.items():
+        if decision.output_hint:
+            assert decision.advice(OUT) == decision.output_hint and decision.advice(IN) == decision.hint
+        if decision.output_hint and decision.output_hint != decision.hint:
+            assert docs[code][-1] == f"input: {decision.hint} output: {decision.output_hint}", code
+        elif decision.output_hint:
+            assert docs[code][-1] == decision.hint, code
+        else:
+            assert decision.advice(OUT) == decision.advice(META) == decision.hint
+            assert docs[code][-1] == decision.hint, code
+    assert DECISIONS["TG409"].bump(META) is Bump.MAJOR, "no cell: fail closed"
+    assert DECISIONS["TG420"].bump(META) is Bump.MAJOR and DECISIONS["TG420"].bump(IN) is Bump.MINOR
