@@ -229,3 +229,9 @@ def test_hints_per_direction() -> None:
             assert docs[code][-1] == decision.hint, code
     assert DECISIONS["TG409"].bump(META) is Bump.MAJOR, "no cell: fail closed"
     assert DECISIONS["TG420"].bump(META) is Bump.MAJOR and DECISIONS["TG420"].bump(IN) is Bump.MINOR
+
+
+def test_rules_the_project_turned_off_are_left_out_of_a_catalog_diff() -> None:
+    base, head = build_catalog([make()]), build_catalog([make(version="1.0.1", description="Other.", tags=["t"])])
+    assert [c.rule for c in diff_catalogs(base, head).tools[0].changes] == ["TG407", "TG407"]
+    assert diff_catalogs(base, head, off=frozenset({"TG407"})).tools[0].changes == ()
