@@ -1,10 +1,6 @@
-"""docs/rules-providers.md stays true: every TG3xx rule has a failing and a fixed example, every
-failing example gives its code and every fixed one no TG3xx.
+"""docs/rules-providers.md stays true: every failing example gives its code, every fixed one no TG3xx.
 
-Each example runs through the real pipeline in a temporary project, so it must also be a valid
-contract; `in_code` examples are built into a catalog in code and projected without validation.
-The list of rules is toolgen's own table (`codes.PROVIDER_RULES`), not the doc's headings, so a rule
-without examples, or examples lost to a renamed fence, fail here instead of vanishing.
+Each example runs through the real pipeline in a temporary project, so it must also be a valid contract.
 """
 
 from __future__ import annotations
@@ -26,10 +22,11 @@ from toolgen.render.providers import codes
 
 DOC = REPO / "docs" / "rules-providers.md"
 SECTION = re.compile(r"^## (TG3\d\d): ", re.MULTILINE)
-BLOCK = re.compile(r"^```json (failing|fixed)((?: [a-z_]+(?:=\d+)?)*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 FENCE = re.compile(r"^```(json\S*)[ \n]", re.MULTILINE)
-OPTIONS = re.compile(r"^(anthropic_strict|in_code|tools=\d+)$")
-RULES = [rule.code for rule in codes.PROVIDER_RULES]
+BLOCK = re.compile(
+    r"^```json (failing|fixed)( anthropic_strict)?( unvalidated)?(?: copies=(\d+))?\n(.*?)^```",
+    re.MULTILINE | re.DOTALL,
+)
 
 
 def _base() -> dict[str, object]:
@@ -40,63 +37,64 @@ def _base() -> dict[str, object]:
     return base
 
 
-def _examples() -> list[tuple[str, str, tuple[str, ...], str]]:
-    """(code, failing or fixed, the options after it, the fragment) for every example block."""
+def _examples() -> list[tuple[str, str, bool, str, int | None, bool]]:
     text = DOC.read_text(encoding="utf-8")
     found = []
     sections = list(SECTION.finditer(text))
     for index, section in enumerate(sections):
         end = sections[index + 1].start() if index + 1 < len(sections) else len(text)
         for block in BLOCK.finditer(text, section.end(), end):
-            found.append((section.group(1), block.group(1), tuple(block.group(2).split()), block.group(3)))
+            copies = int(block.group(4)) if block.group(4) else None
+            found.append(
+                (section.group(1), block.group(1), bool(block.group(2)), block.group(5), copies, bool(block.group(3)))
+            )
     return found
-
-
-EXAMPLES = _examples()
 
 
 def test_every_provider_rule_has_a_section() -> None:
     documented = SECTION.findall(DOC.read_text(encoding="utf-8"))
-    assert documented == RULES
+    assert documented == [rule.code for rule in codes.PROVIDER_RULES]
 
 
 def test_every_provider_rule_has_a_failing_and_a_fixed_example() -> None:
-    have = {(code, kind) for code, kind, _, _ in EXAMPLES}
-    missing = [f"{code} {kind}" for code in RULES for kind in ("failing", "fixed") if (code, kind) not in have]
+    """The rules come from toolgen's table, not the doc: a rule without examples fails here."""
+    have = {(e[0], e[1]) for e in _examples()}
+    rules = [rule.code for rule in codes.PROVIDER_RULES]
+    missing = [f"{code} {kind}" for code in rules for kind in ("failing", "fixed") if (code, kind) not in have]
     assert missing == [], "docs/rules-providers.md lacks these examples"
 
 
 def test_every_json_fence_after_the_base_is_an_example_the_test_reads() -> None:
-    """A fence whose info string the test does not read (`json failed`, a typo) would be skipped."""
+    """A fence whose info string the test does not read (`jsonc failing`, a typo) would be skipped."""
     text = DOC.read_text(encoding="utf-8")
     start = SECTION.search(text)
     assert start is not None
     fences = FENCE.findall(text, start.start())
-    assert len(fences) == len(EXAMPLES), f"fences {fences}, examples read {len(EXAMPLES)}"
-    for _, _, options, _ in EXAMPLES:
-        assert all(OPTIONS.match(option) for option in options), options
+    assert len(fences) == len(_examples()), f"fences {fences}, examples read {len(_examples())}"
 
 
-def _count(options: tuple[str, ...]) -> int:
-    counts = [int(o.removeprefix("tools=")) for o in options if o.startswith("tools=")]
-    return counts[0] if counts else 1
+@pytest.mark.parametrize(("code", "kind", "example"), [(e[0], e[1], e) for e in _examples()])
+def test_example(tmp_path: Path, code: str, kind: str, example: tuple[str, str, bool, str, int | None, bool]) -> None:
+    _, _, anthropic_strict, fragment, copies, unvalidated = example
+    contract = {**_base(), **json.loads(fragment)}
+    if unvalidated:
+        diagnostics = _project_in_code(tmp_path, contract)
+    else:
+        diagnostics = _build(tmp_path, contract, anthropic_strict, copies)
+    provider_codes = sorted({d.code for d in diagnostics if d.code.startswith("TG3")})
+    if kind == "failing":
+        assert code in provider_codes
+    else:
+        assert provider_codes == []
 
 
-def _diagnostics(tmp_path: Path, contract: dict[str, Any], options: tuple[str, ...]) -> list[Diagnostic]:
-    strict = "anthropic_strict" in options
-    if "in_code" in options:
-        settings = Settings(
-            root=tmp_path, contracts_dir=tmp_path / "contracts", output_dir=tmp_path / "out", anthropic_strict=strict
-        )
-        catalog = build_catalog([contract_from_document(contract, "contracts/example.json")])
-        return list(providers.project(catalog, settings).diagnostics)
+def _build(tmp_path: Path, contract: dict[str, Any], anthropic_strict: bool, copies: int | None) -> list[Diagnostic]:
     (tmp_path / "contracts").mkdir()
-    count = _count(options)
-    for index in range(1, count + 1):
-        name = contract["name"] if count == 1 else f"{contract['name']}_{index:03}"
+    names = [contract["name"]] if copies is None else [f"{contract['name']}_{i:03}" for i in range(copies)]
+    for name in names:
         text = json.dumps({**contract, "name": name})
         (tmp_path / "contracts" / f"{name}.json").write_text(text, encoding="utf-8")
-    config = 'targets = ["providers"]\n' + ("anthropic_strict = true\n" if strict else "")
+    config = 'targets = ["providers"]\n' + ("anthropic_strict = true\n" if anthropic_strict else "")
     (tmp_path / "toolgen.toml").write_text(config, encoding="utf-8")
     settings, problems = load_settings(tmp_path)
     assert problems == []
@@ -105,15 +103,8 @@ def _diagnostics(tmp_path: Path, contract: dict[str, Any], options: tuple[str, .
     return list(result.diagnostics)
 
 
-@pytest.mark.parametrize(
-    ("code", "kind", "options", "fragment"),
-    EXAMPLES,
-    ids=[f"{code}-{kind}" for code, kind, _, _ in EXAMPLES],
-)
-def test_example(tmp_path: Path, code: str, kind: str, options: tuple[str, ...], fragment: str) -> None:
-    contract = {**_base(), **json.loads(fragment)}
-    provider_codes = sorted({d.code for d in _diagnostics(tmp_path, contract, options) if d.code.startswith("TG3")})
-    if kind == "failing":
-        assert code in provider_codes
-    else:
-        assert provider_codes == []
+def _project_in_code(tmp_path: Path, contract: dict[str, Any]) -> list[Diagnostic]:
+    """A catalog built in code (no validation), as TG303 describes."""
+    built = contract_from_document(contract, f"contracts/{contract['name']}.json")
+    settings = Settings(root=tmp_path, contracts_dir=tmp_path / "contracts", output_dir=tmp_path / "generated")
+    return list(providers.project(build_catalog([built]), settings).diagnostics)
