@@ -87,7 +87,9 @@ def test_failed_build_writes_nothing(project: Path) -> None:
 
 
 def test_a_build_failing_in_a_target_writes_nothing(project: Path) -> None:
-    """A provider error (TG304: description over OpenAI's 1,024) stops the build after validation passed."""
+    """A provider error stops the build after validation passed: TG304 (a description over OpenAI's
+    1,024 characters), which this project raised from a warning to an error."""
+    (project / "toolgen.toml").write_text('[rules]\nTG304 = "error"\n', encoding="utf-8")
     write_json(project, contract("echo_text"))
     assert run(project, "build")[0] == 0
     before = snapshot(project / "generated")
