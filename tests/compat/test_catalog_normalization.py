@@ -339,3 +339,18 @@ def test_thaw_gives_a_mutable_copy() -> None:
     thawed["a"][1]["b"].append(3)
     assert frozen["a"][1]["b"] == (2,)
     assert thaw((1, (2,))) == [1, [2]] and thaw("s") == "s"
+
+
+def test_provider_settings_are_kept_and_digested_only_when_given() -> None:
+    """`providers` (how provider files declare the tool) is part of the body when set, absent otherwise,
+    so catalogs written before the key existed keep their digests."""
+    settings = {"exclude": ["gemini"]}
+    with_settings = contract(providers=settings)
+    assert dict(with_settings.providers) == {"exclude": ("gemini",)}
+    assert with_settings.to_json()["providers"] == settings
+    assert with_settings.digest != contract().digest
+    assert "providers" not in contract().to_json() and dict(contract().providers) == {}
+    again = cat.contract_from_json(with_settings.to_json())
+    assert again.digest == with_settings.digest and dict(again.providers) == {"exclude": ("gemini",)}
+    with pytest.raises(TypeError):
+        with_settings.providers["exclude"] = ()  # type: ignore[index]
