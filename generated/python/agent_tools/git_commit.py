@@ -170,13 +170,129 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "error": {"code": "NOTHING_TO_COMMIT", "message": "no changes added to commit"},
     },
 ]
+# The provider declarations toolgen built (providers/openai_responses.json, providers/mcp.json).
+_DECLARATIONS: Final[dict[str, Any]] = {
+    "openai": {
+        "type": "function",
+        "name": "git_commit",
+        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status`\nor `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change\nto tracked files is staged too. The author comes from the repository's git configuration, and\nthe repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit.\nIt never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many\nfiles and lines it changed.",
+        "parameters": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["message", "paths", "all", "allow_empty"],
+            "properties": {
+                "message": {
+                    "type": "string",
+                    "description": "Commit message: a summary line of at most 72 characters, a blank line, then the why.\n\nminLength: 1; maxLength: 10000.",
+                },
+                "paths": {
+                    "type": ["array", "null"],
+                    "description": "Files or folders to stage before committing, relative to the workspace root.\n\nuniqueItems: true; Default: [].",
+                    "maxItems": 500,
+                    "items": {
+                        "type": "string",
+                        "description": "One file or folder.\n\nminLength: 1; maxLength: 4096.",
+                    },
+                },
+                "all": {
+                    "type": ["boolean", "null"],
+                    "description": "Stage every change to tracked files first, like `git commit -a`; new files still need `paths`.\n\nDefault: false.",
+                },
+                "allow_empty": {
+                    "type": ["boolean", "null"],
+                    "description": "Create the commit even when nothing is staged.\n\nDefault: false.",
+                },
+            },
+        },
+        "strict": True,
+    },
+    "mcp": {
+        "name": "git_commit",
+        "title": "Git commit",
+        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status`\nor `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change\nto tracked files is staged too. The author comes from the repository's git configuration, and\nthe repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit.\nIt never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many\nfiles and lines it changed.",
+        "inputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["message"],
+            "properties": {
+                "message": {
+                    "type": "string",
+                    "description": "Commit message: a summary line of at most 72 characters, a blank line, then the why.",
+                    "minLength": 1,
+                    "maxLength": 10000,
+                },
+                "paths": {
+                    "type": "array",
+                    "description": "Files or folders to stage before committing, relative to the workspace root.",
+                    "maxItems": 500,
+                    "uniqueItems": True,
+                    "default": [],
+                    "items": {
+                        "type": "string",
+                        "description": "One file or folder.",
+                        "minLength": 1,
+                        "maxLength": 4096,
+                    },
+                },
+                "all": {
+                    "type": "boolean",
+                    "description": "Stage every change to tracked files first, like `git commit -a`; new files still need `paths`.",
+                    "default": False,
+                },
+                "allow_empty": {
+                    "type": "boolean",
+                    "description": "Create the commit even when nothing is staged.",
+                    "default": False,
+                },
+            },
+        },
+        "outputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["commit", "files_changed", "insertions", "deletions"],
+            "properties": {
+                "commit": {
+                    "type": "string",
+                    "description": "Full hash of the new commit.",
+                    "pattern": "^[0-9a-f]{40}$",
+                },
+                "branch": {
+                    "type": "string",
+                    "description": "Branch the commit was added to; absent when HEAD is detached.",
+                },
+                "files_changed": {
+                    "type": "integer",
+                    "description": "Number of files the commit changes.",
+                    "minimum": 0,
+                },
+                "insertions": {
+                    "type": "integer",
+                    "description": "Lines added by the commit.",
+                    "minimum": 0,
+                },
+                "deletions": {
+                    "type": "integer",
+                    "description": "Lines removed by the commit.",
+                    "minimum": 0,
+                },
+            },
+        },
+        "annotations": {
+            "readOnlyHint": False,
+            "destructiveHint": True,
+            "idempotentHint": False,
+            "openWorldHint": False,
+        },
+    },
+}
 
 CONTRACT: Final = _runtime.ToolContract(
     name="git_commit",
-    version="1.0.0",
+    version="2.0.0",
     title="Git commit",
-    description="Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status`\nor `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change\nto tracked files is staged too. The author comes from the repository's git configuration, and\ncommit hooks run and can refuse the commit. It never pushes, amends or rewrites history. Returns\nthe new commit's hash, its branch and how many files and lines it changed.",
+    description="Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status`\nor `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change\nto tracked files is staged too. The author comes from the repository's git configuration, and\nthe repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit.\nIt never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many\nfiles and lines it changed.",
     permissions=(
+        "execute",
         "read",
         "write",
     ),
@@ -203,10 +319,11 @@ CONTRACT: Final = _runtime.ToolContract(
     ),
     idempotent=False,
     deprecated=False,
-    digest="sha256:8ffab2e9160cce34d4ac18e812274ac6d428d24888636da76dca76a4a6a0148a",
+    digest="sha256:ca28550fb1c07e68c621d94b9c27ca1025c5fae5a5be2e2c6515816699f20582",
     input_model=GitCommitInput,
     output_model=GitCommitOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
 

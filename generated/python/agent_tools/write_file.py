@@ -39,7 +39,7 @@ class WriteFileInput(ToolModel):
     expected_sha256: Annotated[
         str | None,
         Field(
-            description="Hex sha256 the current content must have for the write to go ahead; null writes regardless.",
+            description="Hex sha256 the current content must have for the write to go ahead, as `read_file` returns it; null writes regardless.",
             pattern="^[0-9a-f]{64}$",
         ),
     ] = None
@@ -106,7 +106,7 @@ _INPUT_SCHEMA: Final[dict[str, Any]] = {
         },
         "expected_sha256": {
             "type": ["string", "null"],
-            "description": "Hex sha256 the current content must have for the write to go ahead; null writes regardless.",
+            "description": "Hex sha256 the current content must have for the write to go ahead, as `read_file` returns it; null writes regardless.",
             "pattern": "^[0-9a-f]{64}$",
         },
     },
@@ -142,6 +142,20 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         },
     },
     {
+        "title": "Replace a file read earlier, unless it changed since",
+        "input": {
+            "path": "src/hello.py",
+            "content": 'print("hello, world")\n',
+            "expected_sha256": "b80792336156c7b0f7fe02eeef24610d2d52a10d1810397744471d1dc5738180",
+        },
+        "output": {
+            "path": "src/hello.py",
+            "bytes_written": 22,
+            "created": False,
+            "sha256": "672b3544b9649f6ddeb51a4324ae941dde7d001a82b7156a52baef32332faafa",
+        },
+    },
+    {
         "title": "Rewrite a file that changed since it was read",
         "input": {
             "path": "src/math.py",
@@ -151,12 +165,109 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "error": {"code": "CONFLICT", "message": "src/math.py changed since it was read"},
     },
 ]
+# The provider declarations toolgen built (providers/openai_responses.json, providers/mcp.json).
+_DECLARATIONS: Final[dict[str, Any]] = {
+    "openai": {
+        "type": "function",
+        "name": "write_file",
+        "description": "Create a text file in the workspace, or replace the whole content of an existing one.\n\nUse it for new files and for rewrites; for small changes to an existing file prefer `apply_patch`,\nwhich keeps the rest of the file untouched. Content is written as UTF-8 with the line endings\ngiven, atomically (readers never see half a file). Pass the `sha256` an earlier `read_file` returned\nas `expected_sha256` to refuse the write when someone changed the file since. At most 2 MB per call. Returns the\nnormalized path, the bytes written, whether the file was created, and the new content's sha256.",
+        "parameters": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["path", "content", "create_parents", "expected_sha256"],
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "Path relative to the workspace root, for example `src/app.py`.\n\nminLength: 1; maxLength: 4096.",
+                },
+                "content": {
+                    "type": "string",
+                    "description": "The complete new content of the file.\n\nmaxLength: 2097152.",
+                },
+                "create_parents": {
+                    "type": ["boolean", "null"],
+                    "description": "Create missing parent folders instead of failing with `NOT_FOUND`.\n\nDefault: false.",
+                },
+                "expected_sha256": {
+                    "type": ["string", "null"],
+                    "description": "Hex sha256 the current content must have for the write to go ahead, as `read_file` returns it; null writes regardless.",
+                    "pattern": "^[0-9a-f]{64}$",
+                },
+            },
+        },
+        "strict": True,
+    },
+    "mcp": {
+        "name": "write_file",
+        "title": "Write file",
+        "description": "Create a text file in the workspace, or replace the whole content of an existing one.\n\nUse it for new files and for rewrites; for small changes to an existing file prefer `apply_patch`,\nwhich keeps the rest of the file untouched. Content is written as UTF-8 with the line endings\ngiven, atomically (readers never see half a file). Pass the `sha256` an earlier `read_file` returned\nas `expected_sha256` to refuse the write when someone changed the file since. At most 2 MB per call. Returns the\nnormalized path, the bytes written, whether the file was created, and the new content's sha256.",
+        "inputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["path", "content"],
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "Path relative to the workspace root, for example `src/app.py`.",
+                    "minLength": 1,
+                    "maxLength": 4096,
+                },
+                "content": {
+                    "type": "string",
+                    "description": "The complete new content of the file.",
+                    "maxLength": 2097152,
+                },
+                "create_parents": {
+                    "type": "boolean",
+                    "description": "Create missing parent folders instead of failing with `NOT_FOUND`.",
+                    "default": False,
+                },
+                "expected_sha256": {
+                    "type": ["string", "null"],
+                    "description": "Hex sha256 the current content must have for the write to go ahead, as `read_file` returns it; null writes regardless.",
+                    "pattern": "^[0-9a-f]{64}$",
+                },
+            },
+        },
+        "outputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["path", "bytes_written", "created", "sha256"],
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "The path that was written, normalized.",
+                },
+                "bytes_written": {
+                    "type": "integer",
+                    "description": "Size of the new content in bytes.",
+                    "minimum": 0,
+                },
+                "created": {
+                    "type": "boolean",
+                    "description": "True when the file did not exist before.",
+                },
+                "sha256": {
+                    "type": "string",
+                    "description": "Hex sha256 of the new content; pass it as `expected_sha256` in the next write.",
+                    "pattern": "^[0-9a-f]{64}$",
+                },
+            },
+        },
+        "annotations": {
+            "readOnlyHint": False,
+            "destructiveHint": True,
+            "idempotentHint": True,
+            "openWorldHint": False,
+        },
+    },
+}
 
 CONTRACT: Final = _runtime.ToolContract(
     name="write_file",
-    version="1.1.0",
+    version="1.1.1",
     title="Write file",
-    description="Create a text file in the workspace, or replace the whole content of an existing one.\n\nUse it for new files and for rewrites; for small changes to an existing file prefer `apply_patch`,\nwhich keeps the rest of the file untouched. Content is written as UTF-8 with the line endings\ngiven, atomically (readers never see half a file). Pass `expected_sha256` from an earlier read to\nrefuse the write when someone changed the file since. At most 2 MB per call. Returns the\nnormalized path, the bytes written, whether the file was created, and the new content's sha256.",
+    description="Create a text file in the workspace, or replace the whole content of an existing one.\n\nUse it for new files and for rewrites; for small changes to an existing file prefer `apply_patch`,\nwhich keeps the rest of the file untouched. Content is written as UTF-8 with the line endings\ngiven, atomically (readers never see half a file). Pass the `sha256` an earlier `read_file` returned\nas `expected_sha256` to refuse the write when someone changed the file since. At most 2 MB per call. Returns the\nnormalized path, the bytes written, whether the file was created, and the new content's sha256.",
     permissions=("write",),
     input_schema=_runtime.freeze(_INPUT_SCHEMA),
     output_schema=_runtime.freeze(_OUTPUT_SCHEMA),
@@ -178,10 +289,11 @@ CONTRACT: Final = _runtime.ToolContract(
     ),
     idempotent=True,
     deprecated=False,
-    digest="sha256:115dd4795dea31308f3275c3bfa922c32a79948b33a59dc904195618fa1a36f4",
+    digest="sha256:2f8b51748fa06f185efe45aeafc1a0217d6fc4552c783d55a6c3519224df52b8",
     input_model=WriteFileInput,
     output_model=WriteFileOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
 
