@@ -7,6 +7,7 @@ version, the message is what a reviewer reads. Written against the surviving mut
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tests.conftest import REPO
@@ -196,7 +197,7 @@ def _docs_rows() -> dict[str, list[str]]:
     return {
         cells[0]: cells
         for cells in ([c.strip() for c in line.strip().strip("|").split(" | ")] for line in text.splitlines())
-        if cells[0].startswith("TG4") and len(cells) >= 4
+        if re.fullmatch(r"TG\d{3}", cells[0]) and len(cells) >= 4
     }
 
 
