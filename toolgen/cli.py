@@ -2,12 +2,14 @@
 
 Exit codes: 0 success, 1 invalid contracts / drift / incompatible change, 2 usage error, 3 internal
 error (a bug in toolgen: rerun with --debug for the traceback). Bad input never shows a traceback.
+A reader that goes away early (`toolgen build | head -1`) ends the command quietly with exit 1.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -39,7 +41,13 @@ def guarded(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return func(*args, **kwargs)
+            try:
+                return func(*args, **kwargs)
+            finally:
+                sys.stdout.flush()  # a closed pipe shows here, not as a warning at exit
+        except BrokenPipeError:
+            _drop_stdout()
+            sys.exit(1)
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise
         except write.WriteError as exc:
@@ -54,6 +62,13 @@ def guarded(func: F) -> F:
             sys.exit(3)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _drop_stdout() -> None:
+    """Point stdout at the null device, so nothing more fails on the pipe whose reader left."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def settings_or_exit(ctx: Context, overrides: dict[str, Any] | None = None) -> Settings:
@@ -108,8 +123,8 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
     started = time.perf_counter()
     settings = settings_or_exit(ctx)
     out = settings.rel(settings.output_dir)
-    key = None if no_cache else fastpath.input_key(settings)
-    state = fastpath.lookup(settings, key)
+    probe = None if no_cache else fastpath.probe(settings)
+    state = fastpath.lookup(settings, probe.key if probe is not None else None)
     if state is not None:
         emit(state.diagnostics, fmt)
         elapsed = time.perf_counter() - started
@@ -118,14 +133,14 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
         return
     with cache.session(settings.root, enabled=not no_cache) as store, progress_bar(settings) as step:
         result = pipeline.generate(settings, progress=step)
-        emit(result.diagnostics, fmt)
         if not result.ok:
+            emit(result.diagnostics, fmt)
             click.echo(f"toolgen: build failed ({_counts(result.diagnostics)}); nothing was written.", err=True)
             sys.exit(1)
-        change = write.plan(result.artifacts, settings.output_dir)
-        write.apply(change, force=force)
+        change = _write_or_exit(result, settings, force, fmt)
         contracts = len(result.catalog) if result.catalog is not None else 0
-        if store is not None:
+        if store is not None and probe is not None:
+            key = fastpath.loaded_key(settings, probe, result.inputs)
             fastpath.record(settings, key, result.diagnostics, contracts, change.files, verified=change.verified)
             store.prune()
     elapsed = time.perf_counter() - started
@@ -137,6 +152,25 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
             f"{contracts} contracts: {len(change.write)} files written, {len(change.unchanged)} unchanged, "
             f"{len(change.remove)} removed in {out}/ ({elapsed:.2f}s)"
         )
+
+
+def _write_or_exit(result: pipeline.Generated, settings: Settings, force: bool, fmt: str) -> write.Plan:
+    """Apply the build to the output folder and print its diagnostics; on a refusal (TG132 to TG135)
+    print them with the refusals and exit 1, nothing written."""
+    try:
+        change, notes = write.update(
+            result.artifacts, settings.output_dir, force=force, label=settings.rel(settings.output_dir)
+        )
+    except write.WriteError as exc:
+        if not exc.diagnostics:
+            raise
+        emit([*result.diagnostics, *exc.diagnostics], fmt)
+        click.echo(f"toolgen: build stopped before writing anything ({_counts(exc.diagnostics)})", err=True)
+        sys.exit(1)
+    emit(result.diagnostics, fmt)
+    for note in notes:
+        click.echo(f"toolgen: {note}", err=True)
+    return change
 
 
 PROGRESS_MIN_CONTRACTS = 200
@@ -165,32 +199,30 @@ def check(ctx: Context, fmt: str, no_cache: bool) -> None:
     """Prove the generated files are current: generate in memory and compare; writes nothing."""
     settings = settings_or_exit(ctx)
     out = settings.rel(settings.output_dir)
-    key = None if no_cache else fastpath.input_key(settings)
-    recorded = fastpath.lookup(settings, key)
+    probe = None if no_cache else fastpath.probe(settings)
+    recorded = fastpath.lookup(settings, probe.key if probe is not None else None)
     if recorded is not None:
         emit(recorded.diagnostics, fmt)
         click.echo(f"{out}/ is up to date ({recorded.files} files; no input changed since the last build)")
         return
     with cache.session(settings.root, enabled=not no_cache):
         result = pipeline.generate(settings)
-    emit(result.diagnostics, fmt)
     if not result.ok:
+        emit(result.diagnostics, fmt)
         click.echo(f"toolgen: contracts are invalid ({_counts(result.diagnostics)})", err=True)
         sys.exit(1)
-    change = write.plan(result.artifacts, settings.output_dir)
-    if change.up_to_date:
-        if not no_cache:
+    change = write.plan(result.artifacts, settings.output_dir, label=out)
+    refusals = [*write.interrupted(settings.output_dir, out), *change.refusals()]
+    emit([*result.diagnostics, *refusals], fmt)
+    if change.up_to_date and not refusals:
+        if probe is not None:
             contracts = len(result.catalog) if result.catalog is not None else 0
+            key = fastpath.loaded_key(settings, probe, result.inputs)
             fastpath.record(settings, key, result.diagnostics, contracts, change.files, verified=change.verified)
         click.echo(f"{out}/ is up to date ({len(change.unchanged)} files)")
         return
-    for path in change.write:
-        state = "missing" if path in change.missing else "stale"
-        click.echo(f"{out}/{path}: {state}")
-        if path in change.diffs:
-            click.echo(change.diffs[path], nl=False)
-    for path in change.remove:
-        click.echo(f"{out}/{path}: orphaned (its contract or target is gone)")
+    for line in change.drift():
+        click.echo(line, nl=False)
     click.echo(f"toolgen: {out}/ is out of date; run `toolgen build` and commit the result", err=True)
     sys.exit(1)
 

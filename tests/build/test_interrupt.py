@@ -12,6 +12,7 @@ exists may stay.
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import subprocess
@@ -125,11 +126,13 @@ def test_a_killed_build_is_detected_and_completed(scene: dict[str, object], tmp_
     base, driver, events = scene["base"], scene["driver"], scene["events"]
     assert isinstance(base, Path) and isinstance(driver, Path) and isinstance(events, int)
     failures: list[str] = []
+    outcomes: set[str] = set()
     for kill_at in _points(events):
         project = tmp_path / f"kill-{kill_at}"
         shutil.copytree(base, project, symlinks=True)
         _killed_build(project, driver, kill_at)
         shown = _visible(project / "generated")
+        outcomes.add("old" if shown == scene["before"] else "new" if shown == scene["after"] else "mixed")
         if shown not in (scene["before"], scene["after"]):
             code, stdout, stderr = run(project, "check")
             if code != 1 or "interrupted" not in stdout + stderr:
@@ -141,6 +144,7 @@ def test_a_killed_build_is_detected_and_completed(scene: dict[str, object], tmp_
         shutil.copytree(scene["old"], reverted / "contracts")  # type: ignore[arg-type]
         failures += _rebuilt(reverted, scene["before"], f"kill at {kill_at}/{events}, contracts reverted, build")
     assert failures == [], "\n".join(failures)
+    assert {"old", "mixed"} <= outcomes, f"the kill points must reach the moves: {outcomes}"
 
 
 def _rebuilt(project: Path, expected: object, label: str) -> list[str]:
@@ -183,3 +187,38 @@ def test_a_leftover_staging_folder_is_removed_even_when_nothing_changed(project:
     code, stdout, stderr = run(project, "build")
     assert code == 0, stdout + stderr
     assert not leftover.exists()
+
+
+@pytest.mark.slow
+def test_a_build_killed_while_it_completes_an_interrupted_one(scene: dict[str, object], tmp_path: Path) -> None:
+    base, driver, events = scene["base"], scene["driver"], scene["events"]
+    assert isinstance(base, Path) and isinstance(driver, Path) and isinstance(events, int)
+    project = tmp_path / "twice"
+    shutil.copytree(base, project, symlinks=True)
+    for kill_at in range(events // 2, events):  # the first kill point that leaves a journal
+        _killed_build(project, driver, kill_at)
+        if (project / "generated" / ".toolgen-journal.json").exists():
+            break
+        shutil.rmtree(project)
+        shutil.copytree(base, project, symlinks=True)
+    assert (project / "generated" / ".toolgen-journal.json").exists()
+    for again in (1, 2, 3):  # the next build dies while it replays the journal, three times over
+        _killed_build(project, driver, again)
+    assert _rebuilt(project, scene["after"], "killed during recovery, then build") == []
+
+
+def test_a_second_build_while_one_is_writing_is_refused(project: Path) -> None:
+    fcntl = pytest.importorskip("fcntl")
+    two_tools(project)
+    assert run(project, "build")[0] == 0
+    reworded(project, "echo_text")
+    before = tree(project / "generated")
+    handle = os.open(project / "generated", os.O_RDONLY)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)  # as a build does while it writes
+        code, _, stderr = run(project, "build")
+    finally:
+        os.close(handle)
+    assert code == 1 and "another toolgen build is writing" in stderr
+    assert tree(project / "generated") == before
+    assert run(project, "build")[0] == 0

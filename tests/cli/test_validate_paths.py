@@ -21,10 +21,9 @@ BAD = {"name": "bad_tool", "version": "one", "description": ""}
 
 
 @pytest.fixture
-def elsewhere(tmp_path: Path) -> Path:
-    folder = tmp_path / "elsewhere"
-    folder.mkdir()
-    return folder
+def elsewhere(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder outside the project."""
+    return tmp_path_factory.mktemp("elsewhere")
 
 
 def test_a_bad_file_outside_the_project_is_reported(project: Path, elsewhere: Path) -> None:
@@ -37,7 +36,7 @@ def test_a_bad_file_outside_the_project_is_reported(project: Path, elsewhere: Pa
 
 
 def test_a_good_file_outside_the_project_is_clean(project: Path, elsewhere: Path) -> None:
-    good = write_json(elsewhere.parent / "x", contract("lookup_word"))
+    good = write_json(elsewhere, contract("lookup_word"))
     code, _, stderr = run(project, "validate", str(good))
     assert code == 0 and "0 errors, 0 warnings" in stderr
 
@@ -51,7 +50,7 @@ def test_the_name_must_match_the_file_outside_too(project: Path, elsewhere: Path
 
 def test_a_file_outside_that_repeats_a_project_tool_is_a_duplicate(project: Path, elsewhere: Path) -> None:
     write_json(project, contract("echo_text"))
-    twin = write_json(elsewhere.parent / "y", contract("echo_text"))
+    twin = write_json(elsewhere, contract("echo_text"))
     code, _, stderr = run(project, "validate", str(twin))
     assert code == 1 and "TG109" in stderr
 
