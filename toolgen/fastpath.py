@@ -71,7 +71,7 @@ def settings_digest(settings: Settings) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Probe:
+class Inputs:
     """The inputs of a build as they are on disk now: `key` digests them all (None when the
     contracts cannot be listed or read plainly); `base` and `templates` are its parts without the
     contracts, for `loaded_key`."""
@@ -81,13 +81,13 @@ class Probe:
     templates: str
 
 
-def probe(settings: Settings) -> Probe:
+def probe(settings: Settings) -> Inputs:
     """Read every input of a build once (each contract with a size bound) and digest it."""
     templates = templates_digest(settings.templates_dir)
     base = hashlib.sha256()
     for text in (cache.environment(), settings_digest(settings), templates):
         base.update(text.encode("utf-8") + b"\0")
-    found = Probe(None, base.hexdigest(), templates)
+    found = Inputs(None, base.hexdigest(), templates)
     paths = contract_files(settings.contracts_dir, settings.root)
     if paths is None:
         return found
@@ -99,7 +99,7 @@ def probe(settings: Settings) -> Probe:
             inputs.append((rel, hashlib.sha256(read_contract_bytes(path)).hexdigest()))
         except OSError:
             return found
-    return Probe(_key(found.base, inputs), found.base, templates)
+    return Inputs(_key(found.base, inputs), found.base, templates)
 
 
 def input_key(settings: Settings) -> str | None:
@@ -107,7 +107,7 @@ def input_key(settings: Settings) -> str | None:
     return probe(settings).key
 
 
-def loaded_key(settings: Settings, before: Probe, inputs: Sequence[tuple[str, str]]) -> str | None:
+def loaded_key(settings: Settings, before: Inputs, inputs: Sequence[tuple[str, str]]) -> str | None:
     """The key of the build that read `inputs` (each contract's path under the contracts folder and
     the sha256 of the bytes it read), probed as `before`; None when a template changed meanwhile."""
     if templates_digest(settings.templates_dir) != before.templates:

@@ -348,11 +348,18 @@ def update(
 
 
 def interrupted(output_dir: Path, label: str = "") -> list[Diagnostic]:
-    """TG135 when an interrupted build left a journal in the output folder (what `check` reports)."""
-    if journal.JOURNAL not in journal.leftovers(output_dir):
-        return []
-    message = (
-        f"a build was interrupted while it moved files into place (it left {journal.JOURNAL}), so the "
-        "folder is part old and part new; run `toolgen build` to complete it"
-    )
-    return [_refusal("TG135", label or output_dir.as_posix(), message)]
+    """What interrupted builds left in the output folder, as `check` reports it: TG135 for a journal
+    (the folder is half updated), a TG135 warning for a staging folder alone (nothing was changed)."""
+    found: list[Diagnostic] = []
+    where = label or output_dir.as_posix()
+    for name in journal.leftovers(output_dir):
+        if name == journal.JOURNAL:
+            message = (
+                f"a build was interrupted while it moved files into place (it left {name}), so the "
+                "folder is part old and part new; run `toolgen build` to complete it"
+            )
+            found.append(_refusal("TG135", where, message))
+        else:
+            message = f"{name} was left by a build interrupted before it changed anything; the next build removes it"
+            found.append(Diagnostic("TG135", Severity.WARNING, message, where))
+    return found
