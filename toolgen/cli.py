@@ -167,7 +167,9 @@ def _write_or_exit(result: pipeline.Generated, settings: Settings, force: bool, 
         if not exc.diagnostics:
             raise
         emit([*result.diagnostics, *exc.diagnostics], fmt)
-        click.echo(f"toolgen: build stopped before writing anything ({_counts(exc.diagnostics)})", err=True)
+        for note in exc.notes:
+            click.echo(f"toolgen: {note}", err=True)
+        click.echo(f"toolgen: build stopped; none of its files were written ({_counts(exc.diagnostics)})", err=True)
         sys.exit(1)
     emit(result.diagnostics, fmt)
     for note in notes:

@@ -39,6 +39,8 @@ class WriteError(Exception):
 
     def __init__(self, problem: str | Sequence[Diagnostic]) -> None:
         self.diagnostics: tuple[Diagnostic, ...] = () if isinstance(problem, str) else tuple(problem)
+        self.notes: list[str] = []
+        """What the build completed before it stopped (an interrupted build's update, `update`)."""
         super().__init__(problem if isinstance(problem, str) else "\n".join(map(format_text, self.diagnostics)))
 
 
@@ -338,7 +340,11 @@ def update(
         with journal.locked(output_dir):
             notes = journal.recover(output_dir) if output_dir.is_dir() else []
             change = plan(artifacts, output_dir, label=label)
-            apply(change, force=force)
+            try:
+                apply(change, force=force)
+            except WriteError as exc:
+                exc.notes = notes
+                raise
     except journal.JournalError as exc:
         raise WriteError([_refusal("TG135", label or output_dir.as_posix(), str(exc))]) from exc
     except OSError as exc:

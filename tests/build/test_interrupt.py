@@ -12,6 +12,7 @@ exists may stay.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -184,9 +185,50 @@ def test_a_leftover_staging_folder_is_removed_even_when_nothing_changed(project:
     leftover = project / "generated" / ".toolgen-staging-4194305-abcdefgh"
     leftover.mkdir()
     (leftover / "catalog.json").write_text("{}\n", encoding="utf-8")
+    code, stdout, stderr = run(project, "check")
+    assert code == 0 and "TG135" in stderr and leftover.name in stderr and "next build removes it" in stderr
     code, stdout, stderr = run(project, "build")
     assert code == 0, stdout + stderr
     assert not leftover.exists()
+
+
+def test_a_journal_toolgen_did_not_write_stops_build_and_check(project: Path) -> None:
+    two_tools(project)
+    assert run(project, "build")[0] == 0
+    (project / "generated" / ".toolgen-journal.json").write_text('{"staging": "../..", "moves": {}}', encoding="utf-8")
+    reworded(project, "echo_text")
+    before = tree(project / "generated")
+    for command in ("build", "check"):
+        code, _, stderr = run(project, command)
+        assert code == 1 and "TG135" in stderr, stderr
+    assert tree(project / "generated") == before
+
+
+@pytest.mark.slow
+def test_an_edit_made_after_a_kill_is_kept_by_the_replay(scene: dict[str, object], tmp_path: Path) -> None:
+    base, driver, events = scene["base"], scene["driver"], scene["events"]
+    assert isinstance(base, Path) and isinstance(driver, Path) and isinstance(events, int)
+    out = tmp_path / "p" / "generated"
+    pending: list[str] = []
+    for kill_at in range(events // 2, events):  # a kill that leaves a journal with a move still to do
+        shutil.rmtree(tmp_path / "p", ignore_errors=True)
+        shutil.copytree(base, tmp_path / "p", symlinks=True)
+        _killed_build(tmp_path / "p", driver, kill_at)
+        if (out / ".toolgen-journal.json").exists():
+            record = json.loads((out / ".toolgen-journal.json").read_text(encoding="utf-8"))
+            staged = out / record["staging"]
+            pending = [p for p, before in record["moves"].items() if before and (staged / p).is_file()]
+            if pending:
+                break
+    assert pending, "no kill point left a move to do"
+    edited = out / pending[0]
+    edited.write_text("edited after the kill\n", encoding="utf-8")
+    code, _, stderr = run(tmp_path / "p", "build")
+    assert code == 1 and "TG132" in stderr and pending[0] in stderr
+    assert edited.read_text(encoding="utf-8") == "edited after the kill\n"
+    assert not (out / ".toolgen-journal.json").exists()
+    assert run(tmp_path / "p", "build", "--force")[0] == 0
+    assert tree(out) == scene["after"]
 
 
 @pytest.mark.slow
