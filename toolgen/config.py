@@ -131,15 +131,7 @@ def load_settings(root: Path, overrides: Mapping[str, Any] | None = None) -> tup
         merged[key] = value
     merged.update({k: v for k, v in (overrides or {}).items() if v is not None})
 
-    for key in ("contracts", "output", "python_package"):
-        if not isinstance(merged[key], str) or not merged[key]:
-            problems.append(_config_error(label, f"{pointer_base}/{key}", "must be a non-empty string"))
-            merged[key] = DEFAULTS[key]
-    if not _PACKAGE_RE.match(merged["python_package"]):
-        problems.append(
-            _config_error(label, f"{pointer_base}/python_package", "must be a lower-case Python identifier")
-        )
-        merged["python_package"] = DEFAULTS["python_package"]
+    problems.extend(_check_names(merged, label, pointer_base))
     targets = merged["targets"]
     if not isinstance(targets, list) or any(t not in ALL_TARGETS for t in targets):
         problems.append(
@@ -165,6 +157,21 @@ def load_settings(root: Path, overrides: Mapping[str, Any] | None = None) -> tup
         config_file=file,
     )
     return settings, problems
+
+
+def _check_names(merged: dict[str, Any], label: str, pointer_base: str) -> list[Diagnostic]:
+    """The folder and package names must be non-empty strings (the package an identifier); a bad
+    one is replaced by its default in `merged`."""
+    problems: list[Diagnostic] = []
+    for key in ("contracts", "output", "python_package"):
+        if not isinstance(merged[key], str) or not merged[key]:
+            problems.append(_config_error(label, f"{pointer_base}/{key}", "must be a non-empty string"))
+            merged[key] = DEFAULTS[key]
+    if not _PACKAGE_RE.match(merged["python_package"]):
+        message = "must be a lower-case Python identifier"
+        problems.append(_config_error(label, f"{pointer_base}/python_package", message))
+        merged["python_package"] = DEFAULTS["python_package"]
+    return problems
 
 
 def _folders(

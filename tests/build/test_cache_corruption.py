@@ -19,6 +19,7 @@ import pytest
 from tests.build_support import run as run_once
 from tests.build_support import tree
 from tests.factory import contract, write_json
+from toolgen import cache
 from toolgen.render import python
 
 CACHE = ".toolgen-cache"
@@ -111,6 +112,14 @@ def _wrong_types(paths: list[Path], others: dict[str, list[Path]]) -> None:
         _rewrite_body(path, lambda body, shape=shape: shape)  # type: ignore[misc]
 
 
+def _forged(paths: list[Path], others: dict[str, list[Path]]) -> None:
+    """Values of the wrong shape under a seal that matches them (as toolgen seals an entry): a decode
+    that does not check shapes would crash or write garbage."""
+    for index, path in enumerate(paths):
+        shape = ['{"a": 1}', "null", '[1, "x"]', "42", '{"OpenAI": {"entries": 1}}'][index % 5]
+        path.write_bytes(cache.seal(path.name, shape))
+
+
 def _binary(paths: list[Path], others: dict[str, list[Path]]) -> None:
     for path in paths:
         path.write_bytes(b"\xff\xfe\x00\x81not text")
@@ -127,6 +136,7 @@ WAYS = {
     "foreign": _foreign,
     "swapped": _swap,
     "wrong-types": _wrong_types,
+    "forged": _forged,
     "binary": _binary,
     "empty": _empty,
 }
