@@ -153,6 +153,8 @@ class Contract:
     tags: tuple[str, ...] = ()
     rules: FrozenMap = field(default_factory=lambda: EMPTY_MAP)
     """Per-contract rule severities (`rules = { TG203 = "off" }`); lint settings, not part of the digest."""
+    providers: FrozenMap = field(default_factory=lambda: EMPTY_MAP)
+    """How the provider files declare the tool (`toolgen.provideroptions`); in the digest when set."""
     digest: str = ""
 
     def to_json(self) -> dict[str, Any]:
@@ -176,6 +178,7 @@ class Contract:
             "output_schema": thaw(self.output_schema) if self.output_schema is not None else None,
             "errors": [e.to_json() for e in self.errors],
             "examples": [e.to_json() for e in self.examples],
+            **({"providers": thaw(self.providers)} if self.providers else {}),
         }
 
     def compute_digest(self) -> str:
@@ -278,6 +281,7 @@ def contract_from_document(data: Mapping[str, Any], source: str) -> Contract:
         owners=tuple(str(o) for o in data.get("owners", ())),
         tags=tuple(sorted({str(t) for t in data.get("tags", ())})),
         rules=freeze(data.get("rules", {})),
+        providers=freeze(data.get("providers", {})),
         source=source,
     )
     return _with_digest(contract)

@@ -18,6 +18,7 @@ class Severity(StrEnum):
 
     ERROR = "error"
     WARNING = "warning"
+    INFO = "info"
     OFF = "off"
 
 
@@ -111,7 +112,7 @@ def format_text(diagnostic: Diagnostic) -> str:
         where += f":{diagnostic.line}"
         if diagnostic.column is not None:
             where += f":{diagnostic.column}"
-    level = "" if diagnostic.is_error else " (warning)"
+    level = "" if diagnostic.is_error else f" ({diagnostic.severity.value})"
     at = f" [at {diagnostic.pointer}]" if diagnostic.pointer else ""
     return f"{where}: {diagnostic.code}{level} {diagnostic.message}{at}"
 
@@ -125,7 +126,7 @@ def _github_escape(text: str, *, property_value: bool = False) -> str:
 
 def format_github(diagnostic: Diagnostic) -> str:
     """A GitHub Actions workflow command (`::error file=...,line=...::message`)."""
-    kind = "error" if diagnostic.is_error else "warning"
+    kind = {Severity.ERROR: "error", Severity.INFO: "notice"}.get(diagnostic.severity, "warning")
     props = [f"file={_github_escape(diagnostic.file, property_value=True)}"]
     if diagnostic.line is not None:
         props.append(f"line={diagnostic.line}")

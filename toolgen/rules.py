@@ -79,10 +79,28 @@ RULES: Mapping[str, Rule] = {
         Rule("TG213", _W, "schema keyword looks misspelled"),
         Rule("TG214", _W, "default does not match its own schema"),
         Rule("TG215", _W, "required property is not defined in properties"),
+        Rule("TG450", _W, "an import repair changed what the tool accepts"),
+        Rule("TG451", _E, "import: the input schema cannot be read"),
+        # TG5xx: `toolgen audit`, implementations against their declared permissions
+        Rule("TG501", _E, "implementation writes files without the write permission"),
+        Rule("TG502", _E, "implementation runs programs without the execute permission"),
+        Rule("TG503", _E, "implementation uses the network without the network permission"),
+        Rule("TG504", _W, "implementation reads files without the read permission"),
+        Rule("TG510", Severity.INFO, "declared permission is used by no effect the audit found"),
+        Rule("TG511", Severity.INFO, "part of an implementation cannot be seen by reading it"),
+        Rule("TG512", _W, "register() names a tool that is not in the catalog"),
+        Rule("TG520", _E, "implementation file cannot be read or parsed"),
+        # TG53x: `toolgen replay`, recorded calls against the contracts on disk
+        Rule("TG530", _E, "recorded call of a tool that no longer exists"),
+        Rule("TG531", _E, "recorded input is refused by the current input schema"),
+        Rule("TG532", _E, "recorded output is refused by the current output schema"),
+        Rule("TG533", _E, "recorded error code is no longer declared"),
+        Rule("TG534", Severity.INFO, "a check depends on a redacted or shortened value"),
+        Rule("TG539", _E, "trace line is not a record of this package"),
     )
 }
-"""Rules of the TG1xx and TG2xx families; the provider (TG3xx) and compatibility (TG4xx) modules
-register theirs with `register`."""
+"""Rules of the TG1xx, TG2xx and TG5xx families and the import's TG45x; the provider (TG3xx) and
+compatibility (TG4xx) modules register theirs with `register`."""
 
 _EXTRA: dict[str, Rule] = {}
 
@@ -105,4 +123,4 @@ def all_rules() -> list[Rule]:
 
 def is_known_code(code: str) -> bool:
     """True for a code in a family toolgen owns (TG1xx to TG4xx)."""
-    return get(code) is not None or (len(code) == 5 and code[:2] == "TG" and code[2] in "1234" and code[3:].isdigit())
+    return get(code) is not None or (len(code) == 5 and code[:2] == "TG" and code[2] in "12345" and code[3:].isdigit())

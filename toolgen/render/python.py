@@ -423,6 +423,8 @@ def _shared(catalog: Catalog, settings: Settings) -> list[Artifact]:
         Artifact(base + "_runtime.py", _render(settings, "python/_runtime.py.jinja", _runtime_view())),
         Artifact(base + "_results.py", _render(settings, "python/_results.py.jinja", _runtime_view())),
         Artifact(base + "_schemas.py", _render(settings, "python/_schemas.py.jinja", _runtime_view())),
+        Artifact(base + "_enforce.py", _render(settings, "python/_enforce.py.jinja", _runtime_view())),
+        Artifact(base + "_replay.py", _render(settings, "python/_replay.py.jinja", _runtime_view())),
         Artifact(base + "__init__.py", _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules))),
     ]
 

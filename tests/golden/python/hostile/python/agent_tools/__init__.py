@@ -24,6 +24,7 @@ from . import (
     secret_store,
     typing,
 )
+from ._replay import Replayed, ReplayReport, replay
 from ._runtime import (
     Err,
     ErrorInfo,
@@ -63,7 +64,10 @@ __all__ = [
     "Ok",
     "Policy",
     "Registry",
+    "ReplayReport",
+    "Replayed",
     "ToolContract",
     "ToolResult",
     "TraceRecord",
+    "replay",
 ]

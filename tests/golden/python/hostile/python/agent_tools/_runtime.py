@@ -43,7 +43,11 @@ Public API (other generated modules, such as `mocks.py`, build on exactly this):
 - `TraceRecord`: one per call, given to `tracer`: tool, version, digest, `input` (the arguments
   with every `x-sensitive` value replaced by `REDACTED` at any depth, long strings shortened),
   `permission` (`"granted"`, `"denied"` or `"unchecked"`), `missing_permissions`, `duration_ms`,
-  `code` (`"OK"` or the error code), `retryable`, `traceback`.
+  `code` (`"OK"` or the error code), `retryable`, `traceback`, `undeclared_reads`.
+- `Registry(enforce=True)`: while an implementation runs, an operation its contract's permissions do
+  not declare (a write, a program run, a network connection) is stopped before it happens and the
+  call answers `PERMISSION_DENIED` with `details` naming the event and the missing permission;
+  undeclared reads are listed in the trace, not blocked (`_enforce.py` says what it cannot see).
 - `freeze(value)` / `thaw(value)`: deep read-only copies of JSON data and back; `redact(value,
   schema)`: the value with its sensitive parts replaced.
 """
@@ -198,6 +202,8 @@ class TraceRecord:
     code: str
     retryable: bool
     traceback: str | None = None
+    undeclared_reads: tuple[str, ...] = ()
+    """With `Registry(enforce=True)`: files the call read although the tool does not declare `read`."""
 
 
 def _invalid(errors: Iterable[tuple[str, str]], what: str) -> Err:
@@ -242,6 +248,7 @@ class _Outcome:
     permission: Literal["granted", "denied", "unchecked"] = "unchecked"
     missing: tuple[str, ...] = ()
     traceback: str | None = None
+    reads: tuple[str, ...] = ()
 
 
 class Registry:
@@ -252,13 +259,20 @@ class Registry:
         policy: Policy | None = None,
         tracer: Callable[[TraceRecord], None] | None = None,
         contracts: Iterable[ToolContract] | None = None,
+        *,
+        enforce: bool = False,
     ) -> None:
         if contracts is None:
             from . import CATALOG
 
             contracts = CATALOG
+        if enforce:
+            from . import (
+                _enforce,
+            )  # noqa: F401  (installs the process's audit hook once)
         self.policy = policy if policy is not None else Policy()
         self.tracer = tracer
+        self.enforce = enforce
         self._contracts = {c.name: c for c in sorted(contracts, key=lambda c: c.name)}
         self._implementations: dict[str, Implementation] = {}
         self._validators: dict[
@@ -359,6 +373,10 @@ class Registry:
                 ),
                 "granted",
             )
+        if self.enforce:
+            return _run_enforced(
+                contract, self._implementations[name], model, output_validator
+            )
         try:
             result = self._implementations[name](model)
         except Exception:
@@ -400,6 +418,7 @@ class Registry:
             code=result.code if isinstance(result, Err) else "OK",
             retryable=result.retryable if isinstance(result, Err) else False,
             traceback=outcome.traceback,
+            undeclared_reads=outcome.reads,
         )
         try:
             self.tracer(record)
@@ -416,6 +435,36 @@ def _validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validator:
         plain, format_checker=cls.FORMAT_CHECKER
     )
     return validator
+
+
+def _run_enforced(
+    contract: ToolContract,
+    implementation: Implementation,
+    model: Any,
+    output_validator: jsonschema.protocols.Validator | None,
+) -> _Outcome:
+    """Run an implementation under `_enforce`: an undeclared write, execute or network is PERMISSION_DENIED."""
+    from . import _enforce
+
+    with _enforce.enforced(contract.name, contract.permissions) as guard:
+        try:
+            result: Any = implementation(model)
+            failure = None
+        except Exception:
+            failure = traceback.format_exc()
+    reads = tuple(guard.reads)
+    if guard.blocked is not None:
+        denied = Err(
+            "PERMISSION_DENIED", _enforce.denied_message(guard), False, guard.details()
+        )
+        return _Outcome(denied, "denied", (guard.blocked[1],), failure, reads)
+    if failure is not None:
+        return _Outcome(
+            Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), failure, reads
+        )
+    outcome = _checked(contract, result, output_validator)
+    outcome.reads = reads
+    return outcome
 
 
 def _checked(
