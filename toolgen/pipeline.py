@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from toolgen import cache
 from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
-from toolgen.diagnostics import Diagnostic, has_errors, resolve_severities, sort_diagnostics
+from toolgen.diagnostics import Diagnostic, Severity, has_errors, resolve_severities, sort_diagnostics
 from toolgen.load import Locate, RawDocument, load_documents
 from toolgen.parallel import Background, pmap
 from toolgen.render import Artifact, RenderResult, targets
@@ -30,6 +30,9 @@ class Generated:
     diagnostics: tuple[Diagnostic, ...]
     catalog: Catalog | None = None
     artifacts: tuple[Artifact, ...] = ()
+    inputs: tuple[tuple[str, str], ...] = ()
+    """(path under the contracts folder, sha256 of the bytes read) of every contract this run read:
+    what the no-change shortcut records (`fastpath.loaded_key`)."""
 
     @property
     def ok(self) -> bool:
@@ -120,6 +123,7 @@ def generate(settings: Settings, *, progress: Callable[[str], None] | None = Non
         return Generated(settings, tuple(problems))
     # the parsed documents weigh as much as the catalog: keep only what places a target's diagnostics
     locators = {d.rel: d.locate for d in documents}
+    inputs = tuple(sorted((_under(d.path, settings.contracts_dir), d.digest) for d in documents))
     del documents
     per_file = {c.source: c.rules for c in catalog}
     registry = targets()
@@ -143,10 +147,46 @@ def generate(settings: Settings, *, progress: Callable[[str], None] | None = Non
         found = resolve_severities(result.diagnostics, settings.rule_severities, per_file)
         problems.extend(_located(found, locators))
         artifacts.extend(result.artifacts)
+    artifacts.sort(key=lambda a: a.path)
+    problems.extend(case_collisions(artifacts, catalog))
     diagnostics = tuple(sort_diagnostics(problems))
     if has_errors(diagnostics):
         return Generated(settings, diagnostics, catalog)
-    return Generated(settings, diagnostics, catalog, tuple(sorted(artifacts, key=lambda a: a.path)))
+    return Generated(settings, diagnostics, catalog, tuple(artifacts), inputs)
+
+
+def _under(path: Path, folder: Path) -> str:
+    """`path` relative to `folder`, as the no-change shortcut lists contract files."""
+    try:
+        return path.relative_to(folder).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def case_collisions(artifacts: Sequence[Artifact], catalog: Catalog) -> list[Diagnostic]:
+    """TG136 for each two output paths (files or folders) that differ only in case, naming the tools
+    they are made from; on macOS and Windows one would overwrite the other."""
+    seen: dict[str, str] = {}
+    found: list[Diagnostic] = []
+    for artifact in artifacts:
+        parts = artifact.path.split("/")
+        for end in range(1, len(parts) + 1):
+            prefix = "/".join(parts[:end])
+            other = seen.setdefault(prefix.casefold(), prefix)
+            if other != prefix:
+                found.append(_collision(other, prefix, catalog))
+                break
+    return found
+
+
+def _collision(first: str, second: str, catalog: Catalog) -> Diagnostic:
+    tools = [c for c in (catalog.get(PurePosixPath(p).stem) for p in (first, second)) if c is not None]
+    owners = [f"`{c.name}` ({c.source})" for c in tools] or ["toolgen's own files"]
+    message = (
+        f"the generated paths {first} and {second} differ only in case (made for {' and '.join(owners)}); "
+        "on macOS and Windows one would overwrite the other: rename the tool"
+    )
+    return Diagnostic("TG136", Severity.ERROR, message, tools[0].source if tools else first)
 
 
 APART: frozenset[str] = frozenset({"providers", "docs", "mocks"})

@@ -18,7 +18,7 @@ from toolgen import lint, provideroptions, rules
 from toolgen.catalog import CONTRACT_KEYS, PERMISSIONS, STANDARD_ERRORS
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity, resolve_severities, sort_diagnostics
-from toolgen.load import RawDocument, load_documents
+from toolgen.load import RawDocument, load_documents, load_named
 from toolgen.positions import join, json_duplicates, locator_for, unescape
 from toolgen.report import Reporter, did_you_mean, type_name
 from toolgen.schemacheck import check_defaults, check_schema, validate_instance, walk_limits
@@ -377,9 +377,13 @@ def _wanted(settings: Settings, path: Path) -> str | None:
 def validate_paths(settings: Settings, paths: Sequence[Path]) -> list[Diagnostic]:
     """Load and validate the project's contracts; with `paths`, report only on those files or folders.
 
-    Duplicate names are still checked across the whole catalog. A path that does not exist is TG101.
+    Duplicate names are still checked across the whole catalog. A named file or folder outside the
+    contracts folder is loaded and checked with it. A path that does not exist is TG101.
     """
     documents, problems = load_documents(settings)
+    if paths:  # files named outside the contracts folder are checked too, never reported clean unread
+        named, trouble = load_named(settings, paths, documents)
+        documents, problems = [*documents, *named], [*problems, *trouble]
     problems.extend(validate_documents(documents, settings))
     if paths:
         wanted = [_wanted(settings, p) for p in paths]
