@@ -1,8 +1,8 @@
 """The `python` target: a typed package under `python/<package>/` made from the catalog.
 
 Files: `_runtime.py` (policy, registry, traces: `templates/python/_runtime.py.jinja`; with
-`_results.py` for `Ok`/`Err`, `_redact.py` for secrets and `_schemas.py` for nulls and error messages,
-which it re-exports), one
+`_results.py` for `Ok`/`Err`, `_policy.py` for `Policy`, `_redact.py` for secrets and `_schemas.py`
+for nulls and error messages, which it re-exports), one
 `<module>.py` per tool (`templates/python/tool.py.jinja`, models from `python_models`), `__init__.py`
 (`CATALOG`, `CONTRACTS` and the runtime's public names) and `py.typed`. The mocks target adds
 `mocks.py`.
@@ -425,6 +425,7 @@ def _shared(catalog: Catalog, settings: Settings) -> list[Artifact]:
         Artifact(base + "_results.py", _render(settings, "python/_results.py.jinja", _runtime_view())),
         Artifact(base + "_schemas.py", _render(settings, "python/_schemas.py.jinja", _runtime_view())),
         Artifact(base + "_redact.py", _render(settings, "python/_redact.py.jinja", _runtime_view())),
+        Artifact(base + "_policy.py", _render(settings, "python/_policy.py.jinja", _runtime_view())),
         Artifact(base + "__init__.py", _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules))),
     ]
 
