@@ -114,3 +114,28 @@ def test_typed_accessor_calls_the_registry(pkg: ModuleType) -> None:
     result = tool.call(read_file.ReadFileInput(path="b.py"))
     assert result.ok and isinstance(result.data, read_file.ReadFileOutput) and result.data.content == "b.py"
     assert tool.call({"path": ""}).code == "INVALID_INPUT" and len(traces) == 2
+
+
+def test_the_registry_judges_in_draft_2020_12_whatever_schema_says(pkg: ModuleType) -> None:
+    """`toolgen validate` refuses another `$schema` (TG218); a hand-made record is still judged in 2020-12."""
+    import dataclasses
+
+    from pydantic import ConfigDict
+
+    ping = importlib.import_module(f"{PACKAGE}.ping")
+
+    class Loose(pkg._runtime.ToolModel):
+        model_config = ConfigDict(extra="allow")
+
+    schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+        "dependentRequired": {"a": ["b"]},
+    }
+    record = dataclasses.replace(ping.CONTRACT, input_schema=pkg._runtime.freeze(schema), input_model=Loose)
+    registry = pkg.Registry(contracts=[record])
+    registry.register("ping", lambda a: pkg.Ok({}))
+    refused = registry.call("ping", {"a": 1})
+    assert refused.code == "INVALID_INPUT" and "'b' is a dependency of 'a'" in refused.message
+    assert registry.call("ping", {"a": 1, "b": 2}).ok
