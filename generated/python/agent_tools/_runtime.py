@@ -273,14 +273,12 @@ class Registry:
         except RecursionError:
             parsed = invalid([("", "the arguments are nested too deeply")], "arguments")
             outcome = _Outcome(parsed)
-        except (
-            Exception
-        ):  # a bug in this runtime must still not reach the caller as an exception
+        # a bug in this runtime must still not reach the caller as an exception
+        except Exception:
             parsed = Err("INTERNAL", INTERNAL_MESSAGE, False)
             outcome = _Outcome(parsed, "unchecked", (), traceback.format_exc())
-        except (
-            KeyboardInterrupt
-        ):  # the caller's to handle, once its trace record is out
+        # the caller's to handle, once its trace record is out
+        except KeyboardInterrupt:
             outcome = _Outcome(
                 Err("INTERNAL", INTERNAL_MESSAGE, False),
                 "unchecked",
@@ -335,7 +333,7 @@ class Registry:
             Exception,
             SystemExit,
             GeneratorExit,
-        ):  # an implementation cannot end the caller's program
+        ):  # an implementation cannot end the program
             return _Outcome(
                 Err("INTERNAL", INTERNAL_MESSAGE, False),
                 "granted",
