@@ -159,9 +159,10 @@ def test_names_unicode_normalization_changes_are_errors(project: Path, names: li
 
 
 def test_what_build_rejects_validate_rejects_with_the_same_diagnostic(project: Path) -> None:
-    huge = with_property("secret", {"type": "string", "maxLength": 1e300})
+    huge = with_property("secret", {"type": "string", "maxLength": 1e300})  # jsonschema takes 1e300 as an integer
     problems = diagnose(project, huge)
-    assert [d.code for d in problems] == ["TG350"]
+    assert [(d.code, d.pointer) for d in problems] == [("TG350", P + "/maxLength")]
+    assert "exceeded maximum size (the value 1e+300)" in problems[0].message and "\n" not in problems[0].message
     settings, _ = load_settings(project)
     assert [d.code for d in generate(settings).diagnostics] == ["TG350"]
     assert set(generate(settings).diagnostics) == set(problems)

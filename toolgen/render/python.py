@@ -35,11 +35,11 @@ from black.strings import str_width
 from toolgen import cache
 from toolgen.catalog import PERMISSIONS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
-from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.diagnostics import Diagnostic
 from toolgen.fastpath import templates_digest
 from toolgen.parallel import jobs, pmap, pmap_batches
 from toolgen.render import Artifact, RenderResult, header_lines
-from toolgen.render.python_checks import MODELS_FAILED, TEMPLATE_FAILED, notes
+from toolgen.render.python_checks import TEMPLATE_FAILED, model_failure, notes
 from toolgen.render.python_format import format_source
 from toolgen.render.python_imports import import_block
 from toolgen.render.python_models import BATCH_SIZE, DCG_VERSION, ToolModels, models_for
@@ -276,8 +276,7 @@ def _models(catalog: Catalog, package: str) -> tuple[dict[str, ToolModels], list
         try:
             found.update(models_for([contract], package))
         except Exception as exc:
-            message = f"cannot make Python models for tool {contract.name!r}: {type(exc).__name__}: {exc}"
-            problems.append(Diagnostic(MODELS_FAILED.code, Severity.ERROR, message, contract.source, "/input_schema"))
+            problems.append(model_failure(contract, exc))
     return found, problems
 
 

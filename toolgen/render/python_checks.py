@@ -39,6 +39,51 @@ def notes(catalog: Catalog, models: Mapping[str, ToolModels]) -> list[Diagnostic
     return found
 
 
+def model_failure(contract: Contract, exc: Exception) -> Diagnostic:
+    """TG350 for a contract dcg cannot make models for: where and why, when dcg's schema reader says so."""
+    cause: BaseException | None = exc
+    while cause is not None and not hasattr(cause, "errors"):
+        cause = cause.__cause__ or cause.__context__
+    errors = _reader_errors(cause) if cause is not None else []
+    for key, schema in (("input_schema", contract.input_schema), ("output_schema", contract.output_schema)):
+        for location, text in errors:
+            pointer = _pointer_in(schema, location, f"/{key}")
+            if pointer is not None:
+                message = (
+                    f"cannot make Python models for tool {contract.name!r}: its schema reader refuses this: {text}"
+                )
+                return Diagnostic(MODELS_FAILED.code, Severity.ERROR, message, contract.source, pointer)
+    message = f"cannot make Python models for tool {contract.name!r}: {type(exc).__name__}: {exc}"
+    return Diagnostic(MODELS_FAILED.code, Severity.ERROR, message, contract.source, "/input_schema")
+
+
+def _reader_errors(error: BaseException) -> list[tuple[tuple[Any, ...], str]]:
+    """(location, message) of each error of a pydantic ValidationError, the union's other branches left out."""
+    try:
+        found = error.errors()  # type: ignore[attr-defined]
+    except Exception:
+        return []
+    out = []
+    for item in found:
+        if isinstance(item, Mapping) and item.get("type") != "bool_type":
+            shown = repr(item.get("input"))
+            out.append((tuple(item.get("loc", ())), f"{item.get('msg')} (the value {shown[:80]})"))
+    return out
+
+
+def _pointer_in(schema: Any, location: tuple[Any, ...], pointer: str) -> str | None:
+    """The pointer of `location` in `schema`, skipping the reader's own names (such as `JsonSchemaObject`)."""
+    node = schema
+    for part in location:
+        inside = isinstance(node, Mapping) and part in node
+        inside |= isinstance(node, list | tuple) and isinstance(part, int) and 0 <= part < len(node)
+        if inside:
+            node, pointer = node[part], join(pointer, part)
+        elif not (isinstance(part, str) and part[:1].isupper()):
+            return None
+    return pointer
+
+
 def _source(catalog: Catalog, name: str) -> str:
     contract = catalog.get(name)
     return contract.source if contract is not None else name
