@@ -408,3 +408,15 @@ def mock_server_command(ctx: Context) -> None:
         emit(exc.diagnostics, "text")
         click.echo("toolgen: the mocks could not be generated; nothing to serve", err=True)
         sys.exit(1)
+
+
+def _register_checks() -> None:
+    from toolgen.cli_audit import audit_command, replay_command
+
+    for command in (audit_command, replay_command):
+        assert command.callback is not None
+        command.callback = guarded(command.callback)
+        main.add_command(command)
+
+
+_register_checks()

@@ -18,6 +18,7 @@ class Severity(StrEnum):
 
     ERROR = "error"
     WARNING = "warning"
+    INFO = "info"
     OFF = "off"
 
 
@@ -122,7 +123,7 @@ def format_text(diagnostic: Diagnostic) -> str:
         where += f":{diagnostic.line}"
         if diagnostic.column is not None:
             where += f":{diagnostic.column}"
-    level = "" if diagnostic.is_error else " (warning)"
+    level = "" if diagnostic.is_error else f" ({diagnostic.severity.value})"
     at = f" [at {printable(diagnostic.pointer)}]" if diagnostic.pointer else ""
     return f"{where}: {diagnostic.code}{level} {printable(diagnostic.message)}{at}"
 
@@ -136,7 +137,7 @@ def _github_escape(text: str, *, property_value: bool = False) -> str:
 
 def format_github(diagnostic: Diagnostic) -> str:
     """A GitHub Actions workflow command (`::error file=...,line=...::message`)."""
-    kind = "error" if diagnostic.is_error else "warning"
+    kind = {Severity.ERROR: "error", Severity.INFO: "notice"}.get(diagnostic.severity, "warning")
     props = [f"file={_github_escape(diagnostic.file, property_value=True)}"]
     if diagnostic.line is not None:
         props.append(f"line={diagnostic.line}")

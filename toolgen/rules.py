@@ -77,6 +77,22 @@ RULES: Mapping[str, Rule] = {
         Rule("TG218", _E, "schema names another JSON Schema dialect"),
         Rule("TG219", _E, "bounds leave no valid value"),
         Rule("TG220", _W, "format is not one JSON Schema defines"),
+        # TG5xx: `toolgen audit`, implementations against their declared permissions
+        Rule("TG501", _E, "implementation writes files without the write permission"),
+        Rule("TG502", _E, "implementation runs programs without the execute permission"),
+        Rule("TG503", _E, "implementation uses the network without the network permission"),
+        Rule("TG504", _W, "implementation reads files without the read permission"),
+        Rule("TG510", Severity.INFO, "declared permission is used by no effect the audit found"),
+        Rule("TG511", Severity.INFO, "part of an implementation cannot be seen by reading it"),
+        Rule("TG512", _W, "register() names a tool that is not in the catalog"),
+        Rule("TG520", _E, "implementation file cannot be read or parsed"),
+        # TG53x: `toolgen replay`, recorded calls against the contracts on disk
+        Rule("TG530", _E, "recorded call of a tool that no longer exists"),
+        Rule("TG531", _E, "recorded input is refused by the current input schema"),
+        Rule("TG532", _E, "recorded output is refused by the current output schema"),
+        Rule("TG533", _E, "recorded error code is no longer declared"),
+        Rule("TG534", Severity.INFO, "a check depends on a redacted or shortened value"),
+        Rule("TG539", _E, "trace line is not a record of this package"),
     )
 }
 """Rules of the TG1xx and TG2xx families; the provider (TG3xx) and compatibility (TG4xx) modules
@@ -104,9 +120,9 @@ def all_rules() -> list[Rule]:
 def locked(code: str) -> bool:
     """True for a contract rule (TG1xx, or a TG2xx that is an error by default): only "error" is allowed."""
     rule = RULES.get(code)
-    return code.startswith("TG1") or (rule is not None and rule.severity is Severity.ERROR)
+    return code.startswith("TG1") or (code.startswith("TG2") and rule is not None and rule.severity is Severity.ERROR)
 
 
 def is_known_code(code: str) -> bool:
     """True for a code in a family toolgen owns (TG1xx to TG4xx)."""
-    return get(code) is not None or (len(code) == 5 and code[:2] == "TG" and code[2] in "1234" and code[3:].isdigit())
+    return get(code) is not None or (len(code) == 5 and code[:2] == "TG" and code[2] in "12345" and code[3:].isdigit())

@@ -396,6 +396,8 @@ def _shared(catalog: Catalog, settings: Settings) -> list[Artifact]:
         Artifact(base + "_schemas.py", _render(settings, "python/_schemas.py.jinja", _runtime_view())),
         Artifact(base + "_redact.py", _render(settings, "python/_redact.py.jinja", _runtime_view())),
         Artifact(base + "_policy.py", _render(settings, "python/_policy.py.jinja", _runtime_view())),
+        Artifact(base + "_enforce.py", _render(settings, "python/_enforce.py.jinja", _runtime_view())),
+        Artifact(base + "_replay.py", _render(settings, "python/_replay.py.jinja", _runtime_view())),
         Artifact(base + "__init__.py", _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules))),
     ]
 

@@ -28,6 +28,7 @@ from . import (
     search_code,
     write_file,
 )
+from ._replay import Replayed, ReplayReport, replay
 from ._runtime import (
     Err,
     ErrorInfo,
@@ -72,8 +73,11 @@ __all__ = [
     "Ok",
     "Policy",
     "Registry",
+    "ReplayReport",
+    "Replayed",
     "Tool",
     "ToolContract",
     "ToolResult",
     "TraceRecord",
+    "replay",
 ]

@@ -16,6 +16,7 @@ from . import (
     ping,
     read_file,
 )
+from ._replay import Replayed, ReplayReport, replay
 from ._runtime import (
     Err,
     ErrorInfo,
@@ -48,8 +49,11 @@ __all__ = [
     "Ok",
     "Policy",
     "Registry",
+    "ReplayReport",
+    "Replayed",
     "Tool",
     "ToolContract",
     "ToolResult",
     "TraceRecord",
+    "replay",
 ]

@@ -24,6 +24,7 @@ from . import (
     secret_store,
     typing,
 )
+from ._replay import Replayed, ReplayReport, replay
 from ._runtime import (
     Err,
     ErrorInfo,
@@ -64,8 +65,11 @@ __all__ = [
     "Ok",
     "Policy",
     "Registry",
+    "ReplayReport",
+    "Replayed",
     "Tool",
     "ToolContract",
     "ToolResult",
     "TraceRecord",
+    "replay",
 ]

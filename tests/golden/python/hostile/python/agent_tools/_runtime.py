@@ -60,7 +60,11 @@ Public API (other generated modules, such as `mocks.py`, build on exactly this):
 - `TraceRecord`: one per call, given to `tracer`: tool, version, digest, `input` (the arguments
   with every `x-sensitive` value replaced by `REDACTED` at any depth, long strings shortened),
   `permission` (`"granted"`, `"denied"` or `"unchecked"`), `missing_permissions`, `duration_ms`,
-  `code` (`"OK"` or the error code), `retryable`, `traceback`.
+  `code` (`"OK"` or the error code), `retryable`, `traceback`, `undeclared_reads`.
+- `Registry(enforce=True)`: while an implementation runs, an operation its contract's permissions do
+  not declare (a write, a program run, a network connection) is stopped before it happens and the
+  call answers `PERMISSION_DENIED` with `details` naming the event and the missing permission;
+  undeclared reads are listed in the trace, not blocked (`_enforce.py` says what it cannot see).
 - `freeze(value)` / `thaw(value)`: deep read-only copies of JSON data and back; `redact(value,
   schema)`: the value with its sensitive parts replaced.
 """
@@ -187,6 +191,8 @@ class TraceRecord:
     code: str
     retryable: bool
     traceback: str | None = None
+    undeclared_reads: tuple[str, ...] = ()
+    """With `Registry(enforce=True)`: files the call read although the tool does not declare `read`."""
 
 
 Implementation: TypeAlias = Callable[[Any], "ToolResult[Any]"]
@@ -199,6 +205,7 @@ class _Outcome:
     permission: Literal["granted", "denied", "unchecked"] = "unchecked"
     missing: tuple[str, ...] = ()
     traceback: str | None = None
+    reads: tuple[str, ...] = ()
     secrets: Secrets = NO_SECRETS
     """The output's sensitive values (the input's are known to `call`)."""
 
@@ -211,13 +218,20 @@ class Registry:
         policy: Policy | None = None,
         tracer: Callable[[TraceRecord], None] | None = None,
         contracts: Iterable[ToolContract] | None = None,
+        *,
+        enforce: bool = False,
     ) -> None:
         if contracts is None:
             from . import CATALOG
 
             contracts = CATALOG
+        if enforce:
+            from . import (
+                _enforce,
+            )  # noqa: F401  (installs the process's audit hook once)
         self.policy = policy if policy is not None else Policy()
         self.tracer = tracer
+        self.enforce = enforce
         self._contracts = {c.name: c for c in sorted(contracts, key=lambda c: c.name)}
         self._implementations: dict[str, Implementation] = {}
         self._validators: dict[
@@ -327,6 +341,10 @@ class Registry:
                 for e in exc.errors()
             ]
             return _Outcome(invalid(found, "arguments"), "granted")
+        if self.enforce:
+            return _run_enforced(
+                contract, self._implementations[name], model, output_validator
+            )
         try:
             result = self._implementations[name](model)
         except (
@@ -378,6 +396,7 @@ class Registry:
             code=result.code if isinstance(result, Err) else "OK",
             retryable=result.retryable if isinstance(result, Err) else False,
             traceback=outcome.traceback,
+            undeclared_reads=outcome.reads,
         )
         try:
             self.tracer(record)
@@ -411,7 +430,43 @@ def _private(outcome: _Outcome, secrets: Secrets) -> _Outcome:
             result.code, found.scrub(result.message), result.retryable, details
         )
     trace = found.scrub(outcome.traceback) if outcome.traceback is not None else None
-    return _Outcome(result, outcome.permission, outcome.missing, trace, found)
+    return _Outcome(
+        result, outcome.permission, outcome.missing, trace, outcome.reads, found
+    )
+
+
+def _run_enforced(
+    contract: ToolContract,
+    implementation: Implementation,
+    model: Any,
+    output_validator: jsonschema.protocols.Validator | None,
+) -> _Outcome:
+    """Run an implementation under `_enforce`: an undeclared write, execute or network is PERMISSION_DENIED."""
+    from . import _enforce
+
+    with _enforce.enforced(contract.name, contract.permissions) as guard:
+        try:
+            result: Any = implementation(model)
+            failure = None
+        except (
+            Exception,
+            SystemExit,
+            GeneratorExit,
+        ):  # an implementation cannot end the program
+            failure = traceback.format_exc()
+    reads = tuple(guard.reads)
+    if guard.blocked is not None:
+        denied = Err(
+            "PERMISSION_DENIED", _enforce.denied_message(guard), False, guard.details()
+        )
+        return _Outcome(denied, "denied", (guard.blocked[1],), failure, reads)
+    if failure is not None:
+        return _Outcome(
+            Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), failure, reads
+        )
+    outcome = _checked(contract, result, output_validator)
+    outcome.reads = reads
+    return outcome
 
 
 def _checked(
@@ -446,10 +501,14 @@ def _checked(
                 + "; ".join(sorted(problems))
             )
             return _Outcome(
-                Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), note, secrets
+                Err("INTERNAL", INTERNAL_MESSAGE, False),
+                "granted",
+                (),
+                note,
+                secrets=secrets,
             )
         return _Outcome(
-            Ok(contract.output_model.model_validate(data)), "granted", (), None, secrets
+            Ok(contract.output_model.model_validate(data)), "granted", secrets=secrets
         )
     except Exception:
         return _Outcome(
@@ -457,7 +516,7 @@ def _checked(
             "granted",
             (),
             traceback.format_exc(),
-            secrets,
+            secrets=secrets,
         )
 
 

@@ -1,0 +1,131 @@
+"""`toolgen audit` and `toolgen replay`: checks of what runs against what the contracts declare.
+
+Kept apart from cli.py, which registers these commands; the same conventions hold (exit 0 clean, 1
+findings, 2 usage, 3 internal; bad input never shows a traceback).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from toolgen import diagnostics
+from toolgen.diagnostics import Severity
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' * (count != 1)}"
+
+
+def audit_summary(result: object, tools: int) -> str:
+    """One line: files read, implementations found, findings by severity."""
+    from toolgen.audit import Audit
+
+    assert isinstance(result, Audit)
+    counts = {s: sum(1 for d in result.diagnostics if d.severity is s) for s in Severity}
+    found = {i.tool for i in result.implementations}
+    implementations = _plural(len(result.implementations), "implementation")
+    return (
+        f"toolgen audit: {_plural(result.files, 'file')} read, {implementations} "
+        f"of {len(found)} of {_plural(tools, 'tool')}; {_plural(counts[Severity.ERROR], 'error')}, "
+        f"{_plural(counts[Severity.WARNING], 'warning')}, {counts[Severity.INFO]} info"
+    )
+
+
+@click.command("audit")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", help="Output format.")
+@click.pass_obj
+def audit_command(ctx: object, paths: tuple[Path, ...], fmt: str) -> None:
+    """Read implementation source and report effects their tools' permissions do not declare (exit 1)."""
+    from toolgen import audit, cli, pipeline
+
+    assert isinstance(ctx, cli.Context)
+    settings = cli.settings_or_exit(ctx)
+    catalog, problems, _ = pipeline.load_catalog(settings)
+    if catalog is None:
+        cli.emit(problems, "text")
+        click.echo("toolgen: contracts are invalid; fix them before auditing", err=True)
+        sys.exit(1)
+    files = audit.python_files(settings.root, [p.resolve() for p in paths], settings.output_dir)
+    result = audit.audit(catalog, files, settings.rel, package=settings.python_package)
+    if fmt == "json":
+        document = {
+            "findings": [d.as_json() for d in diagnostics.sort_diagnostics(result.diagnostics)],
+            "implementations": [i.as_json() for i in result.implementations],
+            "missing": sorted(set(catalog.names) - {i.tool for i in result.implementations}),
+        }
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+    else:
+        click.echo(diagnostics.render(result.diagnostics, fmt), nl=False)
+        missing = sorted(set(catalog.names) - {i.tool for i in result.implementations})
+        if missing and fmt == "text":
+            click.echo(f"no implementation found for: {', '.join(missing)}")
+    click.echo(audit_summary(result, len(catalog)), err=True)
+    if diagnostics.has_errors(result.diagnostics):
+        sys.exit(1)
+
+
+def replay_text(result: object, fmt: str) -> str:
+    """The replay report: findings, then a table per tool (text or markdown)."""
+    from toolgen.replay import Replay
+
+    assert isinstance(result, Replay)
+    lines = diagnostics.render(result.findings, "text").splitlines() if fmt == "text" else []
+    if fmt == "markdown":
+        lines += ["## Replay of recorded calls", ""]
+        lines += [f"- `{d.code}` {d.message}" for d in diagnostics.sort_diagnostics(result.findings)]
+        lines += ["", "| tool | calls | versions seen | refused | uncertain |", "|---|---:|---|---:|---:|"]
+        for tool, s in sorted(result.tools.items()):
+            lines.append(
+                f"| `{tool}` | {s.calls} | {', '.join(sorted(s.versions)) or '-'} | {s.refused} | {s.uncertain} |"
+            )
+    else:
+        for tool, s in sorted(result.tools.items()):
+            versions = ", ".join(sorted(s.versions)) or "no version"
+            lines.append(
+                f"{tool}: {_plural(s.calls, 'call')} ({versions}), {s.refused} refused, {s.uncertain} uncertain"
+            )
+    lines.append(
+        f"{_plural(result.calls, 'recorded call')}: {result.refused} would now be refused; "
+        f"{_plural(result.uncertain_checks, 'check')} uncertain (redacted or shortened values)"
+    )
+    return "\n".join(lines) + "\n"
+
+
+@click.command("replay")
+@click.argument("traces", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", help="Output format.")
+@click.pass_obj
+def replay_command(ctx: object, traces: Path, fmt: str) -> None:
+    """Judge recorded calls (a JsonlTracer file) against the contracts on disk (exit 1 if any is refused now)."""
+    from toolgen import cli, pipeline, replay
+
+    assert isinstance(ctx, cli.Context)
+    settings = cli.settings_or_exit(ctx)
+    catalog, problems, _ = pipeline.load_catalog(settings)
+    if catalog is None:
+        cli.emit(problems, "text")
+        click.echo("toolgen: contracts are invalid; fix them before replaying", err=True)
+        sys.exit(1)
+    try:
+        result = replay.replay(traces, settings.rel(traces), catalog, settings.python_package)
+    except OSError as exc:
+        click.echo(f"toolgen: cannot read {traces}: {exc.strerror or exc}", err=True)
+        sys.exit(2)
+    if fmt == "json":
+        document = {
+            "findings": [d.as_json() for d in diagnostics.sort_diagnostics(result.findings)],
+            "tools": {tool: s.as_json() for tool, s in sorted(result.tools.items())},
+            "calls": result.calls,
+            "refused": result.refused,
+            "uncertain_checks": result.uncertain_checks,
+        }
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+    else:
+        click.echo(replay_text(result, fmt), nl=False)
+    if diagnostics.has_errors(result.findings):
+        sys.exit(1)
