@@ -210,3 +210,28 @@ def test_keyboard_interrupt_propagates_after_its_trace(pkg: ModuleType) -> None:
         registry.call("vault", {"label": "l", "api_key": S})
     assert len(traces) == 1 and traces[0].code == "INTERNAL" and "KeyboardInterrupt" in traces[0].traceback
     assert SECRET not in repr(traces[0])
+
+
+def test_many_secrets_cost_little(pkg: ModuleType) -> None:
+    """Scrubbing looks texts up by length, so 20,000 secrets and a long traceback stay cheap."""
+    import time
+
+    headers = {f"h{i}": f"{S}-{i:05d}" for i in range(20_000)}
+    started = time.perf_counter()
+    result, trace = call(pkg, {"label": "l", "headers": headers})
+    assert result.code == "INVALID_INPUT" and SECRET not in everything(result, trace)
+
+    def explode(arguments: Any) -> Any:
+        raise ValueError(" ".join(f"{S}-{i:05d}" for i in range(0, 20_000, 7)) + " end")
+
+    tokens = [f"{S}-{i:05d}" for i in range(20_000)]
+    env = {f"SECRET_{i}": t for i, t in enumerate(tokens)}
+    result, trace = call(pkg, {"label": "l", "pin": 1, "env": env}, explode)
+    assert result.code == "INTERNAL" and SECRET not in everything(result, trace) and "end" in trace.traceback
+    assert time.perf_counter() - started < 20
+
+
+def test_an_invited_null_for_a_secret_is_dropped_from_the_trace_too(pkg: ModuleType) -> None:
+    result, trace = call(pkg, {"label": "l", "api_key": None, "login": {"user": "ann", "password": None}})
+    assert result.ok, result
+    assert trace.input == {"label": "l", "login": {"user": "ann"}}

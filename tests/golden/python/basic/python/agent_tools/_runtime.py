@@ -91,7 +91,7 @@ from ._redact import (
     combined,
     find_secrets,
     redact,
-    shorten,
+    redacted,
 )
 from ._results import Err, Ok, ToolModel, ToolResult, freeze, thaw
 from ._schemas import (
@@ -299,10 +299,12 @@ class Registry:
                 (),
                 traceback.format_exc(),
             )
-            self._trace(name, contract, parsed, _private(outcome, secrets), started)
+            self._trace(
+                name, contract, parsed, _private(outcome, secrets), started, secrets
+            )
             raise
         outcome = _private(outcome, secrets)
-        self._trace(name, contract, parsed, outcome, started)
+        self._trace(name, contract, parsed, outcome, started, secrets)
         return outcome.result
 
     def _run(
@@ -367,6 +369,7 @@ class Registry:
         parsed: dict[str, Any] | Err,
         outcome: _Outcome,
         started: float,
+        secrets: Secrets,
     ) -> None:
         if self.tracer is None:
             return
@@ -374,11 +377,7 @@ class Registry:
         if not isinstance(parsed, Err):
             try:
                 summary = (
-                    shorten(
-                        outcome.secrets.scrub_data(
-                            redact(parsed, contract.input_schema)
-                        )
-                    )
+                    outcome.secrets.summary(redacted(parsed, secrets.paths))
                     if contract
                     else REDACTED
                 )

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
@@ -154,36 +154,51 @@ def item_schemas(
     return found
 
 
-def _walk(
-    value: Any,
-    schemas: list[Mapping[str, Any]],
-    root: Mapping[str, Any],
-    path: Path,
-    out: list[Path],
-) -> None:
-    if any(s.get("x-sensitive") is True for s in schemas):
-        out.append(path)
-        return
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            subs = [
-                a
-                for s in schemas
-                for sub in property_schemas(s, str(key))
-                for a in applicable(sub, root)
-            ]
-            if subs:
-                _walk(item, subs, root, (*path, str(key)), out)
-    elif isinstance(value, (list, tuple)):
-        for index, item in enumerate(value):
-            subs = [
-                a
-                for s in schemas
-                for sub in item_schemas(s, index)
-                for a in applicable(sub, root)
-            ]
-            if subs:
-                _walk(item, subs, root, (*path, str(index)), out)
+class _Walk:
+    """One walk of a value against its schema, remembering what each subschema expands to."""
+
+    def __init__(self, root: Mapping[str, Any]) -> None:
+        self.root = root
+        self.found: list[Path] = []
+        self._expanded: dict[int, list[Mapping[str, Any]]] = {}
+
+    def expand(self, schema: Any) -> list[Mapping[str, Any]]:
+        key = id(schema)
+        if key not in self._expanded:
+            self._expanded[key] = applicable(schema, self.root)
+        return self._expanded[key]
+
+    def visit(self, value: Any, schemas: list[Mapping[str, Any]], path: Path) -> None:
+        if any(s.get("x-sensitive") is True for s in schemas):
+            self.found.append(path)
+            return
+        if isinstance(value, Mapping):
+            for key, item in value.items():
+                subs = [
+                    a
+                    for s in schemas
+                    for sub in property_schemas(s, str(key))
+                    for a in self.expand(sub)
+                ]
+                if subs:
+                    self.visit(item, subs, (*path, str(key)))
+        elif isinstance(value, (list, tuple)):
+            for index, item in enumerate(value):
+                subs = [
+                    a
+                    for s in schemas
+                    for sub in item_schemas(s, index)
+                    for a in self.expand(sub)
+                ]
+                if subs:
+                    self.visit(item, subs, (*path, str(index)))
+
+
+def sensitive_paths(value: Any, schema: Mapping[str, Any]) -> list[Path]:
+    """The paths of every value in `value` (plain JSON data) that its schema marks `x-sensitive`."""
+    walk = _Walk(schema)
+    walk.visit(value, walk.expand(schema), ())
+    return walk.found
 
 
 def _leaves(value: Any) -> Iterator[Any]:
@@ -218,48 +233,67 @@ def _at(value: Any, path: Path) -> Any:
     return value
 
 
-def _pattern(texts: Iterable[str]) -> re.Pattern[str] | None:
-    """One alternation of the texts, longest first: a single pass never rescans a replacement."""
-    ordered = sorted(set(texts), key=lambda t: (-len(t), t))
-    parts = [
-        (
-            re.escape(t)
-            if len(t) >= MIN_ANYWHERE
-            else rf"(?<![\w.]){re.escape(t)}(?![\w.])"
-        )
-        for t in ordered
-    ]
-    return re.compile("|".join(parts)) if parts else None
+def _word_at(text: str, start: int, end: int) -> bool:
+    """True when `text[start:end]` is not part of a longer word or number."""
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    return not (before.isalnum() or before in "_.") and not (
+        after.isalnum() or after in "_."
+    )
 
 
 @dataclass(frozen=True)
 class Secrets:
-    """Where the sensitive values of one value are (`paths`) and the texts they show as."""
+    """Where the sensitive values of one value are (`paths`) and the texts they show as (`texts`).
 
-    paths: tuple[Path, ...] = ()
+    Scrubbing looks up each position's candidates by length in a set, longest first, so its cost
+    grows with the text and the number of distinct lengths, not with the number of secrets.
+    """
+
+    paths: frozenset[Path] = frozenset()
     texts: frozenset[str] = frozenset()
-    pattern: re.Pattern[str] | None = field(default=None, repr=False, compare=False)
+    _holders: frozenset[Path] = field(default=frozenset(), repr=False, compare=False)
+    _lengths: tuple[int, ...] = field(default=(), repr=False, compare=False)
+    _starts: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
     @classmethod
-    def of(cls, value: Any, paths: Sequence[Path]) -> Secrets:
-        """The secrets of `value` at `paths`."""
-        texts = frozenset(
-            f for p in paths for leaf in _leaves(_at(value, p)) for f in _forms(leaf)
-        )
-        return cls(tuple(paths), texts, _pattern(texts))
+    def of(cls, paths: Iterable[Path], texts: Iterable[str]) -> Secrets:
+        """The secrets at `paths` (for `touches`) that show as `texts` (for `scrub`)."""
+        found, shown = frozenset(paths), frozenset(t for t in texts if t)
+        holders = frozenset(p[:end] for p in found for end in range(len(p)))
+        lengths = tuple(sorted({len(t) for t in shown}, reverse=True))
+        return cls(found, shown, holders, lengths, frozenset(t[0] for t in shown))
 
     def touches(self, path: Iterable[Any]) -> bool:
         """True when the value at `path` is sensitive, lies inside one or holds one."""
         here = tuple(str(p) for p in path)
-        return any(p[: len(here)] == here or here[: len(p)] == p for p in self.paths)
+        return here in self._holders or any(
+            here[:end] in self.paths for end in range(len(here) + 1)
+        )
 
     def scrub(self, text: str) -> str:
-        """`text` with every sensitive value in it replaced by `REDACTED`."""
-        return (
-            self.pattern.sub(REDACTED, text)
-            if self.pattern is not None and text
-            else text
-        )
+        """`text` with every sensitive value in it replaced by `REDACTED` (a short one only as a whole word)."""
+        if not self.texts or not text:
+            return text
+        pieces: list[str] = []
+        done = index = 0
+        while index < len(text):
+            end = self._match(text, index) if text[index] in self._starts else 0
+            if end:
+                pieces += [text[done:index], REDACTED]
+                index = done = end
+            else:
+                index += 1
+        return "".join([*pieces, text[done:]]) if pieces else text
+
+    def _match(self, text: str, index: int) -> int:
+        for length in self._lengths:
+            end = index + length
+            if text[index:end] in self.texts and (
+                length >= MIN_ANYWHERE or _word_at(text, index, end)
+            ):
+                return end
+        return 0
 
     def scrub_data(self, value: Any) -> Any:
         """A copy of JSON data with every string (keys too) scrubbed."""
@@ -271,11 +305,24 @@ class Secrets:
             return [self.scrub_data(v) for v in value]
         return value
 
+    def summary(self, value: Any) -> Any:
+        """`shorten(scrub_data(value))`, scrubbing only what the shortened strings keep."""
+        if isinstance(value, str):
+            if len(value) <= MAX_TRACE_STRING:
+                return self.scrub(value)
+            longest = self._lengths[0] if self._lengths else 0
+            kept = self.scrub(value[: MAX_TRACE_STRING + longest])[:MAX_TRACE_STRING]
+            return f"{kept}... ({len(value)} characters)"
+        if isinstance(value, Mapping):
+            return {self.scrub(str(k)): self.summary(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self.summary(v) for v in value]
+        return value
+
 
 def combined(*found: Secrets) -> Secrets:
     """One scrubber for the texts of several values' secrets (input and output); it has no paths."""
-    texts = frozenset(t for s in found for t in s.texts)
-    return Secrets((), texts, _pattern(texts))
+    return Secrets.of((), (t for s in found for t in s.texts))
 
 
 NO_SECRETS = Secrets()
@@ -287,23 +334,35 @@ def find_secrets(value: Any, schema: Mapping[str, Any] | None) -> Secrets:
     if schema is None:
         return NO_SECRETS
     plain = thaw(value)
-    paths: list[Path] = []
-    _walk(plain, applicable(schema, schema), schema, (), paths)
-    return Secrets.of(plain, paths) if paths else NO_SECRETS
+    paths = sensitive_paths(plain, schema)
+    if not paths:
+        return NO_SECRETS
+    return Secrets.of(
+        paths,
+        (f for p in paths for leaf in _leaves(_at(plain, p)) for f in _forms(leaf)),
+    )
+
+
+def redacted(value: Any, paths: Iterable[Path]) -> Any:
+    """A copy of `value` with the values at `paths` replaced by `REDACTED` (paths it no longer has skipped)."""
+    plain = thaw(value)
+    for path in sorted(paths, key=len):
+        if not path:
+            return REDACTED
+        try:
+            parent = _at(plain, path[:-1])
+            key: Any = path[-1] if isinstance(parent, dict) else int(path[-1])
+            if parent[key] is not None:
+                parent[key] = REDACTED
+        except (KeyError, IndexError, TypeError, ValueError):
+            continue  # under a value already redacted, or dropped (an invited null)
+    return plain
 
 
 def redact(value: Any, schema: Mapping[str, Any]) -> Any:
     """A copy of `value` with every value its schema marks `x-sensitive` replaced, at any depth."""
     plain = thaw(value)
-    paths: list[Path] = []
-    _walk(plain, applicable(schema, schema), schema, (), paths)
-    if () in paths:
-        return REDACTED
-    for path in paths:
-        parent = _at(plain, path[:-1])
-        key: Any = path[-1] if isinstance(parent, dict) else int(path[-1])
-        parent[key] = REDACTED
-    return plain
+    return redacted(plain, sensitive_paths(plain, schema))
 
 
 def shorten(value: Any) -> Any:
@@ -351,5 +410,7 @@ __all__ = [
     "property_schemas",
     "quote",
     "redact",
+    "redacted",
+    "sensitive_paths",
     "shorten",
 ]
