@@ -8,17 +8,24 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.conftest import REPO
 from toolgen import pipeline
-from toolgen.config import load_settings
+from toolgen.catalog import build_catalog, contract_from_document
+from toolgen.config import Settings, load_settings
+from toolgen.diagnostics import Diagnostic
+from toolgen.render import providers
 from toolgen.render.providers import codes
 
 DOC = REPO / "docs" / "rules-providers.md"
 SECTION = re.compile(r"^## (TG3\d\d): ", re.MULTILINE)
-BLOCK = re.compile(r"^```json (failing|fixed)( anthropic_strict)?\n(.*?)^```", re.MULTILINE | re.DOTALL)
+BLOCK = re.compile(
+    r"^```json (failing|fixed)( anthropic_strict)?( unvalidated)?(?: copies=(\d+))?\n(.*?)^```",
+    re.MULTILINE | re.DOTALL,
+)
 
 
 def _base() -> dict[str, object]:
@@ -29,14 +36,17 @@ def _base() -> dict[str, object]:
     return base
 
 
-def _examples() -> list[tuple[str, str, bool, str]]:
+def _examples() -> list[tuple[str, str, bool, str, int | None, bool]]:
     text = DOC.read_text(encoding="utf-8")
     found = []
     sections = list(SECTION.finditer(text))
     for index, section in enumerate(sections):
         end = sections[index + 1].start() if index + 1 < len(sections) else len(text)
         for block in BLOCK.finditer(text, section.end(), end):
-            found.append((section.group(1), block.group(1), bool(block.group(2)), block.group(3)))
+            copies = int(block.group(4)) if block.group(4) else None
+            found.append(
+                (section.group(1), block.group(1), bool(block.group(2)), block.group(5), copies, bool(block.group(3)))
+            )
     return found
 
 
@@ -45,19 +55,38 @@ def test_every_provider_rule_has_a_section() -> None:
     assert documented == [rule.code for rule in codes.PROVIDER_RULES]
 
 
-@pytest.mark.parametrize(("code", "kind", "anthropic_strict", "fragment"), _examples())
-def test_example(tmp_path: Path, code: str, kind: str, anthropic_strict: bool, fragment: str) -> None:
+@pytest.mark.parametrize(("code", "kind", "example"), [(e[0], e[1], e) for e in _examples()])
+def test_example(tmp_path: Path, code: str, kind: str, example: tuple[str, str, bool, str, int | None, bool]) -> None:
+    _, _, anthropic_strict, fragment, copies, unvalidated = example
     contract = {**_base(), **json.loads(fragment)}
+    if unvalidated:
+        diagnostics = _project_in_code(tmp_path, contract)
+    else:
+        diagnostics = _build(tmp_path, contract, anthropic_strict, copies)
+    provider_codes = sorted({d.code for d in diagnostics if d.code.startswith("TG3")})
+    if kind == "failing":
+        assert code in provider_codes
+    else:
+        assert provider_codes == []
+
+
+def _build(tmp_path: Path, contract: dict[str, Any], anthropic_strict: bool, copies: int | None) -> list[Diagnostic]:
     (tmp_path / "contracts").mkdir()
-    (tmp_path / "contracts" / "lookup_word.json").write_text(json.dumps(contract), encoding="utf-8")
+    names = [contract["name"]] if copies is None else [f"{contract['name']}_{i:03}" for i in range(copies)]
+    for name in names:
+        text = json.dumps({**contract, "name": name})
+        (tmp_path / "contracts" / f"{name}.json").write_text(text, encoding="utf-8")
     config = 'targets = ["providers"]\n' + ("anthropic_strict = true\n" if anthropic_strict else "")
     (tmp_path / "toolgen.toml").write_text(config, encoding="utf-8")
     settings, problems = load_settings(tmp_path)
     assert problems == []
     result = pipeline.generate(settings)
     assert not [d for d in result.diagnostics if d.code.startswith("TG1")], result.diagnostics
-    provider_codes = sorted({d.code for d in result.diagnostics if d.code.startswith("TG3")})
-    if kind == "failing":
-        assert code in provider_codes
-    else:
-        assert provider_codes == []
+    return list(result.diagnostics)
+
+
+def _project_in_code(tmp_path: Path, contract: dict[str, Any]) -> list[Diagnostic]:
+    """A catalog built in code (no validation), as TG303 describes."""
+    built = contract_from_document(contract, f"contracts/{contract['name']}.json")
+    settings = Settings(root=tmp_path, contracts_dir=tmp_path / "contracts", output_dir=tmp_path / "generated")
+    return list(providers.project(build_catalog([built]), settings).diagnostics)

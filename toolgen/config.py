@@ -7,6 +7,7 @@ raw file is checked here (unknown keys, wrong types); problems are diagnostics w
 from __future__ import annotations
 
 import difflib
+import json
 import os
 import re
 import tomllib
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolgen import rules
+from toolgen import provideroptions, rules
 from toolgen.diagnostics import Diagnostic, Severity
 
 ALL_TARGETS: tuple[str, ...] = ("catalog", "python", "providers", "docs", "mocks")
@@ -29,6 +30,7 @@ DEFAULTS: Mapping[str, Any] = {
     "templates": None,
     "rules": {},
     "anthropic_strict": False,
+    "providers": {},
 }
 
 _PACKAGE_RE = re.compile(r"^[a-z_][a-z0-9_]*$")
@@ -47,6 +49,8 @@ class Settings:
     rule_severities: Mapping[str, Severity] = field(default_factory=dict)
     anthropic_strict: bool = False
     config_file: str | None = None
+    providers: Mapping[str, Any] = field(default_factory=dict)
+    """The `[providers]` table (`toolgen.provideroptions.CONFIG_SCHEMA`), checked."""
 
     def rel(self, path: Path) -> str:
         """`path` relative to the project root, with forward slashes (absolute if outside it)."""
@@ -66,6 +70,7 @@ class Settings:
                 self.rel(self.contracts_dir),
                 str(self.anthropic_strict),
                 severities,
+                json.dumps(self.providers, sort_keys=True),
             ]
         )
 
@@ -110,6 +115,13 @@ def _check_rules(raw: Any, file: str, pointer: str) -> tuple[dict[str, Severity]
         else:
             out[code] = Severity(level)
     return out, problems
+
+
+def _providers(raw: Any, file: str, pointer: str, problems: list[Diagnostic]) -> dict[str, Any]:
+    """The checked `[providers]` table (`toolgen.provideroptions`), or `{}` with its problems added."""
+    found = provideroptions.check_config(raw, file, pointer)
+    problems.extend(found)
+    return {} if found else dict(raw)
 
 
 def load_settings(root: Path, overrides: Mapping[str, Any] | None = None) -> tuple[Settings, list[Diagnostic]]:
@@ -170,5 +182,6 @@ def load_settings(root: Path, overrides: Mapping[str, Any] | None = None) -> tup
         rule_severities=severities,
         anthropic_strict=merged["anthropic_strict"] is True,
         config_file=file,
+        providers=_providers(merged["providers"], label, f"{pointer_base}/providers", problems),
     )
     return settings, problems

@@ -77,6 +77,9 @@ RULES: Mapping[str, Rule] = {
         Rule("TG218", _E, "schema names another JSON Schema dialect"),
         Rule("TG219", _E, "bounds leave no valid value"),
         Rule("TG220", _W, "format is not one JSON Schema defines"),
+        Rule("TG240", _E, "timeout_ms is not a positive whole number of milliseconds"),
+        Rule("TG450", _W, "an import repair changed what the tool accepts"),
+        Rule("TG451", _E, "import: the input schema cannot be read"),
         # TG5xx: `toolgen audit`, implementations against their declared permissions
         Rule("TG501", _E, "implementation writes files without the write permission"),
         Rule("TG502", _E, "implementation runs programs without the execute permission"),
@@ -95,8 +98,8 @@ RULES: Mapping[str, Rule] = {
         Rule("TG539", _E, "trace line is not a record of this package"),
     )
 }
-"""Rules of the TG1xx and TG2xx families; the provider (TG3xx) and compatibility (TG4xx) modules
-register theirs with `register`."""
+"""Rules of the TG1xx, TG2xx and TG5xx families and the import's TG45x; the provider (TG3xx) and
+compatibility (TG4xx) modules register theirs with `register`."""
 
 _EXTRA: dict[str, Rule] = {}
 

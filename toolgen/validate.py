@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from toolgen import lint, rules
+from toolgen import lint, provideroptions, rules
 from toolgen.catalog import CONTRACT_KEYS, PERMISSIONS, STANDARD_ERRORS
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity, resolve_severities, sort_diagnostics
@@ -23,13 +23,14 @@ from toolgen.positions import join, json_duplicates, locator_for, unescape
 from toolgen.report import Reporter, did_you_mean, type_name
 from toolgen.schemacheck import check_defaults, check_schema, validate_instance, walk_limits
 from toolgen.targetchecks import target_diagnostics
+from toolgen.timeouts import check_timeout
 
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 MAX_NAME = 64
 VERSION_RE = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$")
 ERROR_CODE_RE = re.compile(r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$")
 
-TOP_KEYS: tuple[str, ...] = (*CONTRACT_KEYS, "rules", "$schema")
+TOP_KEYS: tuple[str, ...] = (*CONTRACT_KEYS, "rules", "providers", "$schema")
 """Every key a contract file may hold (`$schema` lets editors find the contract-format schema)."""
 REQUIRED: tuple[str, ...] = ("name", "version", "description", "permissions", "input_schema")
 ERROR_KEYS = ("code", "description", "retryable")
@@ -49,6 +50,7 @@ _TYPES: Mapping[str, tuple[type, ...]] = {
     "errors": (list,),
     "examples": (list,),
     "rules": (dict,),
+    "providers": (dict,),
     "$schema": (str,),
 }
 _EXPECTED = {str: "a string", list: "an array", bool: "true or false", dict: "a table/object"}
@@ -279,6 +281,7 @@ def check_document(document: RawDocument) -> tuple[list[Diagnostic], dict[str, s
             message = f"key {key!r} appears twice in this object and only the last one counts; remove one"
             report("TG129", pointer, message, (line, column))
     check_top(data, document.stem, report)
+    check_timeout(data, report)
     declared = check_errors(data["errors"], report) if isinstance(data.get("errors"), list) else set()
     schemas: dict[str, Any] = {}
     for key in ("input_schema", "output_schema"):
@@ -288,6 +291,11 @@ def check_document(document: RawDocument) -> tuple[list[Diagnostic], dict[str, s
     if isinstance(data.get("examples"), list):
         check_examples(data, schemas, declared, report)
     overrides = check_rules_table(data["rules"], report) if isinstance(data.get("rules"), dict) else {}
+    if isinstance(data.get("providers"), dict):
+        for where, message in provideroptions.problems(
+            data["providers"], provideroptions.CONTRACT_SCHEMA, "/providers"
+        ):
+            report("TG106", where, f"the providers table: {message}")
     lint.review(data, report)
     return report.found, overrides
 

@@ -6,7 +6,8 @@
 `CATALOG` holds every tool's contract record sorted by name; `CONTRACTS` maps name -> record.
 Each tool's module (`<package>.<tool>`, keywords and reserved names with a trailing underscore)
 has `<Pascal>Input`, `<Pascal>Output` (when the tool has an output schema), `ErrorCode`,
-`CONTRACT` and `Implementation`.
+`CONTRACT` and `Implementation`. `integrations` holds the framework adapters (each imports its
+framework only when used).
 """
 
 from collections.abc import Mapping
@@ -33,6 +34,7 @@ from ._runtime import (
     Err,
     ErrorInfo,
     Implementation,
+    JsonlTracer,
     Ok,
     Policy,
     Registry,
@@ -40,6 +42,7 @@ from ._runtime import (
     ToolContract,
     ToolResult,
     TraceRecord,
+    thaw,
 )
 
 CATALOG: tuple[ToolContract, ...] = (
@@ -70,6 +73,7 @@ __all__ = [
     "Err",
     "ErrorInfo",
     "Implementation",
+    "JsonlTracer",
     "Ok",
     "Policy",
     "Registry",
@@ -79,5 +83,6 @@ __all__ = [
     "ToolContract",
     "ToolResult",
     "TraceRecord",
+    "thaw",
     "replay",
 ]

@@ -46,7 +46,7 @@ _IN_PLACE_ONE = ("not", "if", "then", "else")
 _IN_PLACE_MANY = ("allOf", "anyOf", "oneOf")
 
 
-def _resolve(ref: str, root: Mapping[str, Any]) -> Any:
+def resolve(ref: str, root: Mapping[str, Any]) -> Any:
     """The schema a local `$ref` names (a JSON pointer or an `$anchor`), or None."""
     if not ref.startswith("#"):
         return None
@@ -95,7 +95,7 @@ def applicable(
     found = [schema]
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref not in seen:
-        found.extend(applicable(_resolve(ref, root), root, seen | {ref}, wide=wide))
+        found.extend(applicable(resolve(ref, root), root, seen | {ref}, wide=wide))
     for keyword in _IN_PLACE_MANY:
         subs = schema.get(keyword)
         for sub in subs if isinstance(subs, (list, tuple)) else ():
@@ -411,6 +411,7 @@ __all__ = [
     "quote",
     "redact",
     "redacted",
+    "resolve",
     "sensitive_paths",
     "shorten",
 ]

@@ -2,8 +2,9 @@
 
 Five files, each exactly what its API takes as the tools parameter: `openai_chat.json`,
 `openai_responses.json`, `anthropic.json`, `gemini.json` and `mcp.json`. The decisions live in one
-small module per provider (`openai`, `anthropic`, `gemini`, `mcp`), shared rewrites in `lower` and
-`strict`, the TG3xx rules in `codes`. Each provider says how it declares one tool and what it
+small module per provider (`openai`, `anthropic`, `gemini`, `mcp`), shared rewrites in `lower`, `refs` and
+`strict`, the TG3xx rules in `codes`; what a contract's or the configuration's `providers` table
+may say is in `toolgen.provideroptions`. Each provider says how it declares one tool and what it
 checks over the catalog (`common.Spec`); with a build cache a tool's entries are cached (see
 `_outputs`). Files are written a tool at a time as `json.dumps(indent=2, ensure_ascii=False)`
 would write them (`render.jsontext`); JSON has no comments, so there is no header.
@@ -69,7 +70,7 @@ def _outputs(catalog: Catalog, settings: Settings) -> Iterator[Output]:
     independent = [s for s in _SPECS if s.independent(settings)] if cache.active() is not None else []
     parts = _tool_parts(catalog, settings, independent) if independent else []
     for spec in _SPECS:
-        yield _assembled(spec, catalog, parts) if spec in independent else build_with(spec, catalog, settings)
+        yield _assembled(spec, catalog, settings, parts) if spec in independent else build_with(spec, catalog, settings)
 
 
 def _tool_parts(catalog: Catalog, settings: Settings, specs: Sequence[Spec]) -> list[dict[str, Any]]:
@@ -105,20 +106,21 @@ def _part(data: Any) -> dict[str, Any]:
     return data
 
 
-def _assembled(spec: Spec, catalog: Catalog, parts: Sequence[Mapping[str, Any]]) -> Output:
+def _assembled(spec: Spec, catalog: Catalog, settings: Settings, parts: Sequence[Mapping[str, Any]]) -> Output:
     """`spec`'s output from each tool's cached part, then its checks over the whole catalog."""
     out = Output()
     entries: dict[str, list[Any]] = {file: [] for file in spec.files}
     for contract, part in zip(catalog, parts, strict=True):
         mine = part[spec.name]
         for file in spec.files:
-            entries[file].append(jsontext.Raw(str(mine["entries"][file])))
+            if file in mine["entries"]:
+                entries[file].append(jsontext.Raw(str(mine["entries"][file])))
         out.diagnostics.extend(Diagnostic.from_json(d) for d in mine["diagnostics"])
         for text in mine["notes"]:
             out.note(contract.name, str(text))
-    spec.check(catalog, out)
+    spec.check(catalog, settings, out)
     for file in spec.files:
-        out.payloads.append(Payload(file, spec.wrap(file, entries[file]), {}))
+        out.payloads.append(Payload(file, spec.wrap(settings, file, entries[file]), {}))
     return out
 
 

@@ -14,6 +14,10 @@ Mapping decisions:
   the per-request limits still hold, counted over strict tools in name order: 20 strict tools, 24
   optional parameters, 16 parameters with a union (`anyOf` or a type list). Any other tool gets
   `strict: false` and a TG307 warning that says why. Without the setting no tool carries `strict`.
+- `defer_loading: true` when the contract's `providers` table says so (tool search); the
+  configuration's `[providers] anthropic_cache_control` goes on the last tool of the file, which
+  caches every tool declaration (PROVIDERS.md 2.1). A tool the contract or configuration leaves out
+  of `anthropic` has no entry, and a note.
 """
 
 from __future__ import annotations
@@ -36,9 +40,11 @@ from toolgen.render.providers.common import (
     check_name,
     description,
     flat_input_schema,
+    included,
+    moved_note,
     no_catalog_check,
 )
-from toolgen.render.providers.lower import Schema, walk
+from toolgen.render.providers.lower import Issue, Schema, walk
 
 PROVIDER = "Anthropic"
 LIMITS = {"strict tools": 20, "optional parameters": 24, "union parameters": 16}
@@ -91,11 +97,15 @@ class _Budget:
 
 
 def _strict(contract: Contract, schema: Schema, budget: _Budget, out: Output) -> tuple[Schema, bool]:
-    lowered, issues = strict.lower_strict(schema, "/input_schema", strict.ANTHROPIC)
+    moves: list[Issue] = []
+    lowered, issues = strict.lower_strict(schema, "/input_schema", strict.ANTHROPIC, moves)
     reasons = [(i.pointer, f"{i.pointer} {i.message}") for i in issues]
     if not reasons:
         refused = budget.take(cost(lowered))
         if refused is None:
+            moved = moved_note(PROVIDER, moves)
+            if moved:
+                out.note(contract.name, moved)
             return lowered, True
         reasons = [("/input_schema", f"the per-request limit on {refused}")]
     for pointer, reason in reasons:
@@ -105,11 +115,21 @@ def _strict(contract: Contract, schema: Schema, budget: _Budget, out: Output) ->
     return schema, False
 
 
+def wrap(settings: Settings, file: str, entries: list[Any]) -> list[Any]:
+    """The tools, the last one carrying the configured `cache_control` (a prompt-cache breakpoint)."""
+    cache_control = settings.providers.get("anthropic_cache_control")
+    if not cache_control or not entries or not isinstance(entries[-1], dict):
+        return entries
+    return [*entries[:-1], {**entries[-1], "cache_control": dict(cache_control)}]
+
+
 def tool_maker(settings: Settings) -> ToolEntries:
     """The function that makes each tool's entry for one build (strict mode keeps a budget)."""
     budget = _Budget()
 
     def entries(contract: Contract, out: Output) -> dict[str, Any]:
+        if not included(contract, settings, "anthropic", out):
+            return {}
         out.diagnostics.extend(check_name(contract, PROVIDER))
         schema = flat_input_schema(contract, PROVIDER, out)
         tool: dict[str, Any] = {"name": contract.name, "description": description(contract)}
@@ -122,6 +142,8 @@ def tool_maker(settings: Settings) -> ToolEntries:
         examples = _examples(contract, tool["input_schema"], out)
         if examples:
             tool["input_examples"] = examples
+        if contract.providers.get("defer_loading") is True:
+            tool["defer_loading"] = True
         return {"anthropic.json": tool}
 
     return entries
@@ -131,7 +153,8 @@ SPEC = Spec(
     name=PROVIDER,
     files=("anthropic.json",),
     tools=tool_maker,
-    wrap=lambda _file, entries: entries,
+    wrap=wrap,
     check=no_catalog_check,
-    independent=lambda settings: not settings.anthropic_strict,  # the strict budget spans tools
+    # the strict budget spans tools, and cache_control goes on the last tool
+    independent=lambda settings: not settings.anthropic_strict and "anthropic_cache_control" not in settings.providers,
 )

@@ -11,8 +11,9 @@ from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic
 from toolgen.frozen import thaw
+from toolgen.render.markdown import code as code_span
 from toolgen.render.providers import codes
-from toolgen.render.providers.lower import Schema, flatten_root, strip_annotations
+from toolgen.render.providers.lower import Issue, Schema, flatten_root, strip_annotations
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,14 +50,15 @@ class Spec:
     (a fresh one per build: Anthropic's strict mode counts a budget across tools). When
     `independent(settings)`, a tool's entries, diagnostics and notes depend on that tool alone, so
     they may be cached per tool (`toolgen.render.providers.render`). `wrap` puts a file's entries
-    into the document the API takes; `check` adds what needs the whole catalog (tool counts).
+    into the document the API takes; `check` adds what needs the whole catalog (tool counts). A tool
+    left out of a file (`excluded`) has no entry for it.
     """
 
     name: str
     files: tuple[str, ...]
     tools: Callable[[Settings], ToolEntries]
-    wrap: Callable[[str, list[Any]], Any]
-    check: Callable[[Catalog, Output], None]
+    wrap: Callable[[Settings, str, list[Any]], Any]
+    check: Callable[[Catalog, Settings, Output], None]
     independent: Callable[[Settings], bool]
 
 
@@ -68,14 +70,65 @@ def build_with(spec: Spec, catalog: Catalog, settings: Settings) -> Output:
     for contract in catalog:
         for file, entry in make(contract, out).items():
             entries[file][contract.name] = entry
-    spec.check(catalog, out)
+    spec.check(catalog, settings, out)
     for file in spec.files:
-        out.payloads.append(Payload(file, spec.wrap(file, list(entries[file].values())), entries[file]))
+        tools = {name: _public(entry) for name, entry in entries[file].items()}
+        out.payloads.append(Payload(file, spec.wrap(settings, file, list(entries[file].values())), tools))
     return out
 
 
-def no_catalog_check(catalog: Catalog, out: Output) -> None:
+def _public(entry: Any) -> Any:
+    """An entry without the marks (`_toolgen_...` keys) a provider's `wrap` reads and removes."""
+    if isinstance(entry, dict) and any(k.startswith("_toolgen_") for k in entry):
+        return {k: v for k, v in entry.items() if not k.startswith("_toolgen_")}
+    return entry
+
+
+def no_catalog_check(catalog: Catalog, settings: Settings, out: Output) -> None:
     """A provider with no limit over the whole catalog."""
+
+
+def as_is(settings: Settings, file: str, entries: list[Any]) -> Any:
+    """A file that is the list of its tools."""
+    return entries
+
+
+LABELS: Mapping[str, str] = {
+    "openai_chat": "OpenAI Chat",
+    "openai_responses": "OpenAI Responses",
+    "anthropic": "Anthropic",
+    "gemini": "Gemini",
+    "mcp": "MCP",
+}
+
+
+def excluded(contract: Contract, settings: Settings, file: str) -> bool:
+    """Whether the contract or the configuration leaves `contract` out of `file` (`openai_chat`, ...)."""
+    if file in (contract.providers.get("exclude") or ()):
+        return True
+    by_file = settings.providers.get("exclude") or {}
+    return contract.name in (by_file.get(file) or ())
+
+
+def included(contract: Contract, settings: Settings, file: str, out: Output) -> bool:
+    """True unless `contract` is left out of `file`; a tool left out gets a note saying so."""
+    if not excluded(contract, settings, file):
+        return True
+    out.note(contract.name, f"{LABELS[file]}: left out of {file}.json (providers exclude)")
+    return False
+
+
+def check_count(catalog: Catalog, settings: Settings, out: Output, spec: tuple[str, str, int, str]) -> None:
+    """TG305 on the first tool of `file` past `limit` (`spec` = provider, file, limit, what is counted)."""
+    provider, file, limit, what = spec
+    kept = [c for c in catalog if not excluded(c, settings, file)]
+    if len(kept) <= limit:
+        return
+    message = (
+        f"is tool {limit + 1} of the {len(kept)} in {file}.json; one request takes at most {limit} {what}, "
+        f'so send a subset, or leave tools out with providers = {{ exclude = ["{file}"] }}'
+    )
+    out.diagnostics.append(codes.diagnostic(codes.TOOL_COUNT, kept[limit], provider, "", message))
 
 
 def always(settings: Settings) -> bool:
@@ -134,3 +187,12 @@ def flat_input_schema(contract: Contract, provider: str, out: Output) -> Schema:
         keyword = issue.pointer.rsplit("/", 1)[-1]
         out.note(contract.name, f"{provider}: the root `{keyword}` is flattened into one object")
     return schema
+
+
+def moved_note(provider: str, moves: list[Issue]) -> str | None:
+    """The provider note listing what strict lowering stated in descriptions instead, or None."""
+    if not moves:
+        return None
+    seen = list(dict.fromkeys(m.message for m in moves))
+    where = ", ".join(code_span(m.pointer, in_table=False) for m in moves[:3]) + (", ..." if len(moves) > 3 else "")
+    return f"{provider}: strict mode cannot keep {', '.join(seen)}; stated in the description instead (at {where})"

@@ -1,81 +1,217 @@
 """Google Gemini: `gemini.json`, one `Tool` holding every function declaration.
 
-Mapping decisions:
+Mapping decisions (the source of each is PROVIDERS.md, "Corrections, 2026-12-01": the keyword list
+Google documents for `responseJsonSchema`; that `parametersJsonSchema` follows the same list is
+unverified, and keywords outside it are reported silently ignored):
 - The file is `[{"functionDeclarations": [...]}]`; each declaration is `{name, description,
   parametersJsonSchema}` plus `responseJsonSchema` when the contract has an output schema. The
   JSON Schema fields are used rather than the OpenAPI-subset `parameters`, as the SDK recommends.
-- Local `$ref`s are inlined and `$defs`/`definitions` removed (Gemini mishandles references); a
-  recursive or unresolvable `$ref` cannot be inlined and is a TG306 error.
-- `oneOf` becomes `anyOf` (Gemini documents `anyOf` only; the model sees the same alternatives).
-- `const` becomes a one-value `enum`. An enum Gemini cannot take (a non-string value, or the empty
-  string) is removed and its values stated in the description, with a TG308 warning. Turning the
-  values into strings, as some converters do, would make the model send `"1"` where the contract
-  (and so the generated registry) expects `1`; the type is kept instead.
-- `exclusiveMinimum`/`exclusiveMaximum` move into the description; `$schema`, `$id`, `$anchor`,
-  `$comment`, `examples` and `discriminator` are removed; `x-` keys are removed.
-- A root `anyOf`/`oneOf`/`allOf` is flattened (TG302).
-- At most 512 declarations (TG305).
+- Kept as written (documented): `type`, `format`, `title`, `description`, `enum` of strings and
+  numbers, `items`, `prefixItems`, `minItems`, `maxItems`, `minimum`, `maximum`, `anyOf`, `oneOf`,
+  `properties`, `additionalProperties`, `required`, `propertyOrdering`, `$defs`, `$ref`.
+- References: every local `$ref` that is not recursive is inlined (the most robust form). A
+  recursive one stays a `$ref` into `$defs` (Gemini documents cyclic refs, "unrolled to a limited
+  degree" through properties that are not required); a cycle through a required property is a TG306
+  warning, since Gemini may cut it short. Keywords beside a kept `$ref` move into an `anyOf` around
+  it (only `$`-keys may stand beside a `$ref`). A schema whose inlining would explode keeps its refs.
+- Lowered: `const` becomes a one-value `enum`; a one-level `allOf` whose branches agree is merged.
+  An enum Gemini cannot take (booleans, `null`, `""`, objects or arrays) is removed and its values
+  stated in the description (TG308); numbers are kept ("enum for strings and numbers").
+- Moved into the description, with a provider note: the value constraints Gemini does not document
+  (`minLength`, `maxLength`, `pattern`, `multipleOf`, `exclusiveMinimum`, `exclusiveMaximum`,
+  `uniqueItems`, `minProperties`, `maxProperties`, `dependentRequired`, `minContains`, `maxContains`,
+  `default`, ...), as OpenAI strict mode does. Subschema keywords it does not document (`not`,
+  `if`/`then`/`else`, `patternProperties`, `propertyNames`, `dependentSchemas`, `contains`,
+  `unevaluated*`, `additionalItems`, an `allOf` that cannot be merged) are stated there too, with a
+  TG309 warning: Gemini does not enforce them.
+- Removed (annotations, no constraint): `$schema`, `$id`, `$anchor`, `$comment`, `examples`,
+  `discriminator`, `readOnly`, `writeOnly`, `deprecated`, `contentMediaType`, `contentEncoding`; `x-` keys.
+- A root `anyOf`/`oneOf`/`allOf` is flattened (TG302). At most 512 declarations per request (TG305).
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from toolgen.catalog import Catalog, Contract
+from toolgen.config import Settings
+from toolgen.positions import escape
 from toolgen.render.markdown import code as code_span
 from toolgen.render.providers import codes
 from toolgen.render.providers.common import (
     Output,
     Spec,
     always,
+    check_count,
     check_name,
     description,
     flat_input_schema,
+    included,
     output_schema,
 )
 from toolgen.render.providers.lower import (
     RefError,
     Schema,
     add_note,
+    children,
     inline_refs,
-    move_to_description,
+    merge_all_of,
     render_value,
     transform,
+    walk,
 )
+from toolgen.render.providers.refs import cyclic_defs, hoist_refs
 
 PROVIDER = "Gemini"
+FILE = "gemini"
 MAX_DECLARATIONS = 512
-_DROP = frozenset({"$schema", "$id", "$anchor", "$comment", "examples", "discriminator"})
-_DESCRIBE = ("exclusiveMinimum", "exclusiveMaximum")
+KEEP = frozenset(
+    {"type", "format", "title", "description", "enum", "items", "prefixItems", "minItems", "maxItems", "minimum"}
+    | {"maximum", "anyOf", "oneOf", "properties", "additionalProperties", "required", "propertyOrdering", "$defs"}
+    | {"$ref"}
+)
+"""The documented keywords (PROVIDERS.md corrections, Gemini JSON Schema)."""
+DROP = frozenset(
+    {"$schema", "$id", "$anchor", "$comment", "examples", "discriminator", "readOnly", "writeOnly", "deprecated"}
+    | {"contentMediaType", "contentEncoding"}
+)
+"""Annotations that constrain nothing: removed."""
+SUBSCHEMA = frozenset(
+    {"not", "if", "then", "else", "patternProperties", "propertyNames", "dependentSchemas", "contains"}
+    | {"unevaluatedProperties", "unevaluatedItems", "additionalItems", "contentSchema", "allOf"}
+)
+"""Undocumented keywords holding subschemas: stated in the description with a TG309 warning."""
 
 
-def _node(node: Schema, pointer: str, contract: Contract, out: Output) -> Schema:
-    node = {k: v for k, v in node.items() if k not in _DROP}
-    if "oneOf" in node and "anyOf" not in node:
-        node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
+def _enum_ok(values: Any) -> bool:
+    return isinstance(values, list) and all(
+        (isinstance(v, str) and v) or (isinstance(v, int | float) and not isinstance(v, bool)) for v in values
+    )
+
+
+def _enum(node: Schema, pointer: str, contract: Contract, out: Output) -> Schema:
     if "const" in node:
         node = {("enum" if k == "const" else k): ([v] if k == "const" else v) for k, v in node.items() if k != "enum"}
     enum = node.get("enum")
-    if isinstance(enum, list) and not all(isinstance(v, str) and v for v in enum):
-        node = {k: v for k, v in node.items() if k != "enum"}
-        add_note(node, "One of: " + ", ".join(render_value(v) for v in enum) + ".")
-        message = "has an enum Gemini cannot take (only non-empty strings); its values move to the description"
-        out.diagnostics.append(codes.diagnostic(codes.GEMINI_ENUM, contract, PROVIDER, f"{pointer}/enum", message))
-        where = code_span(pointer, in_table=False)
-        out.note(contract.name, f"Gemini: the enum at {where} is stated in the description instead")
-    return move_to_description(node, _DESCRIBE)
+    if enum is None or _enum_ok(enum):
+        return node
+    node = {k: v for k, v in node.items() if k != "enum"}
+    values = enum if isinstance(enum, list) else [enum]
+    add_note(node, "One of: " + ", ".join(render_value(v) for v in values) + ".")
+    message = "has an enum Gemini cannot take (only non-empty strings and numbers); its values move to the description"
+    out.diagnostics.append(codes.diagnostic(codes.GEMINI_ENUM, contract, PROVIDER, f"{pointer}/enum", message))
+    out.note(
+        contract.name, f"Gemini: the enum at {code_span(pointer, in_table=False)} is stated in the description instead"
+    )
+    return node
+
+
+def _node(node: Schema, pointer: str, contract: Contract, out: Output, moves: list[str]) -> Schema:
+    node = {k: v for k, v in node.items() if k not in DROP}
+    merged, why = merge_all_of(node)
+    node = _enum(merged, pointer, contract, out)
+    result: Schema = {}
+    said: list[str] = []
+    for key, value in node.items():
+        if key in KEEP:
+            result[key] = value
+            continue
+        said.append(f"{'Default' if key == 'default' else key}: {render_value(value)}")
+        moves.append(f"{pointer}/{key}")
+        if key in SUBSCHEMA:
+            because = f" (it cannot be merged: {why})" if key == "allOf" and why else ""
+            message = (
+                f"uses {key}{because}, which Gemini does not document; it is stated in the description, not enforced"
+            )
+            out.diagnostics.append(
+                codes.diagnostic(codes.GEMINI_KEYWORD, contract, PROVIDER, f"{pointer}/{key}", message)
+            )
+    if said:
+        add_note(result, "; ".join(said) + ".")
+    return result
+
+
+def _wrap_ref(node: Schema, _pointer: str) -> Schema:
+    """A kept `$ref` with other keywords beside it: those keywords hold an `anyOf` around the ref."""
+    if "$ref" not in node or all(k.startswith("$") for k in node):
+        return node
+    rest = {k: v for k, v in node.items() if not k.startswith("$")}
+    return {**rest, "anyOf": [{k: v for k, v in node.items() if k.startswith("$")}]}
+
+
+def _references(schema: Schema, base: str, contract: Contract, out: Output) -> Schema:
+    """Refs inlined where they can be; recursive ones kept in `$defs` (TG306 when through a required property)."""
+    hoisted = hoist_refs(schema)
+    try:
+        return inline_refs(hoisted, base)
+    except RefError as exc:
+        if "grows the schema" in exc.message:
+            out.note(contract.name, f"Gemini: the $refs are kept, because {exc.message}")
+            wrapped: Schema = transform(hoisted, _wrap_ref)
+            return wrapped
+    cyclic = cyclic_defs(hoisted)
+    try:
+        kept = inline_refs(hoisted, base, keep=cyclic)
+    except RefError as exc:
+        message = f"has a $ref Gemini cannot resolve: {exc.message}; it is declared as written"
+        out.diagnostics.append(codes.diagnostic(codes.RECURSIVE, contract, PROVIDER, exc.pointer, message))
+        out.note(contract.name, f"Gemini: declared as written, because {exc.message}")
+        unresolved: Schema = transform(hoisted, _wrap_ref)
+        return unresolved
+    names = ", ".join(code_span(n, in_table=False) for n in sorted(cyclic))
+    out.note(contract.name, f"Gemini: the recursive definitions {names} stay $refs (Gemini unrolls them)")
+    for pointer, prop in _required_cycles(kept, base, cyclic):
+        message = (
+            f"is recursive through the required property `{prop}`; Gemini unrolls recursion only through "
+            "optional properties, so it may cut this schema short (declared with the $ref as written)"
+        )
+        out.diagnostics.append(codes.diagnostic(codes.RECURSIVE, contract, PROVIDER, pointer, message))
+    result: Schema = transform(kept, _wrap_ref)
+    return result
+
+
+def _required_cycles(schema: Schema, base: str, cyclic: frozenset[str]) -> list[tuple[str, str]]:
+    """Each `$ref` into a cycle reached from a cyclic definition through a required property."""
+    found: list[tuple[str, str]] = []
+
+    def visit(node: Any, pointer: str, through: str | None) -> None:
+        if not isinstance(node, dict):
+            return
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.removeprefix("#/$defs/") in cyclic and through is not None:
+            found.append((pointer, through))
+        required = node.get("required") or []
+        for name, sub in (node.get("properties") or {}).items():
+            visit(sub, f"{pointer}/properties/{escape(name)}", name if name in required else through)
+        for sub_pointer, sub in walk_children(node, pointer):
+            visit(sub, sub_pointer, through)
+
+    for name in sorted(cyclic):
+        visit((schema.get("$defs") or {}).get(name), f"{base}/$defs/{escape(name)}", None)
+    return found
+
+
+def walk_children(node: Schema, pointer: str) -> list[tuple[str, Any]]:
+    """The subschemas of `node` other than its `properties` and `$defs` entries."""
+    return [
+        (sub_pointer, sub)
+        for sub_pointer, sub in children(node, pointer)
+        if not sub_pointer[len(pointer) :].startswith(("/properties/", "/$defs/"))
+    ]
 
 
 def lower(schema: Schema, base: str, contract: Contract, out: Output) -> Schema:
     """`schema` lowered for Gemini's JSON Schema fields; problems go to `out`."""
-    lowered: Schema = transform(schema, lambda node, pointer: _node(node, pointer, contract, out), base)
-    try:
-        return inline_refs(lowered, base)
-    except RefError as exc:
-        message = f"cannot be declared: {exc.message}; Gemini needs every $ref inlined"
-        out.diagnostics.append(codes.diagnostic(codes.NOT_INLINABLE, contract, PROVIDER, exc.pointer, message))
-        out.note(contract.name, f"Gemini: cannot be declared, because {exc.message}")
-        return lowered
+    moves: list[str] = []
+    lowered: Schema = transform(schema, lambda node, pointer: _node(node, pointer, contract, out, moves), base)
+    if moves:
+        where = ", ".join(code_span(m, in_table=False) for m in moves[:3]) + (", ..." if len(moves) > 3 else "")
+        keys = ", ".join(dict.fromkeys(m.rsplit("/", 1)[-1] for m in moves))
+        out.note(contract.name, f"Gemini: does not document {keys}; stated in the description instead (at {where})")
+    if any("$ref" in node for _, node in walk(lowered)):
+        return _references(lowered, base, contract, out)
+    return lowered
 
 
 def declaration(contract: Contract, out: Output) -> dict[str, Any]:
@@ -92,27 +228,23 @@ def declaration(contract: Contract, out: Output) -> dict[str, Any]:
     return decl
 
 
-def tool_entries(contract: Contract, out: Output) -> dict[str, Any]:
-    """One tool's function declaration."""
+def tool_entries(settings: Settings, contract: Contract, out: Output) -> dict[str, Any]:
+    """One tool's function declaration (none when the tool is left out of Gemini)."""
+    if not included(contract, settings, FILE, out):
+        return {}
     out.diagnostics.extend(check_name(contract, PROVIDER))
     return {"gemini.json": declaration(contract, out)}
 
 
-def check_count(catalog: Catalog, out: Output) -> None:
-    """TG305 on the first tool past the declarations one request takes."""
-    if len(catalog) > MAX_DECLARATIONS:
-        contract = catalog.contracts[MAX_DECLARATIONS]
-        message = (
-            f"is tool {MAX_DECLARATIONS + 1} of {len(catalog)}; Gemini accepts at most {MAX_DECLARATIONS} declarations"
-        )
-        out.diagnostics.append(codes.diagnostic(codes.TOOL_COUNT, contract, PROVIDER, "", message))
+def _check(catalog: Catalog, settings: Settings, out: Output) -> None:
+    check_count(catalog, settings, out, (PROVIDER, FILE, MAX_DECLARATIONS, "function declarations"))
 
 
 SPEC = Spec(
     name=PROVIDER,
     files=("gemini.json",),
-    tools=lambda _settings: tool_entries,
-    wrap=lambda _file, entries: [{"functionDeclarations": entries}],
-    check=check_count,
+    tools=lambda settings: partial(tool_entries, settings),
+    wrap=lambda _settings, _file, entries: [{"functionDeclarations": entries}],
+    check=_check,
     independent=always,
 )

@@ -10,6 +10,7 @@ keys is left alone. Pointers are RFC 6901 pointers into the contract, e.g.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -142,56 +143,72 @@ is far more than any request can afford (OpenAI caps a strict schema at 120,000 
 schema whose references double at every level is refused in well under a second instead of seconds."""
 
 
-def inline_refs(schema: Schema, base: str = "", limit: int = INLINE_LIMIT) -> Schema:
+def inline_refs(
+    schema: Schema, base: str = "", limit: int = INLINE_LIMIT, keep: frozenset[str] = frozenset()
+) -> Schema:
     """`schema` with every local `$ref` replaced by its target and `$defs`/`definitions` removed.
 
     Keywords beside a `$ref` are kept and win over the target's. Raises `RefError` for a recursive
-    or dangling reference, or when inlining would grow past `limit` nodes.
+    or dangling reference, or when inlining would grow past `limit` nodes. A reference to a root
+    `$defs` entry named in `keep` stays a reference, and that entry stays in `$defs` (its own
+    references inlined the same way).
     """
-    budget = [limit]
+    inliner = _Inliner(schema, base, limit, frozenset(f"#/$defs/{escape(name)}" for name in keep))
+    result = {k: v for k, v in inliner.expand(schema, base, ()).items() if k not in ("$defs", "definitions")}
+    defs = schema.get("$defs") or {}
+    if keep:
+        result["$defs"] = {
+            n: inliner.expand(defs[n], f"{base}/$defs/{escape(n)}", ()) for n in sorted(keep) if n in defs
+        }
+    return result
 
-    def expand(node: Schema, pointer: str, stack: tuple[str, ...]) -> Schema:
+
+class _Inliner:
+    """One inlining of `schema`: a node budget and the references left as they are."""
+
+    def __init__(self, schema: Schema, base: str, limit: int, kept: frozenset[str]) -> None:
+        self.schema, self.base, self.limit, self.kept = schema, base, limit, kept
+        self.budget = limit
+
+    def expand(self, node: Schema, pointer: str, stack: tuple[str, ...]) -> Schema:
         """`node` with its own `$ref` replaced; `stack` holds the refs being expanded."""
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise RefError(pointer, f"inlining the $refs grows the schema past {limit} nodes")
+        self.budget -= 1
+        if self.budget < 0:
+            raise RefError(pointer, f"inlining the $refs grows the schema past {self.limit} nodes")
         ref = node.get("$ref")
-        if isinstance(ref, str):
-            if ref in stack:
-                raise RefError(pointer, f"$ref {ref!r} is recursive, so it cannot be inlined")
-            try:
-                target = resolve_pointer(schema, ref)
-            except KeyError:
-                raise RefError(pointer, f"$ref {ref!r} is not a local reference that can be inlined") from None
-            if not isinstance(target, dict):
-                raise RefError(pointer, f"$ref {ref!r} does not point at a schema object")
-            siblings = {k: v for k, v in node.items() if k != "$ref"}
-            resolved = expand(target, base + ref[1:], (*stack, ref))
-            return {**resolved, **expand_children(siblings, pointer, stack)}
-        return expand_children(node, pointer, stack)
+        if not isinstance(ref, str) or ref in self.kept:
+            return self.children(node, pointer, stack)
+        if ref in stack:
+            raise RefError(pointer, f"$ref {ref!r} is recursive, so it cannot be inlined")
+        try:
+            target = resolve_pointer(self.schema, ref)
+        except KeyError:
+            raise RefError(pointer, f"$ref {ref!r} is not a local reference that can be inlined") from None
+        if not isinstance(target, dict):
+            raise RefError(pointer, f"$ref {ref!r} does not point at a schema object")
+        siblings = {k: v for k, v in node.items() if k != "$ref"}
+        resolved = self.expand(target, self.base + ref[1:], (*stack, ref))
+        return {**resolved, **self.children(siblings, pointer, stack)}
 
-    def expand_children(node: Schema, pointer: str, stack: tuple[str, ...]) -> Schema:
+    def children(self, node: Schema, pointer: str, stack: tuple[str, ...]) -> Schema:
         """`node` with every subschema expanded."""
         out = dict(node)
         for key in ("properties", "patternProperties", "dependentSchemas"):
             if isinstance(out.get(key), dict):
                 out[key] = {
-                    n: expand(s, f"{pointer}/{key}/{escape(n)}", stack) if isinstance(s, dict) else s
+                    n: self.expand(s, f"{pointer}/{key}/{escape(n)}", stack) if isinstance(s, dict) else s
                     for n, s in out[key].items()
                 }
         for key in ONE_KEYWORDS:
             if isinstance(out.get(key), dict):
-                out[key] = expand(out[key], f"{pointer}/{key}", stack)
+                out[key] = self.expand(out[key], f"{pointer}/{key}", stack)
         for key in LIST_KEYWORDS:
             if isinstance(out.get(key), list):
                 out[key] = [
-                    expand(s, f"{pointer}/{key}/{i}", stack) if isinstance(s, dict) else s
+                    self.expand(s, f"{pointer}/{key}/{i}", stack) if isinstance(s, dict) else s
                     for i, s in enumerate(out[key])
                 ]
         return out
-
-    result = expand(schema, base, ())
-    return {k: v for k, v in result.items() if k not in ("$defs", "definitions")}
 
 
 def has_ref(schema: Any) -> bool:
@@ -236,3 +253,61 @@ def flatten_root(schema: Schema, base: str) -> tuple[Schema, list[Issue]]:
     if required:
         out["required"] = required
     return out, issues
+
+
+_MERGE_UNION = ("required",)
+
+
+def merge_all_of(node: Schema) -> tuple[Schema, str | None]:
+    """`node` with its `allOf` merged into it, or `node` and why the branches cannot be merged.
+
+    Branches merge when no two of them (or the node itself) give one keyword different values:
+    `properties` join (a property given twice must be the same), `required` is the union,
+    descriptions are joined and the first `title` is kept. A branch
+    holding a `$ref` is not merged (its keywords are not known here).
+    """
+    branches = node.get("allOf")
+    if not isinstance(branches, list):
+        return node, None
+    merged: Schema = {k: v for k, v in node.items() if k != "allOf"}
+    for index, branch in enumerate(branches):
+        if not isinstance(branch, dict):
+            return node, f"branch {index} of allOf is not a schema object"
+        if "$ref" in branch:
+            return node, f"branch {index} of allOf is a $ref"
+        for key, value in branch.items():
+            why = _merge_key(merged, key, value)
+            if why is not None:
+                return node, why
+    return merged, None
+
+
+def _merge_key(merged: Schema, key: str, value: Any) -> str | None:
+    """Merge one keyword of a branch into `merged` (in place), or say why it cannot be."""
+    if key == "properties" and isinstance(value, dict):
+        properties = dict(merged.get("properties") or {})
+        for name, sub in value.items():
+            if name in properties and properties[name] != sub:
+                return f"two branches of allOf define the property `{name}` differently"
+            properties[name] = sub
+        merged["properties"] = properties
+    elif key in _MERGE_UNION and isinstance(value, list):
+        merged[key] = [*merged.get(key, []), *(v for v in value if v not in merged.get(key, []))]
+    elif key == "description" and isinstance(value, str) and isinstance(merged.get(key), str):
+        merged[key] = value if merged[key] == value else f"{merged[key]}\n\n{value}"
+    elif key == "title" and key in merged:
+        pass
+    elif key in merged and merged[key] != value:
+        return f"two branches of allOf give `{key}` different values"
+    else:
+        merged[key] = value
+    return None
+
+
+LOOKAROUND = re.compile(r"\(\?<?[=!]|\\[1-9]|\\k<")
+"""Lookahead, lookbehind and back-references in a regex: OpenAI's strict engine refuses them."""
+
+
+def uses_lookaround(pattern: Any) -> bool:
+    """True when `pattern` is a string using lookaround or a back-reference."""
+    return isinstance(pattern, str) and LOOKAROUND.search(pattern) is not None

@@ -4,8 +4,13 @@ Mapping decisions:
 - The file is `{"tools": [...]}`; each tool is `{name, title, description, inputSchema,
   outputSchema?, annotations}`. `title` is the contract's title, or the name with `_` turned into
   spaces and the first letter capitalised when the contract has none.
-- `inputSchema` and `outputSchema` are the contract's schemas (draft 2020-12, object roots, as the
-  2025-11-25 revision requires) with `x-` keys removed; MCP takes every other keyword as it is.
+- The target is the current revision, 2026-07-28 (PROVIDERS.md corrections, MCP): `inputSchema`
+  and `outputSchema` are the contract's schemas (draft 2020-12, object roots, which 2025-11-25 also
+  requires) with toolgen's `x-` keys removed; MCP takes every other keyword as it is. `x-mcp-header`
+  is a keyword that revision defines (a property's value mirrored into an `Mcp-Param-*` HTTP
+  header): it is kept on string, integer and boolean properties, and left out with a TG311 warning
+  elsewhere. `icons` and `_meta` come from the contract's `providers` table. `execution.taskSupport`
+  (2025-11-25 only) is not emitted.
 - All four annotation hints are set explicitly, because MCP's defaults are pessimistic:
   `readOnlyHint` = neither `write` nor `execute`; `destructiveHint` = `write` or `execute`;
   `idempotentHint` = the contract's `idempotent`; `openWorldHint` = `network`.
@@ -14,19 +19,25 @@ Mapping decisions:
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from toolgen.catalog import Contract
+from toolgen.config import Settings
+from toolgen.frozen import thaw
+from toolgen.render.providers import codes
 from toolgen.render.providers.common import (
     Output,
     Spec,
     always,
     check_name,
     description,
+    included,
     input_schema,
     no_catalog_check,
     output_schema,
 )
+from toolgen.render.providers.lower import Schema, render_value, transform, walk
 
 PROVIDER = "MCP"
 
@@ -50,32 +61,64 @@ def title(contract: Contract) -> str:
     return words[:1].upper() + words[1:]
 
 
-def tool(contract: Contract) -> dict[str, Any]:
+HEADER = "x-mcp-header"
+HEADER_TYPES = frozenset({"string", "integer", "boolean"})
+"""The types a property carrying `x-mcp-header` may have (primitives, not `number`)."""
+
+
+def _with_headers(contract: Contract, out: Output) -> Schema:
+    """The input schema without `x-` keys but `x-mcp-header` on a primitive property (TG311 otherwise)."""
+    original = thaw(contract.input_schema)
+    headers = {pointer: node[HEADER] for pointer, node in walk(original, "/input_schema") if HEADER in node}
+
+    def restore(node: Schema, pointer: str) -> Schema:
+        if pointer not in headers:
+            return node
+        kind = node.get("type")
+        if isinstance(kind, str) and kind in HEADER_TYPES:
+            return {**node, HEADER: headers[pointer]}
+        message = (
+            f"has {HEADER} on a property of type {render_value(kind)}; MCP takes it only on string, "
+            "integer or boolean properties, so it is left out"
+        )
+        out.diagnostics.append(codes.diagnostic(codes.MCP_HEADER, contract, PROVIDER, f"{pointer}/{HEADER}", message))
+        return node
+
+    schema: Schema = transform(input_schema(contract), restore, "/input_schema")
+    return schema
+
+
+def tool(contract: Contract, out: Output) -> dict[str, Any]:
     """The `Tool` object of one contract."""
-    out: dict[str, Any] = {
+    entry: dict[str, Any] = {
         "name": contract.name,
         "title": title(contract),
         "description": description(contract),
-        "inputSchema": input_schema(contract),
+        "inputSchema": _with_headers(contract, out),
     }
     schema = output_schema(contract)
     if schema is not None:
-        out["outputSchema"] = schema
-    out["annotations"] = hints(contract)
-    return out
+        entry["outputSchema"] = schema
+    entry["annotations"] = hints(contract)
+    for key in ("icons", "_meta"):
+        if key in contract.providers:
+            entry[key] = thaw(contract.providers[key])
+    return entry
 
 
-def tool_entries(contract: Contract, out: Output) -> dict[str, Any]:
-    """One tool's `Tool` object."""
+def tool_entries(settings: Settings, contract: Contract, out: Output) -> dict[str, Any]:
+    """One tool's `Tool` object (none when the tool is left out of MCP)."""
+    if not included(contract, settings, "mcp", out):
+        return {}
     out.diagnostics.extend(check_name(contract, PROVIDER))
-    return {"mcp.json": tool(contract)}
+    return {"mcp.json": tool(contract, out)}
 
 
 SPEC = Spec(
     name=PROVIDER,
     files=("mcp.json",),
-    tools=lambda _settings: tool_entries,
-    wrap=lambda _file, entries: {"tools": entries},
+    tools=lambda settings: partial(tool_entries, settings),
+    wrap=lambda _settings, _file, entries: {"tools": entries},
     check=no_catalog_check,
     independent=always,
 )

@@ -20,11 +20,14 @@ from toolgen.render.providers.lower import (
     add_note,
     children,
     inline_refs,
+    merge_all_of,
     render_value,
     resolve_pointer,
     transform,
+    uses_lookaround,
     walk,
 )
+from toolgen.render.providers.refs import hoist_refs
 
 _FATAL = frozenset(
     {
@@ -61,6 +64,8 @@ class StrictProfile:
     allow_recursion: bool
     max_min_items: int | None = None
     primitive_enums_only: bool = False
+    all_of_with_ref: bool = True
+    """Whether a `$ref` may stand in (or beside) an `allOf` (Anthropic: no)."""
 
 
 OPENAI = StrictProfile(
@@ -82,6 +87,7 @@ ANTHROPIC = StrictProfile(
     allow_recursion=False,
     max_min_items=1,
     primitive_enums_only=True,
+    all_of_with_ref=False,
 )
 """Anthropic strict tools: optional properties allowed, no numeric or length bounds, no recursion."""
 
@@ -125,20 +131,28 @@ def _types(node: Schema) -> list[str]:
     return [t for t in kind if isinstance(t, str)] if isinstance(kind, list) else []
 
 
-def _compose(node: Schema, pointer: str, issues: list[Issue]) -> Schema:
+def _compose(node: Schema, pointer: str, profile: StrictProfile, issues: list[Issue]) -> Schema:
     if "oneOf" in node:
         if "anyOf" in node:
             issues.append(Issue(f"{pointer}/oneOf", "has both oneOf and anyOf"))
         else:
             node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
-    all_of = node.get("allOf")
-    if isinstance(all_of, list):
-        rest = {k: v for k, v in node.items() if k != "allOf"}
-        if len(all_of) == 1 and isinstance(all_of[0], dict) and not set(all_of[0]) & set(rest):
-            node = {**rest, **all_of[0]}
+    if isinstance(node.get("allOf"), list):
+        merged, why = merge_all_of(node)
+        if why is None:
+            return merged
+        if not profile.all_of_with_ref and "$ref" in why:
+            why = f"{why}, and {profile.provider} strict mode does not take allOf together with $ref"
+        elif not profile.all_of_with_ref and not _has_objects(node["allOf"]):
+            return node  # Anthropic takes allOf itself; closing object branches one by one would change it
         else:
-            issues.append(Issue(f"{pointer}/allOf", f"uses allOf with {len(all_of)} branches"))
+            why = f"{why}, so it cannot be merged into one schema (strict mode has no allOf)"
+        issues.append(Issue(f"{pointer}/allOf", f"uses allOf where {why}"))
     return node
+
+
+def _has_objects(branches: list[Any]) -> bool:
+    return any(isinstance(b, dict) and ("properties" in b or "object" in _types(b)) for b in branches)
 
 
 def _object(node: Schema, pointer: str, profile: StrictProfile, issues: list[Issue]) -> Schema:
@@ -166,7 +180,7 @@ def _checks(node: Schema, pointer: str, profile: StrictProfile, issues: list[Iss
         items = node.get("items")
         if not isinstance(items, dict) or not items:
             issues.append(Issue(pointer, "is an array without an items schema"))
-    if not any(k in node for k in ("type", "anyOf", "$ref", "enum", "const")):
+    if not any(k in node for k in ("type", "anyOf", "allOf", "$ref", "enum", "const")):
         issues.append(Issue(pointer, "accepts any value (it has no type)"))
     enum = node.get("enum")
     if profile.primitive_enums_only and isinstance(enum, list) and any(isinstance(v, dict | list) for v in enum):
@@ -176,32 +190,53 @@ def _checks(node: Schema, pointer: str, profile: StrictProfile, issues: list[Iss
         issues.append(Issue(pointer, f"has keywords beside $ref ({', '.join(sorted(ref_siblings))})"))
 
 
-def _node(node: Schema, pointer: str, profile: StrictProfile, issues: list[Issue]) -> Schema:
-    node = _compose(node, pointer, issues)
+def _moved_text(key: str, value: Any, profile: StrictProfile) -> str | None:
+    """How `key: value` reads in the description when strict mode cannot keep it, or None to keep it."""
+    if key == "format":
+        return None if value in profile.formats else f"format: {value}"
+    if key == "minItems" and profile.max_min_items is not None and value > profile.max_min_items:
+        return f"minItems: {value}"
+    if key == "pattern" and uses_lookaround(value):
+        return f"pattern: {render_value(value)}"
+    if key in profile.allowed or key in _FATAL or key == "allOf":  # an allOf left here is already an issue
+        return None
+    return f"{'Default' if key == 'default' else key}: {render_value(value)}"
+
+
+def _node(node: Schema, pointer: str, profile: StrictProfile, issues: list[Issue], moves: list[Issue]) -> Schema:
+    node = _compose(node, pointer, profile, issues)
     if "object" in _types(node) or "properties" in node:
         node = _object(node, pointer, profile, issues)
     moved: list[str] = []
     out: Schema = {}
     for key, value in node.items():
-        if key == "format" and value not in profile.formats:
-            moved.append(f"format: {value}")
-        elif key == "minItems" and profile.max_min_items is not None and value > profile.max_min_items:
-            moved.append(f"minItems: {value}")
-        elif key in profile.allowed or key in _FATAL:
+        if key in _SILENT:
+            continue
+        text = _moved_text(key, value, profile)
+        if text is None:
             out[key] = value
-        elif key not in _SILENT:
-            label = "Default" if key == "default" else key
-            moved.append(f"{label}: {render_value(value)}")
+        else:
+            moved.append(text)
+            label = "pattern (lookaround or a back-reference)" if key == "pattern" else key
+            moves.append(Issue(f"{pointer}/{key}", label))
     if moved:
         add_note(out, "; ".join(moved) + ".")
     _checks(out, pointer, profile, issues)
     return out
 
 
-def lower_strict(schema: Schema, base: str, profile: StrictProfile) -> tuple[Schema, list[Issue]]:
-    """`schema` lowered to the profile's strict subset, and every reason it cannot be strict."""
+def lower_strict(
+    schema: Schema, base: str, profile: StrictProfile, moves: list[Issue] | None = None
+) -> tuple[Schema, list[Issue]]:
+    """`schema` lowered to the profile's strict subset, and every reason it cannot be strict.
+
+    A `$ref` that does not point at a root `$defs` entry is made to (`lower.hoist_refs`) first.
+    Each keyword moved into a description is added to `moves` (pointer, keyword), for the notes.
+    """
     issues: list[Issue] = []
-    lowered = transform(schema, lambda node, pointer: _node(node, pointer, profile, issues), base)
+    found: list[Issue] = [] if moves is None else moves
+    schema = hoist_refs(schema)
+    lowered = transform(schema, lambda node, pointer: _node(node, pointer, profile, issues, found), base)
     if not profile.allow_recursion:
         try:
             inline_refs(lowered, base)
@@ -209,9 +244,13 @@ def lower_strict(schema: Schema, base: str, profile: StrictProfile) -> tuple[Sch
             issues.append(Issue(exc.pointer, exc.message))
     for pointer, node in walk(lowered, base):
         ref = node.get("$ref")
+        if not isinstance(ref, str):
+            continue
+        if not ref.startswith("#/$defs/") or "/" in ref.removeprefix("#/$defs/"):
+            issues.append(Issue(pointer, f"has a $ref ({ref}) that is not a root $defs entry and cannot be made one"))
+            continue
         try:
-            if isinstance(ref, str):
-                resolve_pointer(lowered, ref)
+            resolve_pointer(lowered, ref)
         except KeyError:
             issues.append(Issue(pointer, f"has a $ref ({ref}) into a place the strict rewrite moved"))
     if profile is OPENAI:
@@ -223,6 +262,9 @@ def _outermost(issues: list[Issue]) -> list[Issue]:
     """Drop issues inside a place that already has one (one reason per place is enough)."""
     places = {i.pointer for i in issues}
     kept = [i for i in issues if not any(i.pointer.startswith(p + "/") for p in places)]
+    # a keyword strict mode refuses is the cause; what its own subschema lacks is not
+    refused = {i.pointer for i in kept if i.message.startswith("uses ")}
+    kept = [i for i in kept if i.pointer not in refused or i.message.startswith("uses ")]
     return sorted(set(kept), key=lambda i: (i.pointer, i.message))
 
 

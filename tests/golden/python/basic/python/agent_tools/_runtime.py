@@ -3,9 +3,9 @@
 # Models by datamodel-code-generator 0.89.0; formatted by black 26.10.1.
 """The runtime shared by every tool module of this package: results, policy, registry, traces.
 
-The results live in `_results.py`, the secrets walk in `_redact.py` and the other schema walks
-(nulls, error messages) in `_schemas.py`; this module re-exports their public names, so import
-everything from here or from the package.
+The results live in `_results.py`, `Policy` in `_policy.py`, the secrets walk in `_redact.py` and
+the other schema walks (nulls, error messages) in `_schemas.py`; this module re-exports their public
+names, so import everything from here or from the package.
 
 Needs only the standard library, pydantic v2 and jsonschema.
 
@@ -39,11 +39,11 @@ Public API (other generated modules, such as `mocks.py`, build on exactly this):
   let be null counts as absent), or `INTERNAL` (an exception, a result that is not a `ToolResult`,
   an undeclared error code, or output that fails the output schema; the message never carries
   exception text, which goes to the trace). `contracts` and `registered` list what it knows.
-  `registry.tool(read_file.CONTRACT)` is the typed way: a `Tool` whose `call(arguments)` (a
-  mapping, a JSON text or a `ReadFileInput`) returns `ToolResult[ReadFileOutput]`.
   `call` never raises: an implementation's `Exception`, `SystemExit` and `GeneratorExit` become
   `INTERNAL` with a trace record. Only `KeyboardInterrupt` propagates, after its trace record
   (code `INTERNAL`) has been given to the tracer.
+  `registry.tool(read_file.CONTRACT)` is the typed way: a `Tool` whose `call(arguments)` (a
+  mapping, a JSON text or a `ReadFileInput`) returns `ToolResult[ReadFileOutput]`.
   Inputs are judged by draft 2020-12, with formats checked, whatever `$schema` a schema names
   (`toolgen validate` refuses any other), as the build judges the contract's examples.
   An implementation is called with the validated input model. Before validation, a `null` given
@@ -51,20 +51,23 @@ Public API (other generated modules, such as `mocks.py`, build on exactly this):
   describes (nested objects, array items, `$ref`): OpenAI strict declarations make every optional
   property required and nullable, so models send `null` to mean "not given". A `null` for a
   required property, or one the schema does not describe, is still `INVALID_INPUT`.
+- `await registry.acall(name, arguments)`: the same contract as `call`, for event loops; an async
+  implementation is awaited, a sync one runs in a worker thread. `Registry(default_timeout_s=...)`
+  and the contract's `timeout_ms` limit how long a call runs (`TIMEOUT`, retryable); how each kind
+  of implementation is run and stopped is in `_invoke.py`. The provider round trips
+  (`answer_openai_chat`, ...) are in `_roundtrip.py`.
 - Secrets: every value a schema marks `"x-sensitive": true`, in the input and in the output, at
   any depth (through `$ref`, `allOf`/`anyOf`/`oneOf`, properties, pattern and additional
   properties, array items), is kept out of every text the registry produces: an error message or
   detail about it names the failing keyword but not the value, and any other message, detail or
   traceback (an implementation's exception text or `Err`, an output-schema failure) has the value
   replaced by `REDACTED`. `Ok` data is the tool's output and is returned as it is.
-- `TraceRecord`: one per call, given to `tracer`: tool, version, digest, `input` (the arguments
-  with every `x-sensitive` value replaced by `REDACTED` at any depth, long strings shortened),
-  `permission` (`"granted"`, `"denied"` or `"unchecked"`), `missing_permissions`, `duration_ms`,
-  `code` (`"OK"` or the error code), `retryable`, `traceback`, `undeclared_reads`.
+- `TraceRecord`, `JsonlTracer`: one record per call, given to `tracer` (`_tracefile.py`).
 - `Registry(enforce=True)`: while an implementation runs, an operation its contract's permissions do
   not declare (a write, a program run, a network connection) is stopped before it happens and the
   call answers `PERMISSION_DENIED` with `details` naming the event and the missing permission;
-  undeclared reads are listed in the trace, not blocked (`_enforce.py` says what it cannot see).
+  undeclared reads are listed in the trace (`undeclared_reads`), not blocked (`_enforce.py` says
+  what it cannot see). It applies to `call` and `acall`, sync and async implementations alike.
 - `freeze(value)` / `thaw(value)`: deep read-only copies of JSON data and back; `redact(value,
   schema)`: the value with its sensitive parts replaced.
 """
@@ -75,7 +78,8 @@ import json
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Generic, Literal, TypeAlias
 
@@ -83,17 +87,12 @@ import jsonschema  # type: ignore[import-untyped,unused-ignore]
 from pydantic import BaseModel, ValidationError
 from typing_extensions import TypeVar
 
+from . import _invoke
+from ._invoke import INTERNAL_MESSAGE
 from ._policy import PERMISSIONS, Policy
-from ._redact import (
-    NO_SECRETS,
-    REDACTED,
-    Secrets,
-    combined,
-    find_secrets,
-    redact,
-    redacted,
-)
+from ._redact import NO_SECRETS, REDACTED, Secrets, combined, find_secrets, redact
 from ._results import Err, Ok, ToolModel, ToolResult, freeze, thaw
+from ._roundtrip import Answers
 from ._schemas import (
     drop_invited_nulls,
     input_problems,
@@ -104,6 +103,7 @@ from ._schemas import (
     pointer,
     validator,
 )
+from ._tracefile import JsonlTracer, TraceRecord, trace_record
 
 STANDARD_ERRORS: Mapping[str, bool] = MappingProxyType(
     {
@@ -119,9 +119,6 @@ STANDARD_ERRORS: Mapping[str, bool] = MappingProxyType(
     }
 )
 """Error codes every tool may return without declaring them, with their `retryable`."""
-
-INTERNAL_MESSAGE = "The tool failed unexpectedly; the details are in the trace."
-"""The only message an `INTERNAL` error shows the model."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +138,7 @@ Out = TypeVar("Out")
 
 @dataclass(frozen=True, slots=True)
 class ToolContract(Generic[InputT, OutputT]):
-    """The frozen record of one tool's contract, typed by its input and output models."""
+    """The frozen record of one tool's contract, with its generated models."""
 
     name: str
     version: str
@@ -157,6 +154,18 @@ class ToolContract(Generic[InputT, OutputT]):
     input_model: type[InputT]
     output_model: type[OutputT] | None
     examples: tuple[Mapping[str, Any], ...] = ()
+    timeout_ms: int | None = None
+    declarations: Mapping[str, Any] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    """The provider declarations toolgen built: `openai` (the Responses entry), `mcp` (the `Tool`)."""
+
+    def json_schema(
+        self, which: Literal["input", "output"] = "input"
+    ) -> dict[str, Any] | None:
+        """The input or output schema as plain JSON data (`json.dumps` takes it); None: no output schema."""
+        schema = self.input_schema if which == "input" else self.output_schema
+        return thaw(schema) if schema is not None else None
 
     @property
     def error_codes(self) -> tuple[str, ...]:
@@ -177,24 +186,6 @@ class ToolContract(Generic[InputT, OutputT]):
         return Err(code, message, self.retryable(code), details)
 
 
-@dataclass(frozen=True, slots=True)
-class TraceRecord:
-    """One call, as the tracer sees it. Sensitive input values are already redacted."""
-
-    tool: str
-    version: str | None
-    digest: str | None
-    input: Any
-    permission: Literal["granted", "denied", "unchecked"]
-    missing_permissions: tuple[str, ...]
-    duration_ms: float
-    code: str
-    retryable: bool
-    traceback: str | None = None
-    undeclared_reads: tuple[str, ...] = ()
-    """With `Registry(enforce=True)`: files the call read although the tool does not declare `read`."""
-
-
 Implementation: TypeAlias = Callable[[Any], "ToolResult[Any]"]
 """What `Registry.register` accepts: called with the validated input model."""
 
@@ -210,14 +201,25 @@ class _Outcome:
     """The output's sensitive values (the input's are known to `call`)."""
 
 
-class Registry:
-    """Implementations by tool name; `call` validates, enforces the policy and traces."""
+@dataclass(frozen=True, slots=True)
+class _Ready:
+    """A call that passed every check: what `_invoke` runs."""
+
+    contract: ToolContract
+    model: BaseModel
+    implementation: Implementation
+    limit: float | None
+
+
+class Registry(Answers):
+    """Implementations by tool name; `call` and `acall` validate, enforce the policy and trace."""
 
     def __init__(
         self,
         policy: Policy | None = None,
         tracer: Callable[[TraceRecord], None] | None = None,
         contracts: Iterable[ToolContract] | None = None,
+        default_timeout_s: float | None = None,
         *,
         enforce: bool = False,
     ) -> None:
@@ -231,6 +233,7 @@ class Registry:
             )  # noqa: F401  (installs the process's audit hook once)
         self.policy = policy if policy is not None else Policy()
         self.tracer = tracer
+        self.default_timeout_s = default_timeout_s
         self.enforce = enforce
         self._contracts = {c.name: c for c in sorted(contracts, key=lambda c: c.name)}
         self._implementations: dict[str, Implementation] = {}
@@ -277,35 +280,114 @@ class Registry:
         """Validate, check the policy, run the implementation and trace; never raises."""
         started = time.perf_counter()
         contract = self._contracts.get(name)
-        parsed: dict[str, Any] | Err = Err("INTERNAL", INTERNAL_MESSAGE, False)
+        parsed, step, secrets = self._begin(name, contract, arguments)
+        if isinstance(step, _Ready):
+            try:
+                with self._guarded(step.contract) as guard:
+                    ran = _invoke.run(
+                        step.implementation, step.model, step.contract, step.limit
+                    )
+            except KeyboardInterrupt:
+                self._interrupted(name, contract, parsed, started, secrets)
+                raise
+            step = self._finish(step, ran, guard)
+        step = _private(step, secrets)
+        self._trace(name, contract, parsed, step, started)
+        return step.result
+
+    async def acall(
+        self, name: str, arguments: Mapping[str, Any] | str | bytes
+    ) -> ToolResult[Any]:
+        """`call` for an event loop: awaits an async implementation, a sync one runs in a thread."""
+        started = time.perf_counter()
+        contract = self._contracts.get(name)
+        parsed, step, secrets = self._begin(name, contract, arguments)
+        if isinstance(step, _Ready):
+            try:
+                with self._guarded(step.contract) as guard:
+                    ran = await _invoke.arun(
+                        step.implementation, step.model, step.contract, step.limit
+                    )
+            except KeyboardInterrupt:
+                self._interrupted(name, contract, parsed, started, secrets)
+                raise
+            step = self._finish(step, ran, guard)
+        step = _private(step, secrets)
+        self._trace(name, contract, parsed, step, started)
+        return step.result
+
+    def _begin(
+        self,
+        name: str,
+        contract: ToolContract | None,
+        arguments: Mapping[str, Any] | str | bytes,
+    ) -> tuple[dict[str, Any] | Err, _Outcome | _Ready, Secrets]:
+        """The parsed arguments, what the implementation runs with or the call's outcome, and the secrets."""
+        parsed: dict[str, Any] | Err
         secrets = NO_SECRETS
         try:
             parsed = parse_arguments(arguments)
             if contract is not None and not isinstance(parsed, Err):
                 secrets = find_secrets(parsed, contract.input_schema)
-            outcome = self._run(name, contract, parsed, secrets)
+            return parsed, self._run(name, contract, parsed, secrets), secrets
         except RecursionError:
             parsed = invalid([("", "the arguments are nested too deeply")], "arguments")
-            outcome = _Outcome(parsed)
+            return parsed, _Outcome(parsed), secrets
         # a bug in this runtime must still not reach the caller as an exception
         except Exception:
             parsed = Err("INTERNAL", INTERNAL_MESSAGE, False)
-            outcome = _Outcome(parsed, "unchecked", (), traceback.format_exc())
-        # the caller's to handle, once its trace record is out
-        except KeyboardInterrupt:
-            outcome = _Outcome(
-                Err("INTERNAL", INTERNAL_MESSAGE, False),
-                "unchecked",
-                (),
-                traceback.format_exc(),
+            return (
+                parsed,
+                _Outcome(parsed, "unchecked", (), traceback.format_exc()),
+                secrets,
             )
-            self._trace(
-                name, contract, parsed, _private(outcome, secrets), started, secrets
+
+    def _interrupted(
+        self,
+        name: str,
+        contract: ToolContract | None,
+        parsed: dict[str, Any] | Err,
+        started: float,
+        secrets: Secrets,
+    ) -> None:
+        """The trace record of a call a `KeyboardInterrupt` ends (the caller's to handle, once it is out)."""
+        outcome = _Outcome(
+            Err("INTERNAL", INTERNAL_MESSAGE, False),
+            "granted",
+            (),
+            traceback.format_exc(),
+        )
+        self._trace(name, contract, parsed, _private(outcome, secrets), started)
+
+    def _guarded(self, contract: ToolContract) -> AbstractContextManager[Any]:
+        """`_enforce.enforced(...)` around the implementation with `enforce=True`, else nothing."""
+        if not self.enforce:
+            return nullcontext(None)
+        from . import _enforce
+
+        return _enforce.enforced(contract.name, contract.permissions)
+
+    def _finish(self, ready: _Ready, ran: _invoke.Ran, guard: Any = None) -> _Outcome:
+        if (
+            guard is not None and guard.blocked is not None
+        ):  # enforce=True stopped an undeclared operation
+            from . import _enforce
+
+            denied = Err(
+                "PERMISSION_DENIED",
+                _enforce.denied_message(guard),
+                False,
+                guard.details(),
             )
-            raise
-        outcome = _private(outcome, secrets)
-        self._trace(name, contract, parsed, outcome, started, secrets)
-        return outcome.result
+            outcome = _Outcome(denied, "denied", (guard.blocked[1],), ran.note)
+        elif ran.note is not None:
+            outcome = _Outcome(ran.result, "granted", (), ran.note)
+        else:
+            outcome = _checked(
+                ready.contract, ran.result, self._validators[ready.contract.name][1]
+            )
+        outcome.reads = tuple(guard.reads) if guard is not None else ()
+        return outcome
 
     def _run(
         self,
@@ -313,7 +395,7 @@ class Registry:
         contract: ToolContract | None,
         parsed: dict[str, Any] | Err,
         secrets: Secrets,
-    ) -> _Outcome:
+    ) -> _Outcome | _Ready:
         if contract is None or name not in self._implementations:
             known = ", ".join(self.registered) or "none"
             what = "has no implementation here" if contract else "does not exist"
@@ -330,7 +412,7 @@ class Registry:
             return _Outcome(Err("PERMISSION_DENIED", message, False), "denied", missing)
         if isinstance(parsed, Err):
             return _Outcome(parsed, "granted")
-        input_validator, output_validator = self._validators[name]
+        input_validator = self._validators[name][0]
         drop_invited_nulls(parsed, input_validator)
         errors = input_problems(parsed, input_validator, secrets)
         if errors:
@@ -343,24 +425,10 @@ class Registry:
                 for e in exc.errors()
             ]
             return _Outcome(invalid(found, "arguments"), "granted")
-        if self.enforce:
-            return _run_enforced(
-                contract, self._implementations[name], model, output_validator
-            )
-        try:
-            result = self._implementations[name](model)
-        except (
-            Exception,
-            SystemExit,
-            GeneratorExit,
-        ):  # an implementation cannot end the program
-            return _Outcome(
-                Err("INTERNAL", INTERNAL_MESSAGE, False),
-                "granted",
-                (),
-                traceback.format_exc(),
-            )
-        return _checked(contract, result, output_validator)
+        limit = _invoke.time_limit(contract.timeout_ms, self.default_timeout_s)
+        return _Ready(
+            contract, model, self._implementations[name], limit
+        )  # run by `call` / `acall`
 
     def _trace(
         self,
@@ -369,36 +437,21 @@ class Registry:
         parsed: dict[str, Any] | Err,
         outcome: _Outcome,
         started: float,
-        secrets: Secrets,
     ) -> None:
         if self.tracer is None:
             return
-        summary: Any = None
-        if not isinstance(parsed, Err):
-            try:
-                summary = (
-                    outcome.secrets.summary(redacted(parsed, secrets.paths))
-                    if contract
-                    else REDACTED
-                )
-            except RecursionError:
-                summary = REDACTED
-        result = outcome.result
-        record = TraceRecord(
-            tool=name,
-            version=contract.version if contract else None,
-            digest=contract.digest if contract else None,
-            input=summary,
-            permission=outcome.permission,
-            missing_permissions=outcome.missing,
-            duration_ms=(time.perf_counter() - started) * 1000.0,
-            code=result.code if isinstance(result, Err) else "OK",
-            retryable=result.retryable if isinstance(result, Err) else False,
-            traceback=outcome.traceback,
-            undeclared_reads=outcome.reads,
+        duration = (time.perf_counter() - started) * 1000.0
+        meta = (
+            outcome.permission,
+            outcome.missing,
+            outcome.traceback,
+            duration,
+            outcome.reads,
         )
         try:
-            self.tracer(record)
+            self.tracer(
+                trace_record(self.tracer, name, contract, parsed, outcome.result, meta)
+            )
         except Exception:  # a broken tracer must not change what the model sees
             pass
 
@@ -432,40 +485,6 @@ def _private(outcome: _Outcome, secrets: Secrets) -> _Outcome:
     return _Outcome(
         result, outcome.permission, outcome.missing, trace, outcome.reads, found
     )
-
-
-def _run_enforced(
-    contract: ToolContract,
-    implementation: Implementation,
-    model: Any,
-    output_validator: jsonschema.protocols.Validator | None,
-) -> _Outcome:
-    """Run an implementation under `_enforce`: an undeclared write, execute or network is PERMISSION_DENIED."""
-    from . import _enforce
-
-    with _enforce.enforced(contract.name, contract.permissions) as guard:
-        try:
-            result: Any = implementation(model)
-            failure = None
-        except (
-            Exception,
-            SystemExit,
-            GeneratorExit,
-        ):  # an implementation cannot end the program
-            failure = traceback.format_exc()
-    reads = tuple(guard.reads)
-    if guard.blocked is not None:
-        denied = Err(
-            "PERMISSION_DENIED", _enforce.denied_message(guard), False, guard.details()
-        )
-        return _Outcome(denied, "denied", (guard.blocked[1],), failure, reads)
-    if failure is not None:
-        return _Outcome(
-            Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), failure, reads
-        )
-    outcome = _checked(contract, result, output_validator)
-    outcome.reads = reads
-    return outcome
 
 
 def _checked(
@@ -532,12 +551,13 @@ __all__ = [
     "Err",
     "ErrorInfo",
     "Implementation",
+    "JsonlTracer",
     "Ok",
     "Policy",
     "Registry",
+    "Tool",
     "ToolContract",
     "ToolModel",
-    "Tool",
     "ToolResult",
     "TraceRecord",
     "freeze",

@@ -26,6 +26,7 @@ from ._redact import (
     property_schemas,
     quote,
     redact,
+    resolve,
     shorten,
 )
 from ._results import Err, thaw
@@ -59,12 +60,32 @@ def drop_invited_nulls(value: Any, validator: jsonschema.protocols.Validator) ->
 
     OpenAI strict mode declares every optional property as required and nullable, so a model
     following those declarations sends `"offset": null` to mean "not given". Such a `null` is
-    dropped, at any depth the schema describes, before validation; a `null` for a required
-    property, or for a property whose schema accepts null, is kept and judged as usual.
+    dropped, at any depth the schema describes, before validation; a `null` for a property that
+    every value must have (required beside it, through `$ref` or `allOf`; not only in one `anyOf`
+    or `oneOf` branch), or for a property whose schema accepts null, is kept and judged as usual.
     """
     root = validator.schema
     if isinstance(root, Mapping):
         _drop_nulls(value, root, root, validator)
+
+
+def _always(
+    schema: Any, root: Mapping[str, Any], seen: frozenset[str]
+) -> list[Mapping[str, Any]]:
+    """`schema` and the subschemas every value it accepts must also match (`$ref`, `allOf`).
+
+    A `required` inside an `anyOf`/`oneOf` branch or a `then`/`else` binds only that alternative: an
+    OpenAI strict declaration makes such a property nullable too, so its `null` means "not given".
+    """
+    if not isinstance(schema, Mapping):
+        return []
+    found = [schema]
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref not in seen:
+        found.extend(_always(resolve(ref, root), root, seen | {ref}))
+    for sub in schema.get("allOf", ()):
+        found.extend(_always(sub, root, seen))
+    return found
 
 
 def _drop_nulls(
@@ -75,11 +96,9 @@ def _drop_nulls(
 ) -> None:
     schemas = applicable(schema, root, wide=False)
     if isinstance(value, dict):
+        always = _always(schema, root, frozenset())
         required = {
-            key
-            for s in schemas
-            for key in s.get("required", ())
-            if isinstance(key, str)
+            key for s in always for key in s.get("required", ()) if isinstance(key, str)
         }
         for key in list(value):
             subs = [

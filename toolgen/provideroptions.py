@@ -1,0 +1,105 @@
+"""What a contract's `providers` table and the configuration's `[providers]` table may hold.
+
+Both shape the provider files (`toolgen.render.providers`) and nothing else. A contract says, for
+itself: which provider files leave it out (`exclude`), whether Anthropic and OpenAI Responses load
+it only through tool search (`defer_loading`), which OpenAI Responses namespace holds it
+(`namespace`), and MCP's `icons` and `_meta`. The configuration says, for the catalog: which tools
+each provider file leaves out (`exclude`), the Anthropic `cache_control` put on the last tool of
+`anthropic.json`, and each Responses namespace's description (`namespaces`). Each field is one the
+provider documents (PROVIDERS.md, "Corrections, 2026-12-01"; the SDK types of the pinned versions).
+This module imports no other part of toolgen but diagnostics, so validation and configuration can
+use it without an import cycle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from toolgen.diagnostics import Diagnostic, Severity
+
+FILES: tuple[str, ...] = ("openai_chat", "openai_responses", "anthropic", "gemini", "mcp")
+"""Provider file names without `.json`, as `exclude` names them."""
+
+_NAMESPACE = {"type": "string", "pattern": "^[a-zA-Z0-9_-]{1,64}$"}
+_ICON = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["src"],
+    "properties": {
+        "src": {"type": "string", "minLength": 1, "description": "A URI (https: or data:) of the icon."},
+        "mimeType": {"type": "string"},
+        "sizes": {"type": "array", "items": {"type": "string"}},
+        "theme": {"enum": ["light", "dark"]},
+    },
+}
+
+CONTRACT_SCHEMA: Mapping[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "description": "How the provider files declare this tool (docs/rules-providers.md).",
+    "properties": {
+        "exclude": {
+            "type": "array",
+            "uniqueItems": True,
+            "items": {"enum": list(FILES)},
+            "description": 'Provider files that leave this tool out, like ["openai_chat"].',
+        },
+        "defer_loading": {
+            "type": "boolean",
+            "description": "Anthropic and OpenAI Responses: load the tool only through tool search.",
+        },
+        "namespace": {**_NAMESPACE, "description": "OpenAI Responses: the namespace (from the configuration)."},
+        "icons": {"type": "array", "items": _ICON, "description": "MCP: icons for the tool."},
+        "_meta": {"type": "object", "description": "MCP: the tool's `_meta` object, as written."},
+    },
+}
+"""The schema of a contract's `providers` table (also in contract.schema.json)."""
+
+CACHE_CONTROL = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["type"],
+    "properties": {"type": {"const": "ephemeral"}, "ttl": {"enum": ["5m", "1h"]}},
+}
+
+CONFIG_SCHEMA: Mapping[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "exclude": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {f: {"type": "array", "items": {"type": "string"}} for f in FILES},
+        },
+        "anthropic_cache_control": CACHE_CONTROL,
+        "namespaces": {
+            "type": "object",
+            "propertyNames": _NAMESPACE,
+            "additionalProperties": {"type": "string", "minLength": 1},
+        },
+    },
+}
+"""The schema of the configuration's `[providers]` table."""
+
+
+def problems(value: Any, schema: Mapping[str, Any], pointer: str) -> list[tuple[str, str]]:
+    """Every way `value` breaks `schema`, as (JSON pointer, message), in document order."""
+    found = []
+    for error in sorted(Draft202012Validator(schema).iter_errors(value), key=lambda e: list(map(str, e.path))):
+        where = pointer + "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in error.absolute_path)
+        found.append((where, error.message))
+    return found
+
+
+def check_config(value: Any, file: str, pointer: str) -> list[Diagnostic]:
+    """TG100 for each problem of the configuration's `[providers]` table."""
+    return [
+        Diagnostic("TG100", Severity.ERROR, f"the providers table: {message}", file, where)
+        for where, message in problems(value, CONFIG_SCHEMA, pointer)
+    ]
+
+
+__all__ = ["CACHE_CONTROL", "CONFIG_SCHEMA", "CONTRACT_SCHEMA", "FILES", "check_config", "problems"]
