@@ -125,7 +125,6 @@ def test_provider_entries_from_the_cache_give_the_same_files_diagnostics_and_not
         assert catalog is not None and any(d.code == "TG301" for d in plain.diagnostics)
         expected_notes = providers.provider_notes(catalog, settings)
         for _ in range(2):  # filling the cache, then reading it
-            providers._LAST_NOTES.clear()
             with cache.session(root):
                 cached = pipeline.generate(settings)
                 assert providers.provider_notes(catalog, settings) == expected_notes

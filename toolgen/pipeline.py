@@ -7,7 +7,7 @@ when validation found no error; an error from any target means nothing may be wr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -128,10 +128,9 @@ def generate(settings: Settings, *, progress: Callable[[str], None] | None = Non
     apart = [n for n in names if n in APART] if "python" in names and len(catalog) >= APART_MIN else []
     background = Background(partial(_render_apart, apart, catalog, settings)) if apart else None
     results: dict[str, RenderResult] = {}
-    for name in names:
-        if name not in apart:
-            results[name] = registry[name](catalog, settings)
-            step(name)
+    for name, result in _rendered([n for n in names if n not in apart], catalog, settings):
+        results[name] = result
+        step(name)
     if background is not None:
         done, usage = background.result()
         results.update(done)
@@ -162,8 +161,26 @@ def _render_apart(
     names: Sequence[str], catalog: Catalog, settings: Settings
 ) -> tuple[dict[str, RenderResult], cache.Usage | None]:
     """The `names` targets' results, and what they did with the build cache when run in a fork."""
+    return cache.tracked(lambda: dict(_rendered(names, catalog, settings)))
+
+
+def _rendered(names: Sequence[str], catalog: Catalog, settings: Settings) -> Iterator[tuple[str, RenderResult]]:
+    """Each target's result in turn. When both run, the docs get the providers' declarations and notes
+    from the providers target's own projection (a render context), not from a second one."""
     registry = targets()
-    return cache.tracked(lambda: {name: registry[name](catalog, settings) for name in names})
+    declared = None
+    for name in names:
+        if name == "providers" and "docs" in names:
+            from toolgen.render import providers
+
+            result, declared = providers.render_declared(catalog, settings)
+            yield name, result
+        elif name == "docs" and declared is not None:
+            from toolgen.render import docs
+
+            yield name, docs.render(catalog, settings, declared)
+        else:
+            yield name, registry[name](catalog, settings)
 
 
 def _quiet(step: str) -> None:
