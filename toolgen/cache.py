@@ -133,6 +133,8 @@ class Store:
     """Misses per namespace (what a build had to compute)."""
     _folders: set[Path] = field(default_factory=set, repr=False)
     """Entry folders known to exist (made by this build)."""
+    read_only: bool = False
+    """Read entries, never write one (`toolgen validate`, which writes nothing)."""
 
     @property
     def folder(self) -> Path:
@@ -167,6 +169,8 @@ class Store:
         The entry is written to a temporary name of this process and moved into place, so a reader
         (or a second build) sees the whole entry or none. Folders are made once per build."""
         self.used.add(f"{namespace}/{key[:2]}/{key}")
+        if self.read_only:
+            return
         target = self.path(namespace, key)
         with contextlib.suppress(OSError):
             if target.parent not in self._folders:
@@ -279,12 +283,13 @@ def active() -> Store | None:
 
 
 @contextlib.contextmanager
-def session(project_root: Path, *, enabled: bool = True) -> Iterator[Store | None]:
-    """Open the project's cache for the duration of a build or check (or nothing, when disabled)."""
+def session(project_root: Path, *, enabled: bool = True, read_only: bool = False) -> Iterator[Store | None]:
+    """Open the project's cache for the duration of a build or check (or nothing, when disabled);
+    `read_only` uses what earlier builds stored and stores nothing."""
     if not enabled or not usable(project_root):
         yield None
         return
-    store = Store(project_root / CACHE_DIR)
+    store = Store(project_root / CACHE_DIR, read_only=read_only)
     token = _ACTIVE.set(store)
     try:
         yield store

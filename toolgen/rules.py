@@ -1,7 +1,8 @@
 """Rule codes: every diagnostic toolgen can emit, with its default severity and a one-line title.
 
-TG1xx contract errors, TG2xx review checklist (warnings by default), TG3xx provider projection,
-TG4xx compatibility. Each is documented with a failing and a fixed example in docs/rules.md.
+TG1xx contract errors, TG2xx review checklist (warnings by default; the few that are errors, like
+TG1xx, cannot be turned down: `locked`), TG3xx provider projection, TG4xx compatibility. Each is
+documented with a failing and a fixed example in docs/rules.md.
 """
 
 from __future__ import annotations
@@ -78,8 +79,13 @@ RULES: Mapping[str, Rule] = {
         Rule("TG211", _W, "network tool declares neither TIMEOUT nor UNAVAILABLE"),
         Rule("TG212", _W, "permissions were not confirmed by a human"),
         Rule("TG213", _W, "schema keyword looks misspelled"),
-        Rule("TG214", _W, "default does not match its own schema"),
+        Rule("TG214", _E, "default does not match its own schema"),
         Rule("TG215", _W, "required property is not defined in properties"),
+        Rule("TG216", _E, "x-sensitive is not true or false"),
+        Rule("TG217", _W, "annotation looks misspelled"),
+        Rule("TG218", _E, "schema names another JSON Schema dialect"),
+        Rule("TG219", _E, "bounds leave no valid value"),
+        Rule("TG220", _W, "format is not one JSON Schema defines"),
         Rule("TG240", _E, "timeout_ms is not a positive whole number of milliseconds"),
         Rule("TG450", _W, "an import repair changed what the tool accepts"),
         Rule("TG451", _E, "import: the input schema cannot be read"),
@@ -121,6 +127,12 @@ def get(code: str) -> Rule | None:
 def all_rules() -> list[Rule]:
     """Every known rule, sorted by code."""
     return sorted([*RULES.values(), *_EXTRA.values()], key=lambda r: r.code)
+
+
+def locked(code: str) -> bool:
+    """True for a contract rule (TG1xx, or a TG2xx that is an error by default): only "error" is allowed."""
+    rule = RULES.get(code)
+    return code.startswith("TG1") or (code.startswith("TG2") and rule is not None and rule.severity is Severity.ERROR)
 
 
 def is_known_code(code: str) -> bool:

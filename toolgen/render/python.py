@@ -1,7 +1,8 @@
 """The `python` target: a typed package under `python/<package>/` made from the catalog.
 
 Files: `_runtime.py` (policy, registry, traces: `templates/python/_runtime.py.jinja`; with
-`_results.py` for `Ok`/`Err` and `_schemas.py` for redaction and nulls, which it re-exports), one
+`_results.py` for `Ok`/`Err`, `_policy.py` for `Policy`, `_redact.py` for secrets and `_schemas.py`
+for nulls and error messages, which it re-exports), one
 `<module>.py` per tool (`templates/python/tool.py.jinja`, models from `python_models`), `__init__.py`
 (`CATALOG`, `CONTRACTS` and the runtime's public names) and `py.typed`; the other shared modules
 (async and time limits, round trips, trace files, enforcement, replay) and the framework adapters
@@ -37,17 +38,15 @@ from black.strings import str_width
 from toolgen import cache
 from toolgen.catalog import PERMISSIONS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
-from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.diagnostics import Diagnostic
 from toolgen.fastpath import templates_digest
 from toolgen.parallel import jobs, pmap, pmap_batches
-from toolgen.positions import join
 from toolgen.render import Artifact, RenderResult, header_lines
+from toolgen.render.python_checks import TEMPLATE_FAILED, model_failure, notes
 from toolgen.render.python_format import format_source
 from toolgen.render.python_imports import import_block
 from toolgen.render.python_models import BATCH_SIZE, DCG_VERSION, ToolModels, models_for
 from toolgen.render.python_shared import SHARED, declarations
-from toolgen.rules import Rule, register
-from toolgen.schemacheck import subschemas
 from toolgen.templating import environment
 
 BLACK_VERSION = metadata.version("black")
@@ -78,12 +77,6 @@ RENDER_CHUNK = 2000
 
 RESERVED_MODULES: frozenset[str] = frozenset({"integrations", "mocks"})
 """Module names the package uses itself (besides `_runtime` and `__init__`, which no tool name can be)."""
-
-MODELS_FAILED = Rule("TG350", Severity.ERROR, "python target cannot make models for a schema")
-MODEL_WEAKER = Rule("TG351", Severity.WARNING, "python model cannot carry a schema constraint")
-TEMPLATE_FAILED = Rule("TG352", Severity.ERROR, "a python template fails or renders invalid Python")
-OBJECT_DEFAULT = Rule("TG353", Severity.WARNING, "a model-typed field has an object default mypy rejects")
-register(MODELS_FAILED, MODEL_WEAKER, TEMPLATE_FAILED, OBJECT_DEFAULT)
 
 
 def safe_comment(text: str) -> str:
@@ -289,8 +282,7 @@ def _models(catalog: Catalog, package: str) -> tuple[dict[str, ToolModels], list
         try:
             found.update(models_for([contract], package))
         except Exception as exc:
-            message = f"cannot make Python models for tool {contract.name!r}: {type(exc).__name__}: {exc}"
-            problems.append(Diagnostic(MODELS_FAILED.code, Severity.ERROR, message, contract.source, "/input_schema"))
+            problems.append(model_failure(contract, exc))
     return found, problems
 
 
@@ -304,17 +296,20 @@ def render(catalog: Catalog, settings: Settings) -> RenderResult:
         models, problems = _models(catalog, settings.python_package)
         if problems:
             return RenderResult(diagnostics=tuple(problems))
-    notes = [
-        Diagnostic(MODEL_WEAKER.code, MODEL_WEAKER.severity, _weaker(name, text), catalog_source(catalog, name), ptr)
-        for name, found in sorted(models.items())
-        for ptr, text in found.notes
-    ]
-    notes.extend(_object_defaults(catalog))
+    found = notes(catalog, models)
     try:
         artifacts = _package(catalog, settings, models, tools)
     except (jinja2.TemplateError, InvalidInput) as exc:
         return RenderResult(diagnostics=(_template_problem(settings, exc),))
-    return RenderResult(artifacts=tuple(sorted(artifacts, key=lambda a: a.path)), diagnostics=tuple(notes))
+    return RenderResult(artifacts=tuple(sorted(artifacts, key=lambda a: a.path)), diagnostics=tuple(found))
+
+
+def check(catalog: Catalog, settings: Settings) -> list[Diagnostic]:
+    """What `render` reports about the contracts (TG350, TG351, TG353, TG354), without rendering a file.
+
+    `toolgen validate` runs it; only TG352, about template overrides, needs the files rendered."""
+    models, problems = _models(catalog, settings.python_package)
+    return problems or notes(catalog, models)
 
 
 TOGETHER_MIN = 48
@@ -369,30 +364,6 @@ def _tool_batch(
         (models[c.name], Artifact(f"{base}{modules[c.name]}.py", text), usage if index == last else None)
         for index, (c, text) in enumerate(zip(batch, texts, strict=True))
     ]
-
-
-def _object_defaults(catalog: Catalog) -> list[Diagnostic]:
-    """TG353: dcg writes an object default of a model-typed field as a dict, which mypy --strict rejects."""
-    found: list[Diagnostic] = []
-    for contract in catalog:
-        for key, schema in (("input_schema", contract.input_schema), ("output_schema", contract.output_schema)):
-            for here, node in subschemas(schema, f"/{key}") if schema is not None else ():
-                if isinstance(node.get("default"), Mapping) and ("properties" in node or "$ref" in node):
-                    message = (
-                        "python: this object default becomes a dict assigned to a model-typed field, which "
-                        "`mypy --strict` rejects in the generated package (pydantic accepts it); drop the default "
-                        "or describe it in the description"
-                    )
-                    found.append(
-                        Diagnostic(
-                            OBJECT_DEFAULT.code,
-                            OBJECT_DEFAULT.severity,
-                            message,
-                            contract.source,
-                            join(here, "default"),
-                        )
-                    )
-    return found
 
 
 def _template_problem(settings: Settings, exc: Exception) -> Diagnostic:
@@ -467,13 +438,6 @@ def catalog_source(catalog: Catalog, name: str) -> str:
     return contract.source if contract is not None else name
 
 
-def _weaker(name: str, text: str) -> str:
-    return (
-        f"python: the model of tool {name!r} is weaker than its schema ({text}); "
-        "the registry still enforces the schema with jsonschema"
-    )
-
-
 def _runtime_view() -> dict[str, Any]:
     return {
         "header": _header("no contract (the shared runtime)"),
@@ -494,6 +458,7 @@ def _init_view(catalog: Catalog, modules: Mapping[str, str]) -> dict[str, Any]:
 __all__ = [
     "BLACK_MODE",
     "RESERVED_MODULES",
+    "check",
     "format_python",
     "module_names",
     "pyblock",
