@@ -1,0 +1,209 @@
+"""Promises of the writer stated one by one (each was a mutant the other writer tests let live)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from toolgen import journal, write
+from toolgen.diagnostics import Severity, format_text
+from toolgen.render import Artifact
+
+
+def _arts(**files: str) -> list[Artifact]:
+    return [Artifact(path.replace("__", "/"), text) for path, text in files.items()]
+
+
+def _refused(change: write.Plan, *, force: bool = False) -> write.WriteError:
+    try:
+        write.apply(change, force=force)
+    except write.WriteError as exc:
+        return exc
+    raise AssertionError("the plan was applied; it should have been refused")
+
+
+def test_a_file_in_the_way_of_a_deep_path_is_named_itself(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    (out / "a").mkdir(parents=True)
+    (out / "a" / "b").write_text("mine", encoding="utf-8")
+    change = write.plan(_arts(a__b__c__d_txt="x", top_txt="t"), out, label="generated")
+    assert dict(change.blocked) == {"a/b": "is a file where toolgen needs a folder"}
+    assert not change.up_to_date
+    exc = _refused(change, force=True)  # --force never writes through a file in the way
+    assert [(d.code, d.file) for d in exc.diagnostics] == [("TG134", "generated/a/b")]
+    assert "move it away" in exc.diagnostics[0].message
+    assert "generated/a/b: cannot be written (TG134)\n" in list(change.drift())
+    assert (out / "a" / "b").read_text(encoding="utf-8") == "mine" and not (out / "top_txt").exists()
+
+
+def test_a_file_at_the_top_of_a_path_is_named(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    out.mkdir()
+    (out / "a").write_text("mine", encoding="utf-8")
+    change = write.plan(_arts(a__b_txt="x"), out)
+    assert dict(change.blocked) == {"a": "is a file where toolgen needs a folder"}
+    assert [d.file for d in _refused(change).diagnostics] == ["a"]
+
+
+def test_a_refusal_without_a_label_names_the_path_alone(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    out.mkdir()
+    (out / "x.txt").write_text("mine", encoding="utf-8")
+    change = write.plan(_arts(**{"x.txt": "generated"}), out)
+    assert change.foreign == ("x.txt",)
+    assert [(d.code, d.file) for d in _refused(change).diagnostics] == [("TG133", "x.txt")]
+    labelled = write.plan(_arts(**{"x.txt": "generated"}), out, label="gen")
+    assert [d.file for d in _refused(labelled).diagnostics] == ["gen/x.txt"]
+    assert labelled.shown("") == "gen" and labelled.shown("x.txt") == "gen/x.txt"
+
+
+def test_the_message_of_an_edited_file_says_whether_it_would_be_deleted_or_overwritten(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    write.apply(write.plan(_arts(keep="k", gone="g"), out))
+    (out / "keep").write_text("edited keep\n", encoding="utf-8")
+    (out / "gone").write_text("edited gone\n", encoding="utf-8")
+    change = write.plan(_arts(keep="new k"), out, label="generated")
+    messages = {d.file: d.message for d in _refused(change).diagnostics}
+    assert set(messages) == {"generated/gone", "generated/keep"}
+    assert "would delete it (its contract or target is gone)" in messages["generated/gone"]
+    assert "would overwrite it;" in messages["generated/keep"]
+    assert all("--force" in m and write.MANIFEST in m for m in messages.values())
+
+
+def test_a_refusal_carries_its_diagnostics_one_per_line(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    out.mkdir()
+    (out / "a").write_text("mine", encoding="utf-8")
+    (out / "b").write_text("mine", encoding="utf-8")
+    exc = _refused(write.plan(_arts(a="x", b="y"), out))
+    assert [d.code for d in exc.diagnostics] == ["TG133", "TG133"]
+    assert str(exc).splitlines() == [format_text(d) for d in exc.diagnostics]
+    plain = write.WriteError("refusing to write outside the output folder: '../x'")
+    assert plain.diagnostics == () and str(plain) == "refusing to write outside the output folder: '../x'"
+
+
+def test_what_interrupted_builds_left_is_reported_under_the_folder_name(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    out.mkdir()
+    assert write.interrupted(out) == []
+    (out / ".toolgen-staging-abc").mkdir()
+    (warning,) = write.interrupted(out)
+    assert (warning.code, warning.severity, warning.file) == ("TG135", Severity.WARNING, out.as_posix())
+    assert ".toolgen-staging-abc" in warning.message and "the next build removes it" in warning.message
+    (out / journal.JOURNAL).write_text("{}", encoding="utf-8")
+    found = write.interrupted(out, "generated")
+    assert [(d.code, d.severity, d.file) for d in found] == [
+        ("TG135", Severity.ERROR, "generated"),
+        ("TG135", Severity.WARNING, "generated"),
+    ]
+    assert "part old and part new; run `toolgen build` to complete it" in found[0].message
+
+
+def _sha(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def _journaled(out: Path, moves: dict[str, str | None], removes: dict[str, str], staged: dict[str, bytes]) -> Path:
+    """The output folder as a build killed right after writing its journal leaves it."""
+    staging = out / ".toolgen-staging-killed"
+    for path, data in staged.items():
+        (staging / path).parent.mkdir(parents=True, exist_ok=True)
+        (staging / path).write_bytes(data)
+    record = journal.Record(staging.name, moves, removes, journal.MANIFEST in staged)
+    (out / journal.JOURNAL).write_text(json.dumps(record.as_json()), encoding="utf-8")
+    return staging
+
+
+def test_a_replay_moves_what_still_holds_its_old_bytes_and_keeps_what_changed_since(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    out.mkdir()
+    (out / "same.txt").write_bytes(b"old\n")
+    (out / "edited.txt").write_bytes(b"edited since\n")
+    (out / "created.txt").write_bytes(b"made by hand since\n")
+    (out / "real").mkdir()
+    (out / "linked.txt").symlink_to(out / "real")
+    moves: dict[str, str | None] = {
+        "same.txt": _sha(b"old\n"),
+        "edited.txt": _sha(b"old\n"),
+        "created.txt": None,
+        "new/deep.txt": None,
+        "linked.txt": _sha(b"old\n"),
+    }
+    staged = {p: b"new\n" for p in moves} | {journal.MANIFEST: b"{}\n"}
+    staging = _journaled(out, moves, {}, staged)
+    notes = journal.recover(out)
+    assert notes == ["completed the update of the output folder that an interrupted build had begun"]
+    assert (out / "same.txt").read_bytes() == b"new\n" and (out / "new" / "deep.txt").read_bytes() == b"new\n"
+    assert (out / "edited.txt").read_bytes() == b"edited since\n"
+    assert (out / "created.txt").read_bytes() == b"made by hand since\n"
+    assert (out / "linked.txt").is_symlink() and (out / "real").is_dir()
+    assert (out / journal.MANIFEST).read_bytes() == b"{}\n"
+    assert not (out / journal.JOURNAL).exists() and not staging.exists()
+
+
+def test_a_replay_deletes_only_files_that_hold_the_recorded_bytes(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    (out / "gone" / "deep").mkdir(parents=True)
+    (out / "gone" / "deep" / "orphan.txt").write_bytes(b"generated\n")
+    (out / "edited.txt").write_bytes(b"edited since\n")
+    (out / "folder.txt").mkdir()
+    (out / "target.txt").write_bytes(b"generated\n")
+    (out / "link.txt").symlink_to(out / "target.txt")
+    digest = _sha(b"generated\n")
+    removes = {"gone/deep/orphan.txt": digest, "edited.txt": digest, "folder.txt": digest, "link.txt": digest}
+    _journaled(out, {}, removes, {})
+    journal.recover(out)
+    assert not (out / "gone").exists(), "the emptied folders of a deleted orphan are pruned"
+    assert (out / "edited.txt").read_bytes() == b"edited since\n"
+    assert (out / "folder.txt").is_dir() and (out / "link.txt").is_symlink()
+    assert (out / "target.txt").read_bytes() == b"generated\n"
+    assert not (out / journal.MANIFEST).exists(), "no manifest was staged, none is installed"
+
+
+def test_recovery_removes_staging_folders_but_not_a_link_named_like_one(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    out.mkdir()
+    (out / ".toolgen-staging-old").mkdir()
+    (out / ".toolgen-staging-old" / "a.txt").write_text("staged", encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("keep", encoding="utf-8")
+    (out / ".toolgen-staging-link").symlink_to(elsewhere)
+    notes = journal.recover(out)
+    assert notes == ["removed .toolgen-staging-old, left by an interrupted build"]
+    assert not (out / ".toolgen-staging-old").exists()
+    assert (elsewhere / "keep.txt").read_text(encoding="utf-8") == "keep"
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        {"staging": "elsewhere", "moves": {}, "removes": {}, "manifest": False},
+        {"staging": ".toolgen-staging-x", "moves": {}, "removes": {}, "manifest": "yes"},
+        {"staging": ".toolgen-staging-x", "moves": {"../out.txt": None}, "removes": {}, "manifest": False},
+        {"staging": ".toolgen-staging-x", "moves": {"a.txt": 3}, "removes": {}, "manifest": False},
+        {"staging": ".toolgen-staging-x", "moves": {}, "removes": {"/etc/passwd": "sha256:0"}, "manifest": False},
+        {"staging": ".toolgen-staging-x", "moves": {}, "removes": {"a.txt": None}, "manifest": False},
+        {"staging": ".toolgen-staging-x", "moves": {}, "removes": {}},
+        {"moves": {}, "removes": {}, "manifest": False},
+        [],
+    ],
+)
+def test_a_journal_toolgen_did_not_write_is_refused_and_nothing_is_touched(tmp_path: Path, document: object) -> None:
+    out = tmp_path / "generated"
+    out.mkdir()
+    (out / "a.txt").write_text("kept", encoding="utf-8")
+    (out / journal.JOURNAL).write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(journal.JournalError, match="is not a journal toolgen wrote"):
+        journal.recover(out)
+    assert (out / "a.txt").read_text(encoding="utf-8") == "kept"
+
+
+def test_a_journal_toolgen_wrote_reads_back_as_written(tmp_path: Path) -> None:
+    record = journal.Record(".toolgen-staging-a1", {"a.txt": None, "b/c.txt": "sha256:1"}, {"d.txt": "sha256:2"}, True)
+    (tmp_path / journal.JOURNAL).write_text(json.dumps(record.as_json()), encoding="utf-8")
+    assert journal.read(tmp_path) == record
+    assert journal.read(tmp_path / "no-journal-here") is None
