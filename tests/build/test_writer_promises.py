@@ -132,7 +132,7 @@ def test_a_replay_moves_what_still_holds_its_old_bytes_and_keeps_what_changed_si
         "new/deep.txt": None,
         "linked.txt": _sha(b"old\n"),
     }
-    staged = {p: b"new\n" for p in moves} | {journal.MANIFEST: b"{}\n"}
+    staged = dict.fromkeys(moves, b"new\n") | {journal.MANIFEST: b"{}\n"}
     staging = _journaled(out, moves, {}, staged)
     notes = journal.recover(out)
     assert notes == ["completed the update of the output folder that an interrupted build had begun"]
