@@ -69,7 +69,11 @@ GROUPS = {
     ),
     "walks": Group(
         ("templates/python/_schemas.py.jinja",),
-        ("tests/runtime/test_redaction_keywords.py", "tests/test_python_nulls.py"),
+        ("tests/runtime/test_redaction_keywords.py", "tests/runtime/test_python_nulls.py"),
+    ),
+    "redact": Group(
+        ("templates/python/_redact.py.jinja",),
+        ("tests/runtime/test_redaction_keywords.py", "tests/runtime/test_secret_sentinels.py"),
     ),
     "write": Group(
         ("toolgen/write.py",),
