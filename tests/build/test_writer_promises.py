@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import journal, write
+from toolgen import __version__, journal, write
 from toolgen.diagnostics import Severity, format_text
 from toolgen.render import Artifact
 
@@ -207,3 +207,93 @@ def test_a_journal_toolgen_wrote_reads_back_as_written(tmp_path: Path) -> None:
     (tmp_path / journal.JOURNAL).write_text(json.dumps(record.as_json()), encoding="utf-8")
     assert journal.read(tmp_path) == record
     assert journal.read(tmp_path / "no-journal-here") is None
+
+
+def test_the_manifest_lists_every_owned_file_with_the_digest_of_its_bytes(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    write.apply(write.plan(_arts(a="one", sub__b="two"), out))
+    document = json.loads((out / write.MANIFEST).read_text(encoding="utf-8"))
+    assert document["generated_by"] == f"toolgen {__version__}"
+    assert document["files"] == {"a": _sha(b"one\n"), "sub/b": _sha(b"two\n")}
+    assert write.read_manifest(out) == document["files"]
+
+
+@pytest.mark.parametrize("text", ["not json", "[]", '{"files": ["a"]}', '{"files": null}', '{"other": {}}'])
+def test_an_unreadable_manifest_owns_nothing_so_nothing_is_deleted_or_overwritten(tmp_path: Path, text: str) -> None:
+    out = tmp_path / "generated"
+    write.apply(write.plan(_arts(a="one", gone="g"), out))
+    (out / write.MANIFEST).write_text(text, encoding="utf-8")
+    assert write.read_manifest(out) == {}
+    change = write.plan(_arts(a="two"), out)
+    assert change.remove == () and change.foreign == ("a",)
+    assert [d.code for d in _refused(change).diagnostics] == ["TG133"]
+    assert (out / "a").read_text(encoding="utf-8") == "one\n" and (out / "gone").exists()
+
+
+@pytest.mark.parametrize("on_disk", [b"one\nextra\n", b"one\n\n", b"one", b"", b"onf\n"])
+def test_a_file_that_differs_by_a_byte_is_stale_not_unchanged(tmp_path: Path, on_disk: bytes) -> None:
+    out = tmp_path / "generated"
+    write.apply(write.plan(_arts(a="one"), out))
+    (out / "a").write_bytes(on_disk)
+    change = write.plan(_arts(a="one"), out, label="generated")
+    assert change.write == ("a",) and change.unchanged == (write.MANIFEST,)
+    assert change.edited == ("a",) and change.before["a"] == _sha(on_disk)
+    assert next(iter(change.drift())) == "generated/a: stale\n"
+    write.apply(change, force=True)
+    assert (out / "a").read_bytes() == b"one\n"
+
+
+def test_check_lists_missing_stale_and_orphaned_files_under_the_folder_name(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    write.apply(write.plan(_arts(stale="old", orphan="o", same="s"), out))
+    change = write.plan(_arts(stale="new", same="s", fresh="f"), out, label="gen")
+    drift = "".join(change.drift())
+    assert "gen/fresh: missing\n" in drift and "gen/stale: stale\n" in drift
+    assert "gen/orphan: orphaned (its contract or target is gone)\n" in drift
+    assert "-old\n+new\n" in drift and "gen/same" not in drift
+    assert change.missing == ("fresh",) and change.remove == ("orphan",) and "same" in change.unchanged
+    assert change.before["fresh"] is None and change.before["orphan"] == _sha(b"o\n")
+    assert set(change.verified) == {"same"} and change.verified["same"] == write.file_stat(out / "same")
+
+
+def test_a_build_with_nothing_to_change_creates_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    write.apply(write.plan(_arts(a="one"), out))
+    before = sorted(p.name for p in out.iterdir())
+    change, notes = write.update(_arts(a="one"), out)
+    assert change.up_to_date and notes == []
+    assert sorted(p.name for p in out.iterdir()) == before
+
+
+def test_update_creates_the_output_folder_and_returns_its_plan(tmp_path: Path) -> None:
+    out = tmp_path / "deep" / "generated"
+    change, notes = write.update(_arts(a="one"), out, label="generated")
+    assert (out / "a").read_bytes() == b"one\n" and notes == []
+    assert change.missing == (write.MANIFEST, "a") and change.label == "generated"
+    assert write.read_manifest(out) == {"a": _sha(b"one\n")}
+
+
+def test_a_refused_update_carries_the_notes_of_what_it_recovered(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    write.apply(write.plan(_arts(a="one"), out))
+    (out / "a").write_text("edited\n", encoding="utf-8")
+    (out / ".toolgen-staging-old").mkdir()
+    with pytest.raises(write.WriteError) as caught:
+        write.update(_arts(a="two"), out, label="generated")
+    assert [d.code for d in caught.value.diagnostics] == ["TG132"]
+    assert caught.value.notes == ["removed .toolgen-staging-old, left by an interrupted build"]
+    assert (out / "a").read_text(encoding="utf-8") == "edited\n"
+
+
+def test_a_journal_toolgen_did_not_write_stops_update_with_tg135(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    write.apply(write.plan(_arts(a="one"), out))
+    (out / journal.JOURNAL).write_text("[]", encoding="utf-8")
+    with pytest.raises(write.WriteError) as caught:
+        write.update(_arts(a="two"), out, label="generated")
+    ((code, file),) = [(d.code, d.file) for d in caught.value.diagnostics]
+    assert (code, file) == ("TG135", "generated") and "is not a journal toolgen wrote" in str(caught.value)
+    assert (out / "a").read_bytes() == b"one\n"
+    with pytest.raises(write.WriteError) as unlabelled:
+        write.update(_arts(a="two"), out)
+    assert unlabelled.value.diagnostics[0].file == out.as_posix()
