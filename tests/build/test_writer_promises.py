@@ -297,3 +297,23 @@ def test_a_journal_toolgen_did_not_write_stops_update_with_tg135(tmp_path: Path)
     with pytest.raises(write.WriteError) as unlabelled:
         write.update(_arts(a="two"), out)
     assert unlabelled.value.diagnostics[0].file == out.as_posix()
+
+
+def test_check_shows_a_binary_file_on_disk_as_binary_and_cuts_long_diffs(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    write.apply(write.plan(_arts(a="one", long="\n".join(map(str, range(40)))), out))
+    (out / "a").write_bytes(b"\xff\xfe not text")
+    (out / "long").write_text("".join(f"changed {i}\n" for i in range(40)), encoding="utf-8")
+    change = write.plan(_arts(a="one", long="\n".join(map(str, range(40)))), out)
+    assert change.diffs["a"] == "(binary content differs)\n"
+    lines = change.diffs["long"].splitlines()
+    assert len(lines) == 21 and lines[-1] == "... (63 more diff lines)"
+    assert lines[:3] == ["--- long (on disk)", "+++ long (expected)", "@@ -1,40 +1,40 @@"]
+
+
+def test_a_diff_of_a_file_without_a_final_newline_still_ends_every_line(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    write.apply(write.plan(_arts(a="one\ntwo"), out))
+    (out / "a").write_bytes(b"one\nTWO")
+    diff = write.plan(_arts(a="one\ntwo"), out).diffs["a"]
+    assert diff.endswith("\n") and "-TWO\n" in diff and "+two\n" in diff
