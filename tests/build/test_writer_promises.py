@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -317,3 +318,54 @@ def test_a_diff_of_a_file_without_a_final_newline_still_ends_every_line(tmp_path
     (out / "a").write_bytes(b"one\nTWO")
     diff = write.plan(_arts(a="one\ntwo"), out).diffs["a"]
     assert diff.endswith("\n") and "-TWO\n" in diff and "+two\n" in diff
+
+
+def test_the_manifest_is_indented_json_that_says_what_it_is(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    write.apply(write.plan(_arts(b="two", a="one"), out))
+    expected = {
+        "generated_by": f"toolgen {__version__}",
+        "note": "files toolgen owns in this folder; toolgen deletes only these",
+        "files": {"a": _sha(b"one\n"), "b": _sha(b"two\n")},
+    }
+    assert (out / write.MANIFEST).read_text(encoding="utf-8") == json.dumps(expected, indent=2) + "\n"
+
+
+def test_refusals_are_listed_by_file_whatever_their_code(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    out.mkdir()
+    (out / "a.txt").write_text("mine", encoding="utf-8")
+    (out / "z").write_text("mine", encoding="utf-8")
+    change = write.plan(_arts(**{"a.txt": "x", "z/inner.txt": "y"}), out, label="gen")
+    assert [(d.file, d.code) for d in _refused(change).diagnostics] == [("gen/a.txt", "TG133"), ("gen/z", "TG134")]
+
+
+def test_a_path_with_a_dot_part_is_refused(tmp_path: Path) -> None:
+    for bad in ("./a", "a/./b", "a/."):
+        with pytest.raises(write.WriteError, match="outside the output folder"):
+            write.plan([Artifact(bad, "x")], tmp_path / "generated")
+
+
+def test_a_refusal_found_while_planning_has_no_recovery_notes(tmp_path: Path) -> None:
+    with pytest.raises(write.WriteError) as caught:
+        write.update([Artifact("../x", "y")], tmp_path / "generated")
+    assert caught.value.notes == [] and caught.value.diagnostics == ()
+
+
+def test_an_update_the_system_refuses_names_the_folder_and_what_comes_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "generated"
+    write.apply(write.plan(_arts(a="one"), out))
+
+    def disk_full(*_: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", disk_full)
+    for label, where in (("generated", "generated"), ("", out.as_posix())):
+        with pytest.raises(write.WriteError) as caught:
+            write.update(_arts(a="two"), out, label=label)
+        assert str(caught.value) == (
+            f"{where}: the update failed ([Errno 28] No space left on device); the next build completes or undoes it"
+        )
+    assert (out / "a").read_bytes() == b"one\n"
