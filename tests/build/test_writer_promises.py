@@ -369,3 +369,31 @@ def test_an_update_the_system_refuses_names_the_folder_and_what_comes_next(
             f"{where}: the update failed ([Errno 28] No space left on device); the next build completes or undoes it"
         )
     assert (out / "a").read_bytes() == b"one\n"
+
+
+def test_each_path_that_is_not_a_plain_file_is_refused_with_what_it_is(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    (out / "folder.txt").mkdir(parents=True)
+    (out / "link.txt").symlink_to(out / "folder.txt")
+    os.mkfifo(out / "fifo.txt")
+    names = ("folder.txt", "link.txt", "fifo.txt", "n" * 300)
+    change = write.plan([Artifact(name, "x") for name in names], out)
+    assert dict(change.blocked) == {
+        "fifo.txt": "is a special file (a FIFO, socket or device) where toolgen writes a file",
+        "folder.txt": "is a folder where toolgen writes a file",
+        "link.txt": "is a symlink, and toolgen never writes, deletes or reads through one",
+        "n" * 300: "cannot be read (File name too long)",
+    }
+    assert [d.code for d in _refused(change, force=True).diagnostics] == ["TG134"] * 4
+
+
+def test_a_journal_that_is_not_text_is_refused(tmp_path: Path) -> None:
+    (tmp_path / journal.JOURNAL).write_bytes(b"\xff\xfe")
+    with pytest.raises(journal.JournalError, match=r"\.toolgen-journal\.json cannot be read"):
+        journal.recover(tmp_path)
+
+
+def test_recovery_leaves_a_plain_file_named_like_a_staging_folder(tmp_path: Path) -> None:
+    (tmp_path / ".toolgen-staging-file").write_text("mine", encoding="utf-8")
+    assert journal.recover(tmp_path) == []
+    assert (tmp_path / ".toolgen-staging-file").read_text(encoding="utf-8") == "mine"
