@@ -179,27 +179,35 @@ def test_recovery_removes_staging_folders_but_not_a_link_named_like_one(tmp_path
     assert (elsewhere / "keep.txt").read_text(encoding="utf-8") == "keep"
 
 
+_X = ".toolgen-staging-x"
+
+
 @pytest.mark.parametrize(
-    "document",
+    ("document", "reason"),
     [
-        {"staging": "elsewhere", "moves": {}, "removes": {}, "manifest": False},
-        {"staging": ".toolgen-staging-x", "moves": {}, "removes": {}, "manifest": "yes"},
-        {"staging": ".toolgen-staging-x", "moves": {"../out.txt": None}, "removes": {}, "manifest": False},
-        {"staging": ".toolgen-staging-x", "moves": {"a.txt": 3}, "removes": {}, "manifest": False},
-        {"staging": ".toolgen-staging-x", "moves": {}, "removes": {"/etc/passwd": "sha256:0"}, "manifest": False},
-        {"staging": ".toolgen-staging-x", "moves": {}, "removes": {"a.txt": None}, "manifest": False},
-        {"staging": ".toolgen-staging-x", "moves": {}, "removes": {}},
-        {"moves": {}, "removes": {}, "manifest": False},
-        [],
+        ({"staging": "elsewhere", "moves": {}, "removes": {}, "manifest": False}, "bad staging folder"),
+        ({"staging": _X, "moves": {}, "removes": {}, "manifest": "yes"}, "manifest flag"),
+        ({"staging": _X, "moves": {"../out.txt": None}, "removes": {}, "manifest": False}, "bad move"),
+        ({"staging": _X, "moves": {"a/./b.txt": None}, "removes": {}, "manifest": False}, "bad move"),
+        ({"staging": _X, "moves": {".toolgen-journal.json": None}, "removes": {}, "manifest": False}, "bad move"),
+        ({"staging": _X, "moves": {"a.txt": 3}, "removes": {}, "manifest": False}, "bad move"),
+        ({"staging": _X, "moves": {}, "removes": {"/etc/passwd": "sha256:0"}, "manifest": False}, "bad delete"),
+        ({"staging": _X, "moves": {}, "removes": {"a.txt": None}, "manifest": False}, "bad delete"),
+        ({"staging": _X, "moves": {}, "removes": {}}, "manifest"),
+        ({"moves": {}, "removes": {}, "manifest": False}, "staging"),
+        ([], ""),
     ],
 )
-def test_a_journal_toolgen_did_not_write_is_refused_and_nothing_is_touched(tmp_path: Path, document: object) -> None:
+def test_a_journal_toolgen_did_not_write_is_refused_and_nothing_is_touched(
+    tmp_path: Path, document: object, reason: str
+) -> None:
     out = tmp_path / "generated"
     out.mkdir()
     (out / "a.txt").write_text("kept", encoding="utf-8")
     (out / journal.JOURNAL).write_text(json.dumps(document), encoding="utf-8")
-    with pytest.raises(journal.JournalError, match="is not a journal toolgen wrote"):
+    with pytest.raises(journal.JournalError, match="is not a journal toolgen wrote") as caught:
         journal.recover(out)
+    assert reason in str(caught.value)
     assert (out / "a.txt").read_text(encoding="utf-8") == "kept"
 
 
@@ -397,3 +405,46 @@ def test_recovery_leaves_a_plain_file_named_like_a_staging_folder(tmp_path: Path
     (tmp_path / ".toolgen-staging-file").write_text("mine", encoding="utf-8")
     assert journal.recover(tmp_path) == []
     assert (tmp_path / ".toolgen-staging-file").read_text(encoding="utf-8") == "mine"
+
+
+def _failing_replace(monkeypatch: pytest.MonkeyPatch, fail_at: int) -> None:
+    """`os.replace` fails (the disk is full) from its `fail_at`-th call on."""
+    real, calls = os.replace, []
+
+    def replace(source: object, target: object) -> None:
+        calls.append(target)
+        if len(calls) >= fail_at:
+            raise OSError(28, "No space left on device")
+        real(source, target)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "replace", replace)
+
+
+def test_a_build_that_fails_before_its_journal_leaves_nothing_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "generated"
+    write.apply(write.plan(_arts(a="one"), out))
+    before = sorted(p.name for p in out.iterdir())
+    _failing_replace(monkeypatch, 1)
+    with pytest.raises(write.WriteError, match="the update failed"):
+        write.update(_arts(a="two", b="new"), out)
+    assert sorted(p.name for p in out.iterdir()) == before and (out / "a").read_bytes() == b"one\n"
+
+
+def test_a_build_that_fails_after_its_journal_is_completed_by_recovery(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "generated"
+    write.apply(write.plan(_arts(a="one", gone="g"), out))
+    with monkeypatch.context() as patch:
+        _failing_replace(patch, 2)  # the journal is in place, the first move fails
+        with pytest.raises(write.WriteError, match="the next build completes or undoes it"):
+            write.update(_arts(a="two", b="new"), out)
+    (staging,) = [p for p in out.iterdir() if p.name.startswith(journal.STAGING_PREFIX)]
+    assert journal.read(out) is not None and (out / "a").read_bytes() == b"one\n"
+    notes = journal.recover(out)
+    assert notes == ["completed the update of the output folder that an interrupted build had begun"]
+    assert (out / "a").read_bytes() == b"two\n" and (out / "b").read_bytes() == b"new\n"
+    assert not (out / "gone").exists() and not staging.exists() and not (out / journal.JOURNAL).exists()
+    assert write.read_manifest(out) == {"a": _sha(b"two\n"), "b": _sha(b"new\n")}
