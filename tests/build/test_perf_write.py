@@ -75,6 +75,9 @@ _EDGES = {
     "all changed": (["a", "b"], ["x", "y", "z"]),
     "was empty": ([], ["a", "b"]),
     "now empty": (["a", "b"], []),
+    "second and last lines changed": (["a", "b", "c", "d"], ["a", "B", "c", "D"]),
+    "a repeated line deleted": (["a", "a", "a"], ["a", "a"]),
+    "a repeated line added": (["x", "x"], ["x", "x", "x"]),
     "two changes far apart": ([f"l{i}" for i in range(30)], [f"l{i}" if i not in (3, 26) else "X" for i in range(30)]),
 }
 
