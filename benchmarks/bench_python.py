@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import synth_catalog
 
+from toolgen.build.pipeline import load_catalog
 from toolgen.config import load_settings
-from toolgen.pipeline import load_catalog
 from toolgen.render import python as target
 from toolgen.render import python_models
 

@@ -23,7 +23,7 @@ from pydantic import TypeAdapter
 from tests.conftest import CORPORA
 from toolgen.catalog import Catalog, Contract, build_catalog, contract_from_document
 from toolgen.config import Settings
-from toolgen.schemacheck import flat_metaschema
+from toolgen.validate.schemacheck import flat_metaschema
 
 SHARED_CORPORA = CORPORA
 """The shared corpora, found by tests.conftest (no machine path here)."""

@@ -17,7 +17,8 @@ from click.testing import CliRunner
 
 import toolgen
 from tests.conftest import REPO
-from toolgen import cache, fastpath, parallel, pipeline, templating, write
+from toolgen import templating
+from toolgen.build import cache, fastpath, parallel, pipeline, write
 from toolgen.cli import main
 from toolgen.config import load_settings
 from toolgen.diagnostics import Severity

@@ -46,7 +46,7 @@ def test_sample_builds_without_crashes() -> None:
 
 
 def test_harness_names_rejected_and_crashed_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolgen import importer
+    from toolgen.importing import importer
 
     good = {"name": "get_x", "description": "Return the x of a thing, as a number.", "parameters": {"type": "object"}}
     remote = {**good, "name": "remote", "parameters": {"type": "object", "properties": {"a": {"$ref": "http://x/y"}}}}

@@ -11,7 +11,7 @@ import jsonschema
 from jsonschema import Draft202012Validator
 
 from tests.conftest import CORPORA
-from toolgen.schemacheck import flat_metaschema
+from toolgen.validate.schemacheck import flat_metaschema
 
 OFFICIAL = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 FLAT = Draft202012Validator(flat_metaschema())

@@ -16,7 +16,8 @@ from typing import Any, TypeVar
 
 import click
 
-from toolgen import __version__, cache, diagnostics, fastpath, pipeline, write
+from toolgen import __version__, diagnostics
+from toolgen.build import cache, fastpath, pipeline, write
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, has_errors
 
@@ -322,7 +323,7 @@ def import_command(
     ctx: Context, *, file: Path, shape: str, repair: bool, fmt: str, force: bool, permissions: tuple[str, ...] | None
 ) -> None:
     """Write one contract per tool declared in FILE (a provider's tools, a tools/list result, JSON Lines)."""
-    from toolgen import importer
+    from toolgen.importing import importer
 
     settings = settings_or_exit(ctx)
     options = importer.Options(file.as_posix(), repair=repair, fmt=fmt, force=force, permissions=permissions)

@@ -41,7 +41,8 @@ def audit_summary(result: object, tools: int) -> str:
 @click.pass_obj
 def audit_command(ctx: object, paths: tuple[Path, ...], fmt: str) -> None:
     """Read implementation source and report effects their tools' permissions do not declare (exit 1)."""
-    from toolgen import audit, cli, pipeline
+    from toolgen import audit, cli
+    from toolgen.build import pipeline
 
     assert isinstance(ctx, cli.Context)
     settings = cli.settings_or_exit(ctx)
@@ -102,7 +103,8 @@ def replay_text(result: object, fmt: str) -> str:
 @click.pass_obj
 def replay_command(ctx: object, traces: Path, fmt: str) -> None:
     """Judge recorded calls (a JsonlTracer file) against the contracts on disk (exit 1 if any is refused now)."""
-    from toolgen import cli, pipeline, replay
+    from toolgen import cli, replay
+    from toolgen.build import pipeline
 
     assert isinstance(ctx, cli.Context)
     settings = cli.settings_or_exit(ctx)

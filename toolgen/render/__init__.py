@@ -1,7 +1,7 @@
 """Rendering: one module per target, each turning the frozen catalog into in-memory artifacts.
 
 A target is a function `(catalog, settings) -> RenderResult`. Nothing here touches the disk; the
-writer (`toolgen.write`) decides what to do with the artifacts.
+writer (`toolgen.build.write`) decides what to do with the artifacts.
 """
 
 from __future__ import annotations

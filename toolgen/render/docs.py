@@ -13,10 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolgen import cache
+from toolgen.build import cache
+from toolgen.build.fastpath import templates_digest
 from toolgen.catalog import PERMISSION_MEANINGS, STANDARD_ERROR_MEANINGS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
-from toolgen.fastpath import templates_digest
 from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render import markdown as md
 from toolgen.render.masking import mask

@@ -31,20 +31,20 @@ from black.mode import TargetVersion
 from black.parsing import InvalidInput
 from black.strings import str_width
 
-from toolgen import cache
+from toolgen.build import cache
+from toolgen.build.fastpath import templates_digest
+from toolgen.build.parallel import jobs, pmap, pmap_batches
 from toolgen.catalog import PERMISSIONS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.fastpath import templates_digest
-from toolgen.parallel import jobs, pmap, pmap_batches
 from toolgen.positions import join
 from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render.python_format import format_source
 from toolgen.render.python_imports import import_block
 from toolgen.render.python_models import BATCH_SIZE, DCG_VERSION, ToolModels, models_for
 from toolgen.rules import Rule, register
-from toolgen.schemacheck import subschemas
 from toolgen.templating import environment
+from toolgen.validate.schemacheck import subschemas
 
 BLACK_VERSION = metadata.version("black")
 """The black version every generated Python file is formatted with."""
@@ -142,7 +142,7 @@ def format_python(source: str) -> str:
 
 
 def format_many(sources: Sequence[str]) -> list[str]:
-    """Each source formatted by black: cached per text (`toolgen.cache`), the misses in parallel."""
+    """Each source formatted by black: cached per text (`toolgen.build.cache`), the misses in parallel."""
     return cache.memo_many(
         "black",
         sources,
@@ -437,7 +437,7 @@ def _tool_texts(
     templates: str,
 ) -> list[str]:
     """Each contract's formatted module, cached on what shapes it: the contract (its digest and
-    file), its module name, the package and the templates (`toolgen.cache` adds toolgen's source and
+    file), its module name, the package and the templates (`toolgen.build.cache` adds toolgen's source and
     the pinned versions). A one-contract change renders one module, not every module's view."""
     package = settings.python_package
 

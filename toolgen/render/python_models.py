@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 
-from toolgen import cache
+from toolgen.build import cache
+from toolgen.build.parallel import pmap_batches
 from toolgen.catalog import Contract, canonical_json
 from toolgen.frozen import thaw
-from toolgen.parallel import pmap_batches
 
 DCG_VERSION = metadata.version("datamodel-code-generator")
 """The dcg version the models are made with (recorded in each generated header)."""
@@ -259,8 +259,8 @@ one run before it settles each module's names, so a numbered name may differ fro
 def models_for(contracts: Iterable[Contract], package: str) -> dict[str, ToolModels]:
     """The models of many contracts, by tool name (the one entry point into dcg).
 
-    Cached per tool on what shapes its models (name, schemas, package; `toolgen.cache` adds the
-    toolgen and dcg versions); the tools not in the cache are made in parallel (`toolgen.parallel`).
+    Cached per tool on what shapes its models (name, schemas, package; `toolgen.build.cache` adds the
+    toolgen and dcg versions); the tools not in the cache are made in parallel (`toolgen.build.parallel`).
     """
     ordered = list(contracts)
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolgen import cache
+from toolgen.build import cache
 from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, sort_diagnostics

@@ -26,7 +26,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from toolgen.positions import join
-from toolgen.schemawalk import children
+from toolgen.validate.schemawalk import children
 
 MAX_NAME = 64
 """Longest tool name a contract may have."""

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.importing.repair import Repair
 from toolgen.positions import join
-from toolgen.repair import Repair
 
 _CONTAINER_KEYS = ("tools", "functionDeclarations", "function_declarations")
 _SCHEMA_KEYS = {

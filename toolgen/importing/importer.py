@@ -23,14 +23,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolgen import tomlemit
 from toolgen.catalog import PERMISSIONS, normalize_text
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.importshapes import SHAPES, Record, Shape, find_records
-from toolgen.lint import MAX_DESCRIPTION, UNCONFIRMED_TAG
+from toolgen.importing import tomlemit
+from toolgen.importing.repair import Repair, repair_schema, shorten, snake_case
+from toolgen.importing.shapes import SHAPES, Record, Shape, find_records
 from toolgen.positions import join
-from toolgen.repair import Repair, repair_schema, shorten, snake_case
+from toolgen.validate.lint import MAX_DESCRIPTION, UNCONFIRMED_TAG
 
 PLACEHOLDER = "TODO: describe."
 """The description of a tool whose source has none: short enough that TG201 flags it for review."""
@@ -160,7 +160,7 @@ class _Reject(Exception):
 def _examples(raw: Any, schema: dict[str, Any], repairs: list[Repair]) -> list[dict[str, Any]]:
     from jsonschema import Draft202012Validator
 
-    from toolgen.schemacheck import REGISTRY
+    from toolgen.validate.schemacheck import REGISTRY
 
     if not isinstance(raw, list):
         return []

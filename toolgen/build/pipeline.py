@@ -13,12 +13,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from toolgen import cache
+from toolgen.build import cache
+from toolgen.build.parallel import Background, pmap
 from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, has_errors, resolve_severities, sort_diagnostics
 from toolgen.load import Locate, RawDocument, load_documents
-from toolgen.parallel import Background, pmap
 from toolgen.render import Artifact, RenderResult, targets
 
 

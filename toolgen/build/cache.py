@@ -258,7 +258,7 @@ def session(project_root: Path, *, enabled: bool = True) -> Iterator[Store | Non
 def tracked(compute: Callable[[], T]) -> tuple[T, Usage | None]:
     """`compute()`, and, when this is a forked worker in a cache session, what it did with the
     cache: its copy of the store dies with it, so the parent must `absorb` that to count and prune."""
-    from toolgen.parallel import in_worker
+    from toolgen.build.parallel import in_worker
 
     store = _ACTIVE.get()
     if store is None or not in_worker():

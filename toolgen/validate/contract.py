@@ -1,8 +1,8 @@
 """Validation: every rule of SPEC.md "Validation" over raw documents, as diagnostics.
 
 One pass per contract reports every problem it finds (never only the first): the shape of the
-document and its keys here, schemas and examples in `toolgen.schemacheck`, the review checklist
-(TG2xx warnings) in `toolgen.lint`. Then names are checked across the catalog and severity
+document and its keys here, schemas and examples in `toolgen.validate.schemacheck`, the review checklist
+(TG2xx warnings) in `toolgen.validate.lint`. Then names are checked across the catalog and severity
 overrides (project configuration, then the contract's own `rules` table) are applied.
 """
 
@@ -14,14 +14,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from toolgen import lint, provideroptions, rules
+from toolgen import provideroptions, rules
 from toolgen.catalog import CONTRACT_KEYS, PERMISSIONS, STANDARD_ERRORS
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity, resolve_severities, sort_diagnostics
 from toolgen.load import RawDocument, load_documents
 from toolgen.positions import join, json_duplicates, locator_for, unescape
-from toolgen.report import Reporter, did_you_mean, type_name
-from toolgen.schemacheck import check_defaults, check_schema, validate_instance, walk_limits
+from toolgen.validate import lint
+from toolgen.validate.report import Reporter, did_you_mean, type_name
+from toolgen.validate.schemacheck import check_defaults, check_schema, validate_instance, walk_limits
 
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 MAX_NAME = 64

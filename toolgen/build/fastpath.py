@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import toolgen
-from toolgen import cache
+from toolgen.build import cache
+from toolgen.build.write import MANIFEST, Files, file_stat
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic
-from toolgen.write import MANIFEST, Files, file_stat
 
 STATE = "state.json"
 """The fast-path record inside the cache folder."""
