@@ -19,6 +19,7 @@ import toolgen
 from tests.conftest import REPO
 from toolgen import templating
 from toolgen.build import cache, fastpath, parallel, pipeline, write
+from toolgen.build.executor import BUILDING
 from toolgen.cli import main
 from toolgen.config import load_settings
 from toolgen.diagnostics import Severity
@@ -124,10 +125,9 @@ def test_provider_entries_from_the_cache_give_the_same_files_diagnostics_and_not
         assert catalog is not None and any(d.code == "TG301" for d in plain.diagnostics)
         expected_notes = providers.provider_notes(catalog, settings)
         for _ in range(2):  # filling the cache, then reading it
-            providers._LAST_NOTES.clear()
             with cache.session(root):
                 cached = pipeline.generate(settings)
-                assert providers.provider_notes(catalog, settings) == expected_notes
+                assert providers.provider_notes(catalog, settings, BUILDING) == expected_notes
             assert cached.diagnostics == plain.diagnostics
             assert [(a.path, a.data()) for a in cached.artifacts] == [(a.path, a.data()) for a in plain.artifacts]
 
@@ -350,13 +350,13 @@ def test_fast_path_template_digest_covers_the_templates_rendering_uses(tmp_path:
 
     builtin = builtin_templates_dir()
     assert builtin.is_dir() and any(builtin.rglob("*.jinja"))
-    empty = fastpath.templates_digest(tmp_path)
-    assert empty == fastpath.templates_digest(None), "an empty override folder changes nothing"
+    empty = templating.templates_digest(tmp_path)
+    assert empty == templating.templates_digest(None), "an empty override folder changes nothing"
     (tmp_path / "x.jinja").write_text("{{ a }}", encoding="utf-8")
-    one = fastpath.templates_digest(tmp_path)
+    one = templating.templates_digest(tmp_path)
     assert one != empty
     (tmp_path / "x.jinja").write_text("{{ b }}", encoding="utf-8")
-    assert fastpath.templates_digest(tmp_path) != one
+    assert templating.templates_digest(tmp_path) != one
 
 
 def test_python_dash_m_second_build_changes_nothing(tmp_path: Path) -> None:

@@ -24,11 +24,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import toolgen
 from toolgen.build import cache
 from toolgen.build.write import MANIFEST, Files, file_stat
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic
+from toolgen.templating import templates_digest
 
 STATE = "state.json"
 """The fast-path record inside the cache folder."""
@@ -108,24 +108,6 @@ def contract_files(folder: Path) -> list[tuple[str, Path]] | None:
             if not name.startswith(".") and name.endswith(CONTRACT_SUFFIXES):
                 found.append((name if prefix == "." else f"{prefix}/{name}", here / name))
     return None if failed else sorted(found)
-
-
-def templates_digest(override_dir: Path | None) -> str:
-    """A digest of every template file rendering can use (the override folder, then the built-ins)."""
-    package = Path(toolgen.__file__).resolve().parent
-    builtin = package / "templates"
-    return _folders_digest((override_dir, builtin if builtin.is_dir() else package.parent / "templates"))
-
-
-def _folders_digest(folders: Sequence[Path | None]) -> str:
-    digest = hashlib.sha256()
-    for folder in folders:
-        if folder is None or not folder.is_dir():
-            continue
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-            digest.update(path.relative_to(folder).as_posix().encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 def _state_path(settings: Settings) -> Path:

@@ -14,12 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from toolgen.build import cache
+from toolgen.build.executor import BUILDING
 from toolgen.build.parallel import Background, pmap
 from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, has_errors, resolve_severities, sort_diagnostics
 from toolgen.load import Locate, RawDocument, load_documents
 from toolgen.render import Artifact, RenderResult, targets
+from toolgen.render.context import RenderContext
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,15 +125,12 @@ def generate(settings: Settings, *, progress: Callable[[str], None] | None = Non
     del documents
     per_file = {c.source: c.rules for c in catalog}
     registry = targets()
-    names = [name for name in settings.targets if name in registry]
+    # the docs show the providers' notes: they render after the providers, which hand them over
+    names = sorted((name for name in settings.targets if name in registry), key=lambda name: name == "docs")
     # the python target keeps every core busy only part of the time: the others render meanwhile
     apart = [n for n in names if n in APART] if "python" in names and len(catalog) >= APART_MIN else []
     background = Background(partial(_render_apart, apart, catalog, settings)) if apart else None
-    results: dict[str, RenderResult] = {}
-    for name in names:
-        if name not in apart:
-            results[name] = registry[name](catalog, settings)
-            step(name)
+    results = _render_all([n for n in names if n not in apart], catalog, settings, step)
     if background is not None:
         done, usage = background.result()
         results.update(done)
@@ -162,8 +161,23 @@ def _render_apart(
     names: Sequence[str], catalog: Catalog, settings: Settings
 ) -> tuple[dict[str, RenderResult], cache.Usage | None]:
     """The `names` targets' results, and what they did with the build cache when run in a fork."""
+    return cache.tracked(lambda: _render_all(names, catalog, settings, _quiet))
+
+
+def _render_all(
+    names: Sequence[str], catalog: Catalog, settings: Settings, step: Callable[[str], None]
+) -> dict[str, RenderResult]:
+    """Each of the `names` targets' results, in order, with the build executor; the providers'
+    notes are handed to the targets after them (the docs) in the render context."""
     registry = targets()
-    return cache.tracked(lambda: {name: registry[name](catalog, settings) for name in names})
+    context = RenderContext(BUILDING)
+    results: dict[str, RenderResult] = {}
+    for name in names:
+        results[name] = result = registry[name](catalog, settings, context)
+        if result.provider_notes is not None:
+            context = replace(context, provider_notes=result.provider_notes)
+        step(name)
+    return results
 
 
 def _quiet(step: str) -> None:

@@ -15,9 +15,10 @@ from toolgen.catalog import Catalog
 from toolgen.config import Settings
 from toolgen.formatschema import SCHEMA_FILE, schema_text
 from toolgen.render import Artifact, RenderResult, jsontext
+from toolgen.render.context import PLAIN_CONTEXT, RenderContext
 
 
-def render(catalog: Catalog, settings: Settings) -> RenderResult:
+def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> RenderResult:
     """Render `catalog.json`, and `contract.schema.json` beside it so editors can check contracts."""
     # the tools are made one at a time as the text is written (`jsontext`): never all at once as data
     tools = (contract.to_json() for contract in catalog)

@@ -4,7 +4,8 @@ Every piece of contract text is escaped here, in Python, before a template sees 
 `toolgen.render.markdown`); the templates `docs/README.md.jinja` and `docs/tool.md.jinja` only loop
 over the prepared view data. Sensitive example values (`x-sensitive = true`) are masked.
 Provider notes (why a tool is not strict on OpenAI, what Gemini lowering changed) come from the
-providers target (`toolgen.render.providers.provider_notes`), computed from the same catalog.
+providers target: handed over in the render context when that target ran in the same build, else
+computed here (`toolgen.render.providers.provider_notes`).
 """
 
 from __future__ import annotations
@@ -13,15 +14,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolgen.build import cache
-from toolgen.build.fastpath import templates_digest
 from toolgen.catalog import PERMISSION_MEANINGS, STANDARD_ERROR_MEANINGS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
 from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render import markdown as md
+from toolgen.render.context import PLAIN_CONTEXT, Executor, RenderContext, as_text
 from toolgen.render.masking import mask
 from toolgen.render.schema_rows import Row, rows
-from toolgen.templating import environment
+from toolgen.templating import environment, templates_digest
 
 UNTAGGED = "Other tools"
 """The index group of tools without tags."""
@@ -39,11 +39,15 @@ class ExampleView:
     result_fence: str
 
 
-def provider_notes(catalog: Catalog, settings: Settings) -> Mapping[str, tuple[str, ...]]:
+def provider_notes(
+    catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT
+) -> Mapping[str, tuple[str, ...]]:
     """Per tool, the providers target's notes, such as "OpenAI: not strict, because ..."."""
+    if context.provider_notes is not None:
+        return context.provider_notes
     from toolgen.render import providers
 
-    return providers.provider_notes(catalog, settings)
+    return providers.provider_notes(catalog, settings, context.executor)
 
 
 def _schema_rows(schema: Mapping[str, Any] | None) -> list[list[str]]:
@@ -174,10 +178,11 @@ def index_view(catalog: Catalog) -> dict[str, Any]:
     }
 
 
-def render(catalog: Catalog, settings: Settings) -> RenderResult:
+def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> RenderResult:
     """Render the docs index and one page per tool (each page cached, see below)."""
     env = environment(settings.templates_dir)
-    notes = provider_notes(catalog, settings)
+    notes = provider_notes(catalog, settings, context)
+    executor: Executor = context.executor
     artifacts = [Artifact("docs/README.md", env.get_template("docs/README.md.jinja").render(index_view(catalog)))]
     templates = templates_digest(settings.templates_dir)
 
@@ -186,13 +191,13 @@ def render(catalog: Catalog, settings: Settings) -> RenderResult:
         return [page.render(tool_view(c, notes.get(c.name, ()))) for c in todo]
 
     # a page is cached on all that shapes it: the contract, its file, its provider notes, the templates
-    texts = cache.memo_many(
+    texts = executor.memo_many(
         "docs",
         list(catalog),
         parts_of=lambda c: (templates, c.source, c.digest, *notes.get(c.name, ())),
         compute_many=pages,
         encode=str,
-        decode=cache.text,
+        decode=as_text,
     )
     for contract, text in zip(catalog, texts, strict=True):
         artifacts.append(Artifact(f"docs/{contract.name}.md", text))

@@ -31,19 +31,17 @@ from black.mode import TargetVersion
 from black.parsing import InvalidInput
 from black.strings import str_width
 
-from toolgen.build import cache
-from toolgen.build.fastpath import templates_digest
-from toolgen.build.parallel import jobs, pmap, pmap_batches
 from toolgen.catalog import PERMISSIONS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.positions import join
 from toolgen.render import Artifact, RenderResult, header_lines
+from toolgen.render.context import PLAIN, PLAIN_CONTEXT, Executor, RenderContext, as_text
 from toolgen.render.python_format import format_source
 from toolgen.render.python_imports import import_block
 from toolgen.render.python_models import BATCH_SIZE, DCG_VERSION, ToolModels, models_for
 from toolgen.rules import Rule, register
-from toolgen.templating import environment
+from toolgen.templating import environment, templates_digest
 from toolgen.validate.schemacheck import subschemas
 
 BLACK_VERSION = metadata.version("black")
@@ -136,20 +134,20 @@ def _needs_suffix(name: str) -> bool:
 
 
 @functools.lru_cache(maxsize=64)
-def format_python(source: str) -> str:
+def format_python(source: str, executor: Executor = PLAIN) -> str:
     """`source` formatted by black with the fixed mode (cached: the runtime is the same every build)."""
-    return format_many([source])[0]
+    return format_many([source], executor)[0]
 
 
-def format_many(sources: Sequence[str]) -> list[str]:
-    """Each source formatted by black: cached per text (`toolgen.build.cache`), the misses in parallel."""
-    return cache.memo_many(
+def format_many(sources: Sequence[str], executor: Executor = PLAIN) -> list[str]:
+    """Each source formatted by black: remembered per text by the executor, the misses spread out."""
+    return executor.memo_many(
         "black",
         sources,
         parts_of=lambda source: (source,),
-        compute_many=lambda todo: pmap(_black, todo),
+        compute_many=lambda todo: executor.map(_black, todo),
         encode=str,
-        decode=cache.text,
+        decode=as_text,
     )
 
 
@@ -266,36 +264,37 @@ def _tool_view(contract: Contract, module: str, models: ToolModels, package: str
     }
 
 
-def _render(settings: Settings, template: str, view: Mapping[str, Any]) -> str:
+def _render(settings: Settings, template: str, view: Mapping[str, Any], executor: Executor) -> str:
     env = environment(settings.templates_dir)
-    return format_python(env.get_template(template).render(**view))
+    return format_python(env.get_template(template).render(**view), executor)
 
 
-def _models(catalog: Catalog, package: str) -> tuple[dict[str, ToolModels], list[Diagnostic]]:
+def _models(catalog: Catalog, package: str, executor: Executor) -> tuple[dict[str, ToolModels], list[Diagnostic]]:
     """Models per tool; a tool dcg cannot handle becomes a diagnostic naming its file."""
     try:
-        return models_for(catalog, package), []
+        return models_for(catalog, package, executor), []
     except Exception:
         pass
     found: dict[str, ToolModels] = {}
     problems: list[Diagnostic] = []
     for contract in catalog:
         try:
-            found.update(models_for([contract], package))
+            found.update(models_for([contract], package, executor))
         except Exception as exc:
             message = f"cannot make Python models for tool {contract.name!r}: {type(exc).__name__}: {exc}"
             problems.append(Diagnostic(MODELS_FAILED.code, Severity.ERROR, message, contract.source, "/input_schema"))
     return found, problems
 
 
-def render(catalog: Catalog, settings: Settings) -> RenderResult:
+def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> RenderResult:
     """Render the package: runtime, one module per tool, `__init__.py` and `py.typed`."""
-    together = _tools_together(catalog, settings)
+    executor = context.executor
+    together = _tools_together(catalog, settings, executor)
     tools: list[Artifact] | None = None
     if together is not None:
         models, tools = together
     else:
-        models, problems = _models(catalog, settings.python_package)
+        models, problems = _models(catalog, settings.python_package, executor)
         if problems:
             return RenderResult(diagnostics=tuple(problems))
     notes = [
@@ -305,7 +304,7 @@ def render(catalog: Catalog, settings: Settings) -> RenderResult:
     ]
     notes.extend(_object_defaults(catalog))
     try:
-        artifacts = _package(catalog, settings, models, tools)
+        artifacts = _package(catalog, settings, models, executor, tools)
     except (jinja2.TemplateError, InvalidInput) as exc:
         return RenderResult(diagnostics=(_template_problem(settings, exc),))
     return RenderResult(artifacts=tuple(sorted(artifacts, key=lambda a: a.path)), diagnostics=tuple(notes))
@@ -315,53 +314,43 @@ TOGETHER_MIN = 48
 """From this many tools, with more than one core, each worker makes whole tool modules (below)."""
 
 
-def _tools_together(catalog: Catalog, settings: Settings) -> tuple[dict[str, ToolModels], list[Artifact]] | None:
+def _tools_together(
+    catalog: Catalog, settings: Settings, executor: Executor
+) -> tuple[dict[str, ToolModels], list[Artifact]] | None:
     """Each tool's models and module, made batch by batch in forked workers: models, template, black.
 
     One pass over the tools instead of three (models in workers, templates here, black in workers):
     no core waits at the end of one stage for the next, and the templates render in the workers
-    too. Each worker reads and writes the build cache as this process would and reports what it used
-    (`cache.Usage`). None when it does not pay (one core, few tools) or anything failed: the stage
-    by stage path then runs and reports the failure against its contract.
+    too (the executor brings back what each worker did with the build cache). None when it does
+    not pay (one core, few tools) or anything failed: the stage by stage path then runs and reports
+    the failure against its contract.
     """
-    if jobs() < 2 or len(catalog) < TOGETHER_MIN:
+    if executor.jobs < 2 or len(catalog) < TOGETHER_MIN:
         return None
     modules = module_names(catalog.names)
     templates = templates_digest(settings.templates_dir)
-    make = functools.partial(_tool_batch, settings=settings, modules=modules, templates=templates)
+    make = functools.partial(_tool_batch, settings=settings, modules=modules, templates=templates, executor=executor)
     shared: list[Artifact] = []
     try:  # the package's shared modules render here while the workers make the tools
-        made = pmap_batches(make, list(catalog), BATCH_SIZE, during=lambda: shared.extend(_shared(catalog, settings)))
+        made = executor.map_batches(
+            make, list(catalog), BATCH_SIZE, during=lambda: shared.extend(_shared(catalog, settings, executor))
+        )
     except Exception:
         return None
-    models: dict[str, ToolModels] = {}
-    tools: list[Artifact] = []
-    for contract, (found, artifact, usage) in zip(catalog, made, strict=True):
-        models[contract.name] = found
-        tools.append(artifact)
-        cache.absorb(usage)
-    return models, [*shared, *tools]
-
-
-Made = tuple[ToolModels, Artifact, cache.Usage | None]
-"""One tool's models and module, and (on the last tool of a batch made in a worker) the cache usage."""
+    models = {contract.name: found for contract, (found, _) in zip(catalog, made, strict=True)}
+    return models, [*shared, *(artifact for _, artifact in made)]
 
 
 def _tool_batch(
-    batch: Sequence[Contract], settings: Settings, modules: Mapping[str, str], templates: str
-) -> list[Made]:
+    batch: Sequence[Contract], settings: Settings, modules: Mapping[str, str], templates: str, executor: Executor
+) -> list[tuple[ToolModels, Artifact]]:
+    """One batch's models and tool modules (in a worker, where the executor forks no further)."""
     package = settings.python_package
-
-    def make() -> tuple[dict[str, ToolModels], list[str]]:
-        models = models_for(batch, package)
-        return models, _tool_texts(batch, settings, modules, models, templates)
-
-    (models, texts), usage = cache.tracked(make)
+    models = models_for(batch, package, executor)
+    texts = _tool_texts(batch, settings, modules, models, templates, executor=executor)
     base = f"python/{package}/"
-    last = len(batch) - 1
     return [
-        (models[c.name], Artifact(f"{base}{modules[c.name]}.py", text), usage if index == last else None)
-        for index, (c, text) in enumerate(zip(batch, texts, strict=True))
+        (models[c.name], Artifact(f"{base}{modules[c.name]}.py", text)) for c, text in zip(batch, texts, strict=True)
     ]
 
 
@@ -396,7 +385,11 @@ def _template_problem(settings: Settings, exc: Exception) -> Diagnostic:
 
 
 def _package(
-    catalog: Catalog, settings: Settings, models: Mapping[str, ToolModels], tools: Sequence[Artifact] | None = None
+    catalog: Catalog,
+    settings: Settings,
+    models: Mapping[str, ToolModels],
+    executor: Executor,
+    tools: Sequence[Artifact] | None = None,
 ) -> list[Artifact]:
     """The package's files; the tool modules (and shared modules) are made here unless `tools`
     already holds them all (`_tools_together`)."""
@@ -404,29 +397,32 @@ def _package(
         return list(tools)
     base = f"python/{settings.python_package}/"
     modules = module_names(catalog.names)
-    artifacts = _shared(catalog, settings)
+    artifacts = _shared(catalog, settings, executor)
     templates = templates_digest(settings.templates_dir)
     contracts = list(catalog)
     for start in range(0, len(contracts), RENDER_CHUNK):  # only a chunk's texts are ever held at once
         chunk = contracts[start : start + RENDER_CHUNK]
-        for contract, text in zip(chunk, _tool_texts(chunk, settings, modules, models, templates), strict=True):
+        for contract, text in zip(
+            chunk, _tool_texts(chunk, settings, modules, models, templates, executor=executor), strict=True
+        ):
             artifacts.append(Artifact(f"{base}{modules[contract.name]}.py", text))
     return artifacts
 
 
-def _shared(catalog: Catalog, settings: Settings) -> list[Artifact]:
+def _shared(catalog: Catalog, settings: Settings, executor: Executor) -> list[Artifact]:
     """The modules every package has: runtime, results, schemas, `__init__.py`, `py.typed`."""
     base = f"python/{settings.python_package}/"
     modules = module_names(catalog.names)
-    return [
-        Artifact(base + "py.typed", ""),
-        Artifact(base + "_runtime.py", _render(settings, "python/_runtime.py.jinja", _runtime_view())),
-        Artifact(base + "_results.py", _render(settings, "python/_results.py.jinja", _runtime_view())),
-        Artifact(base + "_schemas.py", _render(settings, "python/_schemas.py.jinja", _runtime_view())),
-        Artifact(base + "_enforce.py", _render(settings, "python/_enforce.py.jinja", _runtime_view())),
-        Artifact(base + "_replay.py", _render(settings, "python/_replay.py.jinja", _runtime_view())),
-        Artifact(base + "__init__.py", _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules))),
-    ]
+    view = _runtime_view()
+    found = [Artifact(base + "py.typed", "")]
+    for name in SHARED_MODULES:
+        found.append(Artifact(f"{base}{name}.py", _render(settings, f"python/{name}.py.jinja", view, executor)))
+    init = _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules), executor)
+    return [*found, Artifact(base + "__init__.py", init)]
+
+
+SHARED_MODULES: tuple[str, ...] = ("_runtime", "_results", "_schemas", "_enforce", "_replay")
+"""The package's modules that no contract shapes (plain Python templates with a header)."""
 
 
 def _tool_texts(
@@ -435,6 +431,8 @@ def _tool_texts(
     modules: Mapping[str, str],
     models: Mapping[str, ToolModels],
     templates: str,
+    *,
+    executor: Executor,
 ) -> list[str]:
     """Each contract's formatted module, cached on what shapes it: the contract (its digest and
     file), its module name, the package and the templates (`toolgen.build.cache` adds toolgen's source and
@@ -444,15 +442,16 @@ def _tool_texts(
     def make(todo: Sequence[Contract]) -> list[str]:
         # black runs here without its own cache: this one already keys the formatted module
         template = environment(settings.templates_dir).get_template("python/tool.py.jinja")
-        return pmap(_black, [template.render(**_tool_view(c, modules[c.name], models[c.name], package)) for c in todo])
+        views = (_tool_view(c, modules[c.name], models[c.name], package) for c in todo)
+        return executor.map(_black, [template.render(**view) for view in views])
 
-    return cache.memo_many(
+    return executor.memo_many(
         "module",
         contracts,
         parts_of=lambda c: (templates, package, modules[c.name], c.source, c.digest),
         compute_many=make,
         encode=str,
-        decode=cache.text,
+        decode=as_text,
     )
 
 

@@ -24,10 +24,9 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 
-from toolgen.build import cache
-from toolgen.build.parallel import pmap_batches
 from toolgen.catalog import Contract, canonical_json
 from toolgen.frozen import thaw
+from toolgen.render.context import PLAIN, Executor
 
 DCG_VERSION = metadata.version("datamodel-code-generator")
 """The dcg version the models are made with (recorded in each generated header)."""
@@ -256,18 +255,18 @@ _NUMBERED = re.compile(rf"^class {BATCH_MARK}\w*[0-9]\(", re.MULTILINE)
 one run before it settles each module's names, so a numbered name may differ from a run of its own."""
 
 
-def models_for(contracts: Iterable[Contract], package: str) -> dict[str, ToolModels]:
+def models_for(contracts: Iterable[Contract], package: str, executor: Executor = PLAIN) -> dict[str, ToolModels]:
     """The models of many contracts, by tool name (the one entry point into dcg).
 
-    Cached per tool on what shapes its models (name, schemas, package; `toolgen.build.cache` adds the
-    toolgen and dcg versions); the tools not in the cache are made in parallel (`toolgen.build.parallel`).
+    Remembered per tool on what shapes its models (name, schemas, package; the build cache adds the
+    toolgen and dcg versions); the tools not remembered are made batch by batch, spread by the executor.
     """
     ordered = list(contracts)
 
     def make(todo: Sequence[Contract]) -> list[ToolModels]:
-        return pmap_batches(functools.partial(batch_models, package=package), todo, BATCH_SIZE)
+        return executor.map_batches(functools.partial(batch_models, package=package), todo, BATCH_SIZE)
 
-    made = cache.memo_many(
+    made = executor.memo_many(
         "models",
         ordered,
         parts_of=functools.partial(_key, package=package),

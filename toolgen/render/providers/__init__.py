@@ -16,11 +16,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolgen.build import cache
 from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, sort_diagnostics
 from toolgen.render import Artifact, RenderResult, jsontext
+from toolgen.render.context import PLAIN, PLAIN_CONTEXT, Executor, Notes, RenderContext
 from toolgen.render.providers import anthropic, gemini, mcp, openai
 from toolgen.render.providers.common import Output, Payload, Spec, build_with
 
@@ -59,7 +59,7 @@ def _dump_pieces(payload: Payload) -> Iterator[str]:
     yield "\n"
 
 
-def _outputs(catalog: Catalog, settings: Settings) -> Iterator[Output]:
+def _outputs(catalog: Catalog, settings: Settings, executor: Executor) -> Iterator[Output]:
     """Each provider's output in turn.
 
     In a build with a cache, a tool's entries (already encoded), diagnostics and notes for every
@@ -67,13 +67,15 @@ def _outputs(catalog: Catalog, settings: Settings) -> Iterator[Output]:
     the settings: a one-contract change declares one tool again, not the catalog. Without a cache
     the providers are built one at a time, so only one provider's payloads are held as data.
     """
-    independent = [s for s in _SPECS if s.independent(settings)] if cache.active() is not None else []
-    parts = _tool_parts(catalog, settings, independent) if independent else []
+    independent = [s for s in _SPECS if s.independent(settings)] if executor.caching else []
+    parts = _tool_parts(catalog, settings, independent, executor) if independent else []
     for spec in _SPECS:
         yield _assembled(spec, catalog, settings, parts) if spec in independent else build_with(spec, catalog, settings)
 
 
-def _tool_parts(catalog: Catalog, settings: Settings, specs: Sequence[Spec]) -> list[dict[str, Any]]:
+def _tool_parts(
+    catalog: Catalog, settings: Settings, specs: Sequence[Spec], executor: Executor
+) -> list[dict[str, Any]]:
     def compute(todo: Sequence[Contract]) -> list[dict[str, Any]]:
         makers = [(spec, spec.tools(settings)) for spec in specs]
         made: list[dict[str, Any]] = []
@@ -90,7 +92,7 @@ def _tool_parts(catalog: Catalog, settings: Settings, specs: Sequence[Spec]) -> 
             made.append(part)
         return made
 
-    return cache.memo_many(
+    return executor.memo_many(
         "providers",
         list(catalog),
         parts_of=lambda c: (settings.fingerprint(), c.source, c.digest, *(spec.name for spec in specs)),
@@ -124,42 +126,30 @@ def _assembled(spec: Spec, catalog: Catalog, settings: Settings, parts: Sequence
     return out
 
 
-def render(catalog: Catalog, settings: Settings) -> RenderResult:
-    """Render the five provider files (and keep their notes for the docs target of the same build)."""
+def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> RenderResult:
+    """Render the five provider files; their notes go in the result, for the docs of the same build."""
     artifacts: list[Artifact] = []
     diagnostics: list[Diagnostic] = []
     notes: dict[str, list[str]] = {}
-    for out in _outputs(catalog, settings):
+    for out in _outputs(catalog, settings, context.executor):
         artifacts.extend(Artifact.streamed(f"providers/{p.file}", _dump_pieces(p)) for p in out.payloads)
         diagnostics.extend(out.diagnostics)
         _gather(notes, out)
-    _LAST_NOTES[:] = [(_notes_key(catalog, settings), _frozen_notes(catalog, notes))]
     ordered = tuple(sorted(artifacts, key=lambda a: FILES.index(a.path.removeprefix("providers/"))))
-    return RenderResult(artifacts=ordered, diagnostics=tuple(sort_diagnostics(diagnostics)))
+    diagnosed = tuple(sort_diagnostics(diagnostics))
+    return RenderResult(artifacts=ordered, diagnostics=diagnosed, provider_notes=_frozen_notes(catalog, notes))
 
 
-def provider_notes(catalog: Catalog, settings: Settings) -> Mapping[str, tuple[str, ...]]:
+def provider_notes(catalog: Catalog, settings: Settings, executor: Executor = PLAIN) -> Notes:
     """Per tool name, what a reader should know about its provider declarations (for the docs target).
 
     For example `("OpenAI: not strict, because `/input_schema/properties/headers` is a free-form
     map (additionalProperties is a schema)",)`. Every tool of the catalog has an entry, maybe empty.
     """
-    key = _notes_key(catalog, settings)
-    if _LAST_NOTES and _LAST_NOTES[0][0] == key:
-        return _LAST_NOTES[0][1]
     notes: dict[str, list[str]] = {}
-    for out in _outputs(catalog, settings):
+    for out in _outputs(catalog, settings, executor):
         _gather(notes, out)
     return _frozen_notes(catalog, notes)
-
-
-_LAST_NOTES: list[tuple[tuple[str, str, bool], Mapping[str, tuple[str, ...]]]] = []
-"""The notes of the last `render`, by catalog digest and settings: the docs target of the same build
-reads them instead of projecting the whole catalog for every provider a second time."""
-
-
-def _notes_key(catalog: Catalog, settings: Settings) -> tuple[str, str, bool]:
-    return (catalog.digest, settings.fingerprint(), settings.anthropic_strict)
 
 
 def _gather(notes: dict[str, list[str]], out: Output) -> None:
