@@ -10,13 +10,17 @@ For each corpus file (JSON Lines, one declaration a line), in batches of `--batc
 
 Each record ends in one state: built (everything passed), rejected (import or build refused it with a
 diagnostic), broken (toolgen built it but the package or provider JSON failed a check) or crashed
-(toolgen raised). Prints a table per corpus and names every record that did not build.
+(toolgen raised). Besides, an imported record may have its meaning changed (a repair's report line
+says "changes what is accepted") or its input schema lost (a property of the source, found here
+independently of the importer, is missing from the contract: must never happen). Prints a table per
+corpus and names every record that did not build, whose meaning changed or whose schema was lost.
 
     .venv/bin/python benchmarks/conformance.py                 # every file of ../shared/corpora
     .venv/bin/python benchmarks/conformance.py FILE[:shape]... [--batch 100] [--jobs 2] [--json OUT]
 
 The shape is `openai`, `anthropic`, `gemini` or `mcp`; by default `mcp` for files named `mcp*`, else
-`openai`. Exit status 1 when anything crashed or a corpus builds less than `--min-rate` (0.99).
+`openai`. Exit status 1 when anything crashed, a schema was lost or a corpus builds less than
+`--min-rate` (0.99).
 """
 
 from __future__ import annotations
@@ -50,6 +54,8 @@ class Outcome:
     state: str = "built"
     reason: str = ""
     imported: bool = False
+    changed: list[str] = field(default_factory=list)
+    lost: str = ""
 
 
 @dataclass
@@ -65,6 +71,8 @@ class CorpusResult:
         found = Counter(o.state for o in self.outcomes)
         found["imported"] = sum(o.imported for o in self.outcomes)
         found["records"] = len(self.outcomes)
+        found["changed"] = sum(bool(o.changed) for o in self.outcomes)
+        found["lost"] = sum(bool(o.lost) for o in self.outcomes)
         return found
 
     @property
@@ -118,8 +126,36 @@ def _import(lines: list[tuple[int, str]], shape: str, root: Path, outcomes: dict
     for item, path, _note in written:
         number = lines[(item.record.line or 1) - 1][0]
         outcomes[number].imported = True
+        outcomes[number].changed = [f"{r.pointer or '/'}: {r.message}" for r in item.repairs if r.changes]
+        outcomes[number].lost = _lost(item.record.data, item.document["input_schema"])
         found[settings.rel(path)] = number
     return found
+
+
+_INPUT_KEYS = ("parameters", "parametersJsonSchema", "parameters_json_schema", "params_json_schema")
+_INPUT_KEYS += ("input_schema", "inputSchema", "arguments")
+
+
+def _source_properties(data: Any) -> list[str]:
+    """The top-level property names of a source declaration's input schema, read without the importer."""
+    if isinstance(data, dict) and isinstance(data.get("function"), dict):
+        data = data["function"]
+    for key in _INPUT_KEYS if isinstance(data, dict) else ():
+        value = data.get(key)
+        if isinstance(value, list):
+            return [str(a["name"]) for a in value if isinstance(a, dict) and "name" in a]
+        if isinstance(value, dict):
+            props = value.get("properties")
+            return [str(k) for k in props] if isinstance(props, dict) else []
+    return []
+
+
+def _lost(data: Any, schema: Any) -> str:
+    """Why the contract lost part of the source's input schema, or an empty string."""
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    kept = set(props) if isinstance(props, dict) else set()
+    missing = [name for name in _source_properties(data) if name not in kept]
+    return f"the contract lacks the source's properties {missing}" if missing else ""
 
 
 def _exc(exc: BaseException | None) -> str:
@@ -393,18 +429,25 @@ def _progress(result: CorpusResult, total: int, started: float) -> None:
 
 def table(results: list[CorpusResult]) -> str:
     """The summary table (Markdown) and every record that did not build."""
-    head = "| corpus | records | imported | built | rejected | broken | crashed | build rate | time |"
-    rows = [head, "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    head = "| corpus | records | imported | built | rejected | broken | crashed | meaning changed | schema lost |"
+    rows = [head + " build rate | time |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for result in results:
         c = result.counts()
         rows.append(
             f"| {result.corpus} | {c['records']} | {c['imported']} | {c['built']} | {c['rejected']} | "
-            f"{c['broken']} | {c['crashed']} | {100 * result.rate:.2f}% | {result.seconds:.0f}s |"
+            f"{c['broken']} | {c['crashed']} | {c['changed']} | {c['lost']} | {100 * result.rate:.2f}% | "
+            f"{result.seconds:.0f}s |"
         )
     for result in results:
-        for outcome in result.outcomes:
-            if outcome.state != "built":
-                rows.append(f"- {result.corpus}:{outcome.line} ({outcome.name}) {outcome.state}: {outcome.reason}")
+        for o in result.outcomes:
+            where = f"- {result.corpus}:{o.line} ({o.name})"
+            if o.state != "built":
+                rows.append(f"{where} {o.state}: {o.reason}")
+            if o.changed:
+                more = f" (and {len(o.changed) - 1} more)" if len(o.changed) > 1 else ""
+                rows.append(f"{where} meaning changed: {o.changed[0]}{more}")
+            if o.lost:
+                rows.append(f"{where} schema lost: {o.lost}")
     return "\n".join(rows) + "\n"
 
 
@@ -435,7 +478,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         payload = {r.corpus: [o.__dict__ for o in r.outcomes] for r in results}
         args.json.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    bad = [r for r in results if r.rate < args.min_rate or r.counts()["crashed"]]
+    bad = [r for r in results if r.rate < args.min_rate or r.counts()["crashed"] or r.counts()["lost"]]
     return 1 if bad else 0
 
 

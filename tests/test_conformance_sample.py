@@ -41,6 +41,7 @@ def test_sample_builds_without_crashes() -> None:
     for result in results:
         counts = result.counts()
         assert counts["crashed"] == 0, report
+        assert counts["lost"] == 0, report
         assert counts["imported"] >= counts["built"], report
         assert result.rate >= 0.99, report
 
@@ -71,5 +72,37 @@ def test_harness_names_rejected_and_crashed_records(tmp_path: Path, monkeypatch:
     assert states[4][0] == "crashed"
     assert "KeyError" in states[4][1]
     report = conformance.table([result])
-    assert "| corpus.jsonl | 4 | 2 | 1 | 2 | 0 | 1 | 25.00% |" in report
+    assert "| corpus.jsonl | 4 | 2 | 1 | 2 | 0 | 1 | 0 | 0 | 25.00% |" in report
     assert "- corpus.jsonl:4 (boom) crashed: import raised KeyError" in report
+
+
+def test_harness_names_changed_meaning_and_lost_schemas(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolgen.importing import importer
+
+    typo = {
+        "name": "search",
+        "description": "Search the documents for a query and return the best matches.",
+        "parameters": {"type": "object", "properties": {"search_query": {"type": "string"}}, "required": ["query"]},
+    }
+    wipe = {**typo, "name": "wipe", "parameters": {"type": "object", "properties": {"a": {"type": "string"}}}}
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text("\n".join(json.dumps(r) for r in (typo, wipe)) + "\n", encoding="utf-8")
+    real = importer.repair_schema
+
+    def lose(schema: dict[str, object], where: str, notes: list[object]) -> object:
+        fixed = real(schema, where, notes)  # type: ignore[arg-type]
+        if "a" in (fixed.get("properties") or {}):
+            fixed["properties"] = {}
+        return fixed
+
+    monkeypatch.setattr(importer, "repair_schema", lose)
+    result = conformance.run_corpus(corpus, "openai", batch=10, jobs=1)
+    counts = result.counts()
+    assert (counts["changed"], counts["lost"]) == (1, 1)
+    report = conformance.table([result])
+    assert "| corpus.jsonl | 2 | 2 | 2 | 0 | 0 | 0 | 1 | 1 | 100.00% |" in report
+    assert (
+        "- corpus.jsonl:1 (search) meaning changed: /parameters/required/0: changes what is accepted: "
+        "required 'query' is not a property; 'search_query' is required instead" in report
+    )
+    assert "- corpus.jsonl:2 (wipe) schema lost: the contract lacks the source's properties ['a']" in report

@@ -70,7 +70,8 @@ def test_never_overwrites_without_force(project: Path) -> None:
     assert existing.read_text(encoding="utf-8") == '{"hand": "written"}\n'
     assert (
         "TG109 record #/0 (get_weather): a contract named 'get_weather' already exists "
-        "(contracts/nested/get_weather.json); pass --force to overwrite it [at /0/name]" in result.stderr
+        "(contracts/nested/get_weather.json); pass --update to rewrite what changed, or --force to overwrite it "
+        "[at /0/name]" in result.stderr
     )
     assert (project / "contracts" / "get_time.toml").exists()
     assert not (project / "contracts" / "get_weather.toml").exists()

@@ -59,8 +59,6 @@ def repaired(schema: dict[str, Any]) -> tuple[dict[str, Any], list[Repair]]:
         ("char", "string"),
         ("str", "string"),
         ("int", "integer"),
-        ("List[str]", "array"),
-        ("Array<Number>", "array"),
     ],
 )
 def test_non_standard_types_become_json_schema(given: str, expected: str) -> None:
@@ -72,11 +70,28 @@ def test_non_standard_types_become_json_schema(given: str, expected: str) -> Non
     )
 
 
-@pytest.mark.parametrize("given", ["any", "", "Whatever"])
-def test_any_and_unknown_types_accept_any_value(given: str) -> None:
+@pytest.mark.parametrize("given", ["any", ""])
+def test_any_types_accept_any_value(given: str) -> None:
     schema, notes = repaired({"type": "object", "properties": {"x": {"type": given, "description": "d"}}})
     assert schema["properties"]["x"] == {"description": "d"}
     assert "removed it (any value is accepted)" in notes[0].message
+    assert not notes[0].changes
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ("Whatever", "changes what is accepted: type 'Whatever' is no type toolgen knows; removed it (any value)"),
+        ("List[str]", "changes what is accepted: type 'List[str]' became 'array'; its element type is not kept"),
+        (
+            "Array<Number>",
+            "changes what is accepted: type 'Array<Number>' became 'array'; its element type is not kept",
+        ),
+    ],
+)
+def test_unknown_and_generic_types_say_they_change_what_is_accepted(given: str, expected: str) -> None:
+    _, notes = repaired({"type": "object", "properties": {"x": {"type": given}}})
+    assert [(n.message, n.changes) for n in notes] == [(expected, True)]
 
 
 def test_optional_flags_are_honoured() -> None:
@@ -93,14 +108,24 @@ def test_optional_flags_are_honoured() -> None:
     )
     assert schema["required"] == ["b", "c"]
     assert all("optional" not in p and "required" not in p for p in schema["properties"].values())
-    assert Repair("/parameters/properties/a/optional", "non-standard `optional` honoured: 'a' is optional") in notes
+    assert (
+        Repair.changed("/parameters/properties/a/optional", "non-standard `optional` honoured: 'a' is optional")
+        in notes
+    )
+    assert all(n.changes for n in notes)
+
+
+def test_optional_flag_that_agrees_with_required_changes_nothing() -> None:
+    schema, notes = repaired(
+        {"type": "object", "properties": {"a": {"type": "string", "optional": True}}, "required": []}
+    )
+    assert schema == {"type": "object", "properties": {"a": {"type": "string"}}, "required": []}
+    assert [n.kind for n in notes] == ["repair"]
 
 
 @pytest.mark.parametrize(
     ("prop", "kept"),
     [
-        ({"type": "boolean", "default": "false"}, False),
-        ({"type": "integer", "default": "0"}, False),
         ({"type": "integer", "default": "5 years"}, False),
         ({"type": "string", "default": ["a"]}, False),
         ({"type": "string", "default": None}, False),
@@ -118,12 +143,30 @@ def test_defaults_that_do_not_match_are_dropped(prop: dict[str, Any], kept: bool
     assert bool(notes) is not kept
 
 
-def test_required_names_missing_from_properties_are_dropped() -> None:
+@pytest.mark.parametrize(
+    ("prop", "value"),
+    [
+        ({"type": "integer", "default": "5"}, 5),
+        ({"type": "integer", "default": " -3 "}, -3),
+        ({"type": "number", "default": "2.5"}, 2.5),
+        ({"type": "boolean", "default": "false"}, False),
+        ({"type": ["integer", "null"], "default": "0"}, 0),
+    ],
+)
+def test_string_defaults_of_numbers_and_booleans_are_coerced(prop: dict[str, Any], value: Any) -> None:
+    schema, notes = repaired({"type": "object", "properties": {"x": prop}})
+    assert schema["properties"]["x"]["default"] == value
+    assert type(schema["properties"]["x"]["default"]) is type(value)
+    assert [(n.pointer, n.kind) for n in notes] == [("/parameters/properties/x/default", "repair")]
+
+
+def test_duplicate_and_non_string_required_names_are_dropped_and_unknown_ones_kept() -> None:
     schema, notes = repaired(
         {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a", "b", "a", 3]}
     )
-    assert schema["required"] == ["a"]
-    assert [n.pointer for n in notes] == ["/parameters/required/1", "/parameters/required/2", "/parameters/required/3"]
+    assert schema["required"] == ["a", "b"]
+    assert [n.pointer for n in notes] == ["/parameters/required/2", "/parameters/required/3"]
+    assert not any(n.changes for n in notes)
 
 
 def test_draft07_schema_and_items_list_are_modernised() -> None:
@@ -140,12 +183,17 @@ def test_draft07_schema_and_items_list_are_modernised() -> None:
 
 
 def test_root_without_type_and_leftover_invalid_keywords() -> None:
-    schema, notes = repaired({"properties": {"a": {"type": "string", "minLength": "3", "enum": "x"}}})
-    assert schema == {"type": "object", "properties": {"a": {"type": "string"}}}
-    assert {n.pointer for n in notes} == {
-        "/parameters/type",
-        "/parameters/properties/a/minLength",
-        "/parameters/properties/a/enum",
+    schema, notes = repaired(
+        {"properties": {"a": {"type": "string", "minLength": "3", "enum": "x", "examples": "y", "title": 5}}}
+    )
+    assert schema == {"type": "object", "properties": {"a": {"type": "string", "minLength": 3, "examples": ["y"]}}}
+    kinds = {n.pointer: n.kind for n in notes}
+    assert kinds == {
+        "/parameters/type": "repair",
+        "/parameters/properties/a/minLength": "repair",
+        "/parameters/properties/a/examples": "repair",
+        "/parameters/properties/a/title": "repair",
+        "/parameters/properties/a/enum": "changes",
     }
 
 
@@ -208,13 +256,23 @@ def test_cli_repair_reports_every_fix_per_tool(project: Path) -> None:
     assert "  repaired /name: name 'math.sum' is not snake_case (at most 64 characters); now 'math_sum'" in out
     assert "  repaired /parameters/type: type 'dict' is not a JSON Schema type; now 'object'" in out
     assert "  repaired /parameters/properties/numbers/items/type: type 'float'" in out
-    assert "  repaired /parameters/properties/places/default: default '2' does not match" in out
-    assert "  repaired /parameters/properties/places/optional: non-standard `optional` honoured" in out
-    assert "  repaired /parameters/required/2: required 'ghost' is not a property; dropped" in out
+    assert "  repaired /parameters/properties/places/default: default '2' is a string; now 2" in out
+    assert (
+        "  repaired /parameters/properties/places/optional: changes what is accepted: non-standard `optional` "
+        "honoured: 'places' is optional" in out
+    )
+    assert "ghost" not in out
+    assert "  note: a repair changes what the tool accepts: tagged 'schema:unconfirmed' (TG450); check it" in out
     assert "line 2 (math_sum) -> contracts/math_sum_2.toml" in out
     assert "  repaired /name: the name 'math_sum' is already taken in this import; now 'math_sum_2'" in out
     assert "line 3 (MathSum) -> contracts/math_sum_3.toml" in out
-    assert read_contract(project, "math_sum")["input_schema"]["required"] == ["numbers"]
+    contract = read_contract(project, "math_sum")
+    assert contract["input_schema"]["required"] == ["numbers", "ghost"]
+    assert contract["tags"] == ["permissions:unconfirmed", "schema:unconfirmed"]
+    assert (
+        "tags" not in read_contract(project, "math_sum_2")
+        or "schema:unconfirmed" not in read_contract(project, "math_sum_2")["tags"]
+    )
     assert_catalog_loads(project, {"math_sum", "math_sum_2", "math_sum_3"})
 
 
@@ -309,18 +367,14 @@ def test_shorten_cuts_at_paragraph_then_sentence_then_word() -> None:
     assert shorten("x" * 30, 10) == "x" * 10
 
 
-def test_long_description_is_cut_with_a_repair(project: Path) -> None:
-    text = "Use this tool to search. " * 60
+def test_long_description_is_kept_whole_in_the_contract(project: Path) -> None:
+    text = "Use this tool to search. " * 60 + "A timed-out command keeps running."
     size = len(normalize_text(text))
     assert size > 1024
     record = {"name": "search", "description": text, "parameters": {"type": "object"}}
-    plain = run_import(project, [record], "openai")
-    assert plain.exit_code == 1
-    assert f"the description has {size} characters and OpenAI accepts at most 1024 (TG304)" in plain.stderr
-    result = run_import(project, [record], "openai", "--repair")
+    result = run_import(project, [record], "openai")
     assert result.exit_code == 0, result.output
-    kept = read_contract(project, "search")["description"]
-    assert len(kept) <= 1024
-    assert kept.endswith("search.")
-    assert text.startswith(kept)
-    assert f"repaired /description: the description has {size} characters" in result.stdout
+    assert read_contract(project, "search")["description"] == normalize_text(text)
+    assert f"note: the description has {size} characters, kept whole; the OpenAI files carry it shortened" in (
+        result.stdout
+    )

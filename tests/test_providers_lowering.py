@@ -122,13 +122,21 @@ def test_array_without_items_is_not_strict_and_gets_items_when_loose(tmp_path: P
     assert {f"/input_schema/properties/{n}" for n in bare} <= pointers
 
 
-def test_long_description_is_an_openai_error(tmp_path: Path) -> None:
+def test_long_description_is_shortened_for_openai_only_with_a_warning(tmp_path: Path) -> None:
     record = clean_record("pull_request_review_write")
     assert len(record["description"]) > 1024
-    _, diagnostics = project(tmp_path, record_contract(record, "pull_request_review_write"))
-    errors = [d for d in diagnostics if d.is_error]
-    assert [(d.code, d.pointer) for d in errors] == [("TG304", "/description")]
-    assert "1024" in errors[0].message
+    files, diagnostics = project(tmp_path, record_contract(record, "pull_request_review_write"))
+    assert not [d for d in diagnostics if d.is_error]
+    warnings = [d for d in diagnostics if d.code == "TG304"]
+    assert [(d.pointer, d.severity.value) for d in warnings] == [("/description", "warning")]
+    assert "1024" in warnings[0].message
+    chat = files["openai_chat.json"]["pull_request_review_write"]["function"]["description"]
+    responses = files["openai_responses.json"]["pull_request_review_write"]["description"]
+    assert chat == responses
+    assert len(chat) <= 1024
+    assert record["description"].startswith(chat)
+    whole = files["anthropic.json"]["pull_request_review_write"]["description"]
+    assert len(whole) > 1024
 
 
 def test_gemini_inlines_refs(tmp_path: Path) -> None:

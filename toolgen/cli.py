@@ -307,26 +307,41 @@ def _permission_list(_ctx: click.Context, _param: click.Parameter, value: str | 
     "--format",
     "fmt",
     type=click.Choice(["toml", "json"]),
-    default="toml",
-    show_default=True,
-    help="Format of the contracts written.",
+    default=None,
+    help="Format of the contracts written [default: toml; a rewritten contract keeps its own].",
 )
 @click.option("--force", is_flag=True, help="Overwrite contracts that already exist.")
 @click.option(
+    "--update", is_flag=True, help="Rewrite only what changed in contracts that already exist, and report it."
+)
+@click.option(
     "--permissions",
     callback=_permission_list,
-    help="Comma-separated permissions for every imported tool (or `none`); default: all four, unconfirmed.",
+    help="Comma-separated permissions for every imported tool (or `none`); default: proposed from MCP "
+    "annotations, else all four, unconfirmed.",
 )
 @click.pass_obj
 @guarded
 def import_command(
-    ctx: Context, *, file: Path, shape: str, repair: bool, fmt: str, force: bool, permissions: tuple[str, ...] | None
+    ctx: Context,
+    *,
+    file: Path,
+    shape: str,
+    repair: bool,
+    fmt: str | None,
+    force: bool,
+    update: bool,
+    permissions: tuple[str, ...] | None,
 ) -> None:
     """Write one contract per tool declared in FILE (a provider's tools, a tools/list result, JSON Lines)."""
     from toolgen.importing import importer
 
+    if force and update:
+        raise click.UsageError("--force and --update exclude each other: --update keeps what a person decided")
     settings = settings_or_exit(ctx)
-    options = importer.Options(file.as_posix(), repair=repair, fmt=fmt, force=force, permissions=permissions)
+    options = importer.Options(
+        file.as_posix(), repair=repair, fmt=fmt, force=force, permissions=permissions, update=update
+    )
     plan, lines = importer.import_file(file, shape, settings, options)
     for line in lines:
         click.echo(line)
@@ -335,8 +350,8 @@ def import_command(
     click.echo(f"{plan.records} declarations: {len(plan.planned)} imported, {rejected} rejected", err=True)
     if plan.planned and permissions is None:
         click.echo(
-            "Permissions were set to all four and marked unconfirmed (TG212): review each tool's "
-            "`permissions`, then remove its `permissions:unconfirmed` tag.",
+            "Permissions were proposed (from MCP annotations where given, else all four) and marked unconfirmed "
+            "(TG212): review each tool's `permissions`, then remove its `permissions:unconfirmed` tag.",
             err=True,
         )
     if has_errors(plan.diagnostics):

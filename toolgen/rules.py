@@ -71,6 +71,8 @@ RULES: Mapping[str, Rule] = {
         Rule("TG213", _W, "schema keyword looks misspelled"),
         Rule("TG214", _W, "default does not match its own schema"),
         Rule("TG215", _W, "required property is not defined in properties"),
+        Rule("TG450", _W, "an import repair changed what the tool accepts"),
+        Rule("TG451", _E, "import: the input schema cannot be read"),
         # TG5xx: `toolgen audit`, implementations against their declared permissions
         Rule("TG501", _E, "implementation writes files without the write permission"),
         Rule("TG502", _E, "implementation runs programs without the execute permission"),
@@ -89,8 +91,8 @@ RULES: Mapping[str, Rule] = {
         Rule("TG539", _E, "trace line is not a record of this package"),
     )
 }
-"""Rules of the TG1xx and TG2xx families; the provider (TG3xx) and compatibility (TG4xx) modules
-register theirs with `register`."""
+"""Rules of the TG1xx, TG2xx and TG5xx families and the import's TG45x; the provider (TG3xx) and
+compatibility (TG4xx) modules register theirs with `register`."""
 
 _EXTRA: dict[str, Rule] = {}
 

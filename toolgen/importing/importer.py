@@ -4,21 +4,26 @@ Reads a JSON file (an array of declarations, OpenAI chat or responses shape, an 
 result, a Gemini `functionDeclarations` list) or JSON Lines of any of these, and plans one contract
 per tool; `write_plan` writes them (TOML by default, JSON on request or when TOML cannot hold a value
 such as null). Decisions:
-- permissions cannot be inferred: they come from `--permissions` or are the most cautious set (all
-  four) with the tag `permissions:unconfirmed`, which validation reports as TG212 until a human
-  removes it;
-- a missing description becomes a placeholder that TG201 flags; one longer than OpenAI accepts is
-  cut at a paragraph or sentence end (a repair); the version starts at 1.0.0;
+- permissions cannot be inferred: they come from `--permissions`, else are proposed from MCP
+  annotations (`readOnlyHint` → read, `openWorldHint` → network, not read-only or destructive →
+  write, the spec's defaults for the hints not given) or are the most cautious set (all four); both
+  get the tag `permissions:unconfirmed`, which validation reports as TG212 until a human removes it;
+- a missing description becomes a placeholder that TG201 flags; a long one is kept whole (only the
+  OpenAI projection shortens it, TG304); the version starts at 1.0.0;
+- a repair that changes what the tool accepts tags the contract `schema:unconfirmed` (TG450);
+- a declaration without an input schema takes no arguments (a note says so); one whose schema sits
+  where its shape does not read is refused (TG451), never imported with an empty schema;
 - MCP `annotations.idempotentHint` becomes `idempotent`, `title`/`annotations.title` the title;
   Anthropic `input_examples` become examples; Gemini and MCP output schemas become `output_schema`;
 - a problem never raises: it is a diagnostic naming the source file, JSONL line and record pointer.
+Writing (TOML or JSON, `--force`, `--update`) is `importwrite`.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,11 +31,10 @@ from typing import Any
 from toolgen.catalog import PERMISSIONS, normalize_text
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.importing import tomlemit
-from toolgen.importing.repair import Repair, repair_schema, shorten, snake_case
-from toolgen.importing.shapes import SHAPES, Record, Shape, find_records
+from toolgen.importing.repair import NOTE, Repair, repair_schema, snake_case
+from toolgen.importing.shapes import SHAPES, Parts, Record, Shape, find_records, lost_schema
 from toolgen.positions import join
-from toolgen.validate.lint import MAX_DESCRIPTION, UNCONFIRMED_TAG
+from toolgen.validate.lint import CHANGED_TAG, MAX_DESCRIPTION, UNCONFIRMED_TAG
 
 PLACEHOLDER = "TODO: describe."
 """The description of a tool whose source has none: short enough that TG201 flags it for review."""
@@ -44,9 +48,11 @@ class Options:
 
     source: str
     repair: bool = False
-    fmt: str = "toml"
+    fmt: str | None = None
+    """`toml` or `json`; None: TOML for a new contract, the existing file's format for one rewritten."""
     force: bool = False
     permissions: tuple[str, ...] | None = None
+    update: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +66,10 @@ class Planned:
     fmt: str
     repairs: tuple[Repair, ...]
     notes: tuple[str, ...] = ()
+    existing: Path | None = None
+    """The contract file of the same name that `--force` or `--update` rewrites, if any."""
+    changed: tuple[str, ...] | None = None
+    """With `--update` over an existing contract: the source keys that changed (the document is merged)."""
 
 
 @dataclass
@@ -108,26 +118,56 @@ def _unique(name: str, taken: set[str]) -> str:
         index += 1
 
 
-def _permissions(options: Options) -> dict[str, Any]:
+def _proposed(hints: Mapping[str, bool]) -> list[str]:
+    """Permissions proposed from MCP annotations; a hint not given takes the MCP spec's default."""
+    read_only = hints.get("readOnlyHint", False)
+    destructive = hints.get("destructiveHint", not read_only)
+    found = {"read"}
+    if not read_only or destructive:
+        found.add("write")
+    if hints.get("openWorldHint", True):
+        found.add("network")
+    return sorted(found)
+
+
+def _permissions(options: Options, parts: Parts, notes: list[str]) -> dict[str, Any]:
     if options.permissions is not None:
         return {"permissions": sorted(set(options.permissions))}
+    if parts.hints:
+        proposed = _proposed(dict(parts.hints))
+        given = ", ".join(f"{k}={str(v).lower()}" for k, v in parts.hints)
+        notes.append(
+            f"permissions proposed from the MCP annotations ({given}; hints not given take the MCP defaults): "
+            f"{', '.join(proposed)} (TG212)"
+        )
+        return {"permissions": proposed, "tags": [UNCONFIRMED_TAG]}
     return {"permissions": list(PERMISSIONS), "tags": [UNCONFIRMED_TAG]}
 
 
-def _description(raw: Any, notes: list[str], repairs: list[Repair]) -> str:
+def _description(raw: Any, notes: list[str]) -> str:
     if not isinstance(raw, str) or not raw.strip():
         notes.append("the source has no description: a placeholder was written (TG201); describe the tool")
         return PLACEHOLDER
     text = normalize_text(raw)
-    if len(text) <= MAX_DESCRIPTION:
-        return text
-    short = shorten(text, MAX_DESCRIPTION)
-    message = (
-        f"the description has {len(text)} characters and OpenAI accepts at most {MAX_DESCRIPTION} (TG304); "
-        f"cut to {len(short)} at a paragraph or sentence end: move the details into property descriptions"
-    )
-    repairs.append(Repair("/description", message))
-    return short
+    if len(text) > MAX_DESCRIPTION:
+        notes.append(
+            f"the description has {len(text)} characters, kept whole; the OpenAI files carry it shortened to "
+            f"{MAX_DESCRIPTION} (TG304): move details into property descriptions"
+        )
+    return text
+
+
+def _input(parts: Parts, decl: dict[str, Any], repairs: list[Repair], notes: list[str]) -> dict[str, Any]:
+    if parts.problem:
+        raise _Reject("TG451", "", parts.problem)
+    if parts.input_schema is None:
+        lost = lost_schema(decl, parts.input_pointer.lstrip("/"))
+        if lost:
+            raise _Reject("TG451", "", f"{lost}, which this format does not read; import it with the right --from")
+        notes.append("the source declares no input schema: the tool takes no arguments")
+    schema = _schema(parts.input_schema, parts.input_pointer, repairs, optional=False)
+    assert schema is not None
+    return schema
 
 
 def _schema(raw: Any, where: str, repairs: list[Repair], optional: bool) -> dict[str, Any] | None:
@@ -135,15 +175,14 @@ def _schema(raw: Any, where: str, repairs: list[Repair], optional: bool) -> dict
         return None if optional else {"type": "object", "properties": {}}
     if not isinstance(raw, dict):
         if optional:
-            repairs.append(Repair(where, "the output schema is not an object; left out"))
+            repairs.append(Repair.changed(where, "the output schema is not an object; left out"))
             return None
         raise _Reject("TG114", where, "the input schema is not an object")
     schema = repair_schema(json.loads(json.dumps(raw)), where, repairs)
     if schema.get("type") != "object":
         if optional:
-            repairs.append(
-                Repair(where, f"the output schema's root type is {schema.get('type')!r}, not object; left out")
-            )
+            message = f"the output schema's root type is {schema.get('type')!r}, not object; left out"
+            repairs.append(Repair.changed(where, message))
             return None
         raise _Reject(
             "TG115", join(where, "type"), f"the input schema's root type is {schema.get('type')!r}, not object"
@@ -187,18 +226,21 @@ def _document(
     document: dict[str, Any] = {"name": name, "version": "1.0.0"}
     if isinstance(parts.title, str) and parts.title.strip():
         document["title"] = parts.title.strip()
-    document["description"] = _description(decl.get("description"), notes, repairs)
-    document.update(_permissions(options))
+    document["description"] = _description(decl.get("description"), notes)
+    document.update(_permissions(options, parts, notes))
     if parts.idempotent is not None:
         document["idempotent"] = parts.idempotent
     repairs.extend(parts.repairs)
-    document["input_schema"] = _schema(parts.input_schema, parts.input_pointer, repairs, optional=False)
+    document["input_schema"] = _input(parts, decl, repairs, notes)
     output = _schema(parts.output_schema, parts.output_pointer, repairs, optional=True)
     if output is not None:
         document["output_schema"] = output
     examples = _examples(parts.examples, document["input_schema"], repairs)
     if examples:
         document["examples"] = examples
+    if any(r.changes for r in repairs):
+        document["tags"] = [*document.get("tags", []), CHANGED_TAG]
+        notes.append(f"a repair changes what the tool accepts: tagged {CHANGED_TAG!r} (TG450); check it")
     return document, notes
 
 
@@ -249,14 +291,18 @@ class _Session:
             repairs.append(Repair("/name", f"the name {name!r} is already taken in this import; now {fixed!r}"))
             name = fixed
         document, notes = _document(record, self.shape, name, options, repairs)
-        if repairs and not options.repair:
-            for repair in repairs:
-                code = {"/name": "TG107", "/description": "TG304"}.get(repair.pointer, "TG116")
+        needed = [r for r in repairs if r.kind != NOTE]
+        if needed and not options.repair:
+            for repair in needed:
+                code = "TG107" if repair.pointer == "/name" else "TG116"
                 message = f"{record.label}: {repair.message.split(';')[0]}; --repair would fix it"
                 self.plan.diagnostics.append(_diag(record, options.source, code, message, repair.pointer))
             return None
-        path, fmt = _target(name, self.settings, options, self.existing)
-        return Planned(record, str(raw_name), document, path, fmt, tuple(repairs), tuple(notes))
+        path, fmt, existing = _target(name, self.settings, options, self.existing)
+        changed = None
+        if options.update and existing is not None:
+            document, changed = _merge(existing, document, self.settings)
+        return Planned(record, str(raw_name), document, path, fmt, tuple(repairs), tuple(notes), existing, changed)
 
 
 def plan_import(text: str, shape_name: str, settings: Settings, options: Options) -> Plan:
@@ -269,64 +315,64 @@ def plan_import(text: str, shape_name: str, settings: Settings, options: Options
     return session.plan
 
 
-def _target(name: str, settings: Settings, options: Options, existing: Mapping[str, Path]) -> tuple[Path, str]:
+def _target(
+    name: str, settings: Settings, options: Options, existing: Mapping[str, Path]
+) -> tuple[Path, str, Path | None]:
+    """Where the contract goes, in which format, and the existing file it replaces (if any)."""
     if name in existing:
         path = existing[name]
-        if not options.force:
+        if not (options.force or options.update):
             raise _Reject(
                 "TG109",
                 "/name",
-                f"a contract named {name!r} already exists ({settings.rel(path)}); pass --force to overwrite it",
+                f"a contract named {name!r} already exists ({settings.rel(path)}); pass --update to rewrite what "
+                "changed, or --force to overwrite it",
             )
-        return path, path.suffix[1:]
-    return settings.contracts_dir / f"{name}.{options.fmt}", options.fmt
+        fmt = options.fmt or path.suffix[1:]
+        return path.with_suffix(f".{fmt}"), fmt, path
+    fmt = options.fmt or "toml"
+    return settings.contracts_dir / f"{name}.{fmt}", fmt, None
 
 
-def render_document(document: Mapping[str, Any], fmt: str) -> tuple[str, str]:
-    """The contract text and its format; TOML falls back to JSON when TOML cannot hold a value."""
-    if fmt == "toml":
-        try:
-            return tomlemit.dumps(document), "toml"
-        except tomlemit.TomlEmitError:
-            pass
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n", "json"
+def _merge(path: Path, document: dict[str, Any], settings: Settings) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """`--update`: the existing contract with the source's keys, and which of them changed."""
+    from toolgen.importing.write import read_contract, updated
 
-
-def write_plan(plan: Plan, settings: Settings) -> list[tuple[Planned, Path, str]]:
-    """Write every planned contract; return (planned, path written, note) for each."""
-    written: list[tuple[Planned, Path, str]] = []
-    for item in plan.planned:
-        text, fmt = render_document(item.document, item.fmt)
-        path = item.path if fmt == item.fmt else item.path.with_suffix(f".{fmt}")
-        note = "" if fmt == item.fmt else "written as JSON: TOML has no null and only 64-bit integers"
-        if path != item.path and path.exists() and not item.path.exists():
-            note = f"{note}; {settings.rel(path)} existed and was overwritten"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8", newline="\n")
-        written.append((item, path, note))
-    return written
-
-
-def report_lines(written: Sequence[tuple[Planned, Path, str]], settings: Settings) -> Iterator[str]:
-    """The per-tool report: what was written from which record, and every repair."""
-    for item, path, note in written:
-        yield f"{item.record.label} -> {settings.rel(path)}"
-        for repair in item.repairs:
-            yield f"  repaired {repair.pointer or '/'}: {repair.message}"
-        for text in (*item.notes, note):
-            if text:
-                yield f"  note: {text}"
+    old = read_contract(path)
+    if old is None:
+        message = f"--update cannot read the existing contract {settings.rel(path)}; fix it, or pass --force"
+        raise _Reject("TG109", "/name", message)
+    merged, changed = updated(old, document)
+    return merged, tuple(changed)
 
 
 def import_file(path: Path, shape_name: str, settings: Settings, options: Options) -> tuple[Plan, list[str]]:
     """Read, plan and write one source file; returns the plan and the report lines."""
+    from toolgen.importing.write import report_lines, write_plan
+
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         return Plan(diagnostics=[_diag(None, options.source, "TG101", f"cannot read the file: {exc}")]), []
     plan = plan_import(text, shape_name, settings, options)
-    written = write_plan(plan, settings)
+    written = list(write_plan(plan, settings))
     return plan, list(report_lines(written, settings))
 
 
-__all__ = ["PLACEHOLDER", "Options", "Plan", "Planned", "existing_contracts", "import_file", "plan_import"]
+def write_plan(plan: Plan, settings: Settings) -> list[Any]:
+    """Write every planned contract (see `importwrite.write_plan`)."""
+    from toolgen.importing.write import write_plan as write
+
+    return list(write(plan, settings))
+
+
+__all__ = [
+    "PLACEHOLDER",
+    "Options",
+    "Plan",
+    "Planned",
+    "existing_contracts",
+    "import_file",
+    "plan_import",
+    "write_plan",
+]

@@ -1,30 +1,44 @@
 """Repairs for tool declarations written elsewhere: what real catalogs get wrong, fixed and reported.
 
-Each repair returns the fixed value and appends a `Repair(pointer, message)` per change, the pointer
-being RFC 6901 into the source record. `toolgen import` applies them with `--repair`; without it, the
-same notes become errors that say what `--repair` would do. Decisions:
+Each repair returns the fixed value and appends a `Repair(pointer, message, kind)` per change, the
+pointer being RFC 6901 into the source record. A repair may change how a schema is written, never
+which values it accepts, unless its kind is `changes`: its message then starts "changes what is
+accepted:" and the importer tags the contract for review (TG450). A `note` is a faithful translation
+(an older draft's spelling), applied even without `--repair`; the other repairs are applied with
+`--repair`, and without it become errors that say what `--repair` would do. Decisions:
 - names become snake_case (dots, camelCase, hyphens, spaces, other characters), at most 64 characters;
 - a description longer than a provider accepts is cut at a paragraph, sentence or word end (`shorten`);
 - `type` names from Python, Java and JavaScript (`dict`, `float`, `tuple`, `String`, `HashMap`, ...)
-  become JSON Schema types; `any` and unknown names drop the type (any value); OpenAPI `nullable`
-  becomes a `null` type;
+  become JSON Schema types; `any` drops the type (any value); an unknown name drops it too, which
+  changes what is accepted; OpenAPI `nullable` becomes a `null` type;
 - a property's `"optional": true` (or `"required": false`) takes it out of the parent's `required`,
-  `"optional": false` (or `"required": true`) puts it in; the non-standard key is removed;
-- a `default` whose type does not match the node's `type` (or is not one of its `enum`) is dropped;
-- `required` names missing from `properties`, duplicates and non-strings are dropped;
-- `$schema` (draft-07 from zod-to-json-schema and others) is removed everywhere;
-- a root without `type` becomes `type: "object"`; draft-07 array `items` become `prefixItems`;
-- anything still invalid against the draft 2020-12 metaschema is removed, keyword by keyword.
+  `"optional": false` (or `"required": true`) puts it in (a change when it moves a name); the
+  non-standard key is removed;
+- a string `default` of a number or boolean node becomes that value (`"5"` → 5); another `default`
+  whose type does not match the node's `type` (or is not one of its `enum`) is dropped;
+- `required`: duplicates and non-strings are dropped; a name `properties` does not define is kept
+  (it still demands the key) unless one property is evidently meant (`query` beside `search_query`,
+  `deviceType` beside `device_type`: renamed, a change) or `additionalProperties` is false (no value
+  could be valid: dropped, a change); inside `anyOf`/`oneOf`/`allOf`/`not`/`if` branches the names
+  refer to the enclosing object's properties and are kept;
+- `$schema` (draft-07 from zod-to-json-schema and others) is removed everywhere, draft-07 array
+  `items` become `prefixItems` (`additionalItems` → `items`), draft-04 boolean exclusive bounds
+  take the 2020-12 form: notes, applied without `--repair`;
+- a root without `type` becomes `type: "object"` (tool arguments are always an object);
+- anything still invalid against the draft 2020-12 metaschema is coerced when a number or list was
+  written as a string or a single value, else removed keyword by keyword (a change, unless it was an
+  annotation such as `examples` or `description`).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from toolgen.importing.dialects import drafts
+from toolgen.importing.repairnote import CHANGED, CHANGES, NOTE, REPAIR, Repair
 from toolgen.positions import join
 from toolgen.validate.schemawalk import children
 
@@ -46,6 +60,18 @@ TYPE_ALIASES: dict[str, str | None] = {
 }
 """Lower-cased type names seen in real catalogs, mapped to a JSON Schema type (None: any value)."""
 
+ANNOTATIONS = frozenset(
+    ("title", "description", "examples", "default", "deprecated", "readOnly", "writeOnly", "$comment", "format")
+)
+"""Keywords that never decide whether a value is accepted (`format` only annotates, by default)."""
+
+_COMPOSITION = frozenset(("anyOf", "oneOf", "allOf", "not", "if", "then", "else", "dependentSchemas"))
+_NUMERIC_KEYWORDS = frozenset(
+    (
+        *("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains"),
+        *("maxContains", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"),
+    )
+)
 _PYTHON_TYPES: dict[str, type | tuple[type, ...]] = {
     "string": str,
     "object": dict,
@@ -55,14 +81,6 @@ _PYTHON_TYPES: dict[str, type | tuple[type, ...]] = {
     "integer": int,
 }
 _META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
-
-
-@dataclass(frozen=True, slots=True)
-class Repair:
-    """One change made to a declaration: where (RFC 6901 into the source record) and what."""
-
-    pointer: str
-    message: str
 
 
 def snake_case(name: str) -> str:
@@ -96,12 +114,22 @@ def fix_type(value: Any, where: str, notes: list[Repair]) -> tuple[bool, Any]:
         if name in JSON_TYPES:
             mapped.append(name)
             continue
-        base = re.split(r"[<\[(]", str(name), maxsplit=1)[0].strip().lower() if isinstance(name, str) else "?"
+        text = str(name) if isinstance(name, str) else "?"
+        base = re.split(r"[<\[(]", text, maxsplit=1)[0].strip().lower()
         target = TYPE_ALIASES.get(base)
+        generic = base != text.strip().lower()
         if target is None:
-            notes.append(Repair(where, f"type {name!r} is not a JSON Schema type; removed it (any value is accepted)"))
+            if base in TYPE_ALIASES and not generic:
+                notes.append(
+                    Repair(where, f"type {name!r} is not a JSON Schema type; removed it (any value is accepted)")
+                )
+            else:
+                notes.append(Repair.changed(where, f"type {name!r} is no type toolgen knows; removed it (any value)"))
             return False, None
-        notes.append(Repair(where, f"type {name!r} is not a JSON Schema type; now {target!r}"))
+        if generic:
+            notes.append(Repair.changed(where, f"type {name!r} became {target!r}; its element type is not kept"))
+        else:
+            notes.append(Repair(where, f"type {name!r} is not a JSON Schema type; now {target!r}"))
         mapped.append(target)
     unique = list(dict.fromkeys(mapped))
     return True, unique if isinstance(value, list) else unique[0]
@@ -127,11 +155,24 @@ def _matches(value: Any, node: dict[str, Any]) -> bool:
     return not (isinstance(enum, list) and value not in enum)
 
 
+def _coerced(value: Any, node: dict[str, Any]) -> Any:
+    """A string default read as the number or boolean its node's type asks for, else `value`."""
+    kind = node.get("type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    if not isinstance(value, str) or "string" in kinds:
+        return value
+    text = value.strip()
+    if "boolean" in kinds and text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    if "integer" in kinds and re.fullmatch(r"[+-]?\d+", text):
+        return int(text)
+    if "number" in kinds and re.fullmatch(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?", text):
+        return float(text) if any(c in text for c in ".eE") else int(text)
+    return value
+
+
 def _fix_node_keys(node: dict[str, Any], where: str, notes: list[Repair]) -> None:
-    if "$schema" in node:
-        notes.append(
-            Repair(join(where, "$schema"), f"removed $schema {node.pop('$schema')!r} (contracts are draft 2020-12)")
-        )
+    drafts(node, where, notes)
     if "type" in node:
         keep, new = fix_type(node["type"], join(where, "type"), notes)
         if keep:
@@ -143,13 +184,29 @@ def _fix_node_keys(node: dict[str, Any], where: str, notes: list[Repair]) -> Non
         if nullable and isinstance(node.get("type"), str):
             node["type"] = [node["type"], "null"]
         notes.append(Repair(join(where, "nullable"), "OpenAPI `nullable` became a `null` type"))
-    if isinstance(node.get("items"), list):
-        node["prefixItems"] = node.pop("items")
-        notes.append(Repair(join(where, "items"), "draft-07 list form of `items` became `prefixItems`"))
-    if "default" in node and not _matches(node["default"], node):
-        notes.append(
-            Repair(join(where, "default"), f"default {node.pop('default')!r} does not match the type or enum; dropped")
-        )
+    if "default" in node:
+        value = _coerced(node["default"], node)
+        if value is not node["default"] and _matches(value, node):
+            notes.append(Repair(join(where, "default"), f"default {node['default']!r} is a string; now {value!r}"))
+            node["default"] = value
+        elif not _matches(node["default"], node):
+            message = f"default {node.pop('default')!r} does not match the type or enum; dropped"
+            notes.append(Repair(join(where, "default"), message))
+
+
+def _flag(prop: dict[str, Any], name: str, wanted: list[str], here: str, notes: list[Repair]) -> None:
+    """Honour a property's non-standard `optional`/`required` flag in the parent's `required` list."""
+    for flag, optional_when in (("optional", True), ("required", False)):
+        if not isinstance(prop.get(flag), bool):
+            continue
+        optional = prop.pop(flag) is optional_when
+        state = "optional" if optional else "required"
+        message = f"non-standard `{flag}` honoured: {name!r} is {state}"
+        if optional == (name in wanted):
+            (wanted.remove if optional else wanted.append)(name)
+            notes.append(Repair.changed(join(here, flag), message))
+        else:
+            notes.append(Repair(join(here, flag), message))
 
 
 def _fix_properties(node: dict[str, Any], where: str, notes: list[Repair]) -> None:
@@ -157,7 +214,7 @@ def _fix_properties(node: dict[str, Any], where: str, notes: list[Repair]) -> No
     if props is None:
         return
     if not isinstance(props, dict):
-        notes.append(Repair(join(where, "properties"), "`properties` is not an object; removed"))
+        notes.append(Repair.changed(join(where, "properties"), "`properties` is not an object; removed"))
         del node["properties"]
         return
     required = node.get("required")
@@ -166,45 +223,77 @@ def _fix_properties(node: dict[str, Any], where: str, notes: list[Repair]) -> No
         here = join(where, "properties", name)
         if isinstance(prop, str):
             notes.append(Repair(here, f"property given as the bare type {prop!r}; now a schema"))
-            props[name] = {"type": prop}
-            prop = props[name]  # noqa: PLW2901 - the bare type is replaced by its schema
+            props[name] = prop = {"type": prop}  # noqa: PLW2901 - the bare type is replaced by its schema
         if not isinstance(prop, dict | bool):
-            notes.append(Repair(here, "property schema is not an object; removed the property"))
-            del props[name]
-            continue
-        if not isinstance(prop, dict):
-            continue
-        for flag, optional_when in (("optional", True), ("required", False)):
-            if isinstance(prop.get(flag), bool):
-                optional = prop.pop(flag) is optional_when
-                if optional and name in wanted:
-                    wanted.remove(name)
-                elif not optional and name not in wanted:
-                    wanted.append(name)
-                state = "optional" if optional else "required"
-                notes.append(Repair(join(here, flag), f"non-standard `{flag}` honoured: {name!r} is {state}"))
+            notes.append(Repair.changed(here, f"property schema {prop!r} is not an object; now any value"))
+            props[name] = {}
+        elif isinstance(prop, dict):
+            _flag(prop, name, wanted, here, notes)
     if wanted or "required" in node:
         node["required"] = wanted
 
 
-def _fix_required(node: dict[str, Any], where: str, notes: list[Repair]) -> None:
+def _words(name: str) -> str:
+    return snake_case(name).replace("tool_", "", 1) if name[:1].isdigit() else snake_case(name)
+
+
+def _meant(name: str, props: dict[str, Any], taken: list[str]) -> str | None:
+    """The one property a required name that is not a property evidently means, if exactly one."""
+    words = _words(name)
+    singular = words[:-1] if words.endswith("s") else words
+    found = []
+    for prop in props:
+        if prop in taken:
+            continue
+        other = _words(prop)
+        other_singular = other[:-1] if other.endswith("s") else other
+        same = other == words or other_singular == singular
+        part = other.endswith("_" + words) or other.startswith(words + "_")
+        if words and (same or part):
+            found.append(prop)
+    return found[0] if len(found) == 1 else None
+
+
+def _fix_required(node: dict[str, Any], where: str, notes: list[Repair], outer: frozenset[str]) -> None:
     if "required" not in node:
         return
     required = node["required"]
+    if isinstance(required, str):
+        notes.append(Repair(join(where, "required"), f"`required` is the name {required!r}; now a list of it"))
+        required = node["required"] = [required]
     if not isinstance(required, list):
-        notes.append(Repair(join(where, "required"), "`required` is not a list of names; removed"))
+        notes.append(Repair.changed(join(where, "required"), "`required` is not a list of names; removed"))
         del node["required"]
         return
     props: dict[str, Any] = node["properties"] if isinstance(node.get("properties"), dict) else {}
+    open_to = "patternProperties" in node or isinstance(node.get("additionalProperties"), dict)
     kept: list[str] = []
     for index, name in enumerate(required):
-        if not isinstance(name, str) or name not in props:
-            notes.append(Repair(join(where, "required", index), f"required {name!r} is not a property; dropped"))
+        at = join(where, "required", index)
+        if not isinstance(name, str):
+            notes.append(Repair(at, f"required {name!r} is not a property name; dropped"))
         elif name in kept:
-            notes.append(Repair(join(where, "required", index), f"required {name!r} is listed twice; dropped"))
-        else:
+            notes.append(Repair(at, f"required {name!r} is listed twice; dropped"))
+        elif name in props or name in outer or open_to:
             kept.append(name)
+        else:
+            _stray(name, node, kept, at, notes)
     node["required"] = kept
+
+
+def _stray(name: str, node: dict[str, Any], kept: list[str], at: str, notes: list[Repair]) -> None:
+    """A required name no property defines: renamed to the property it evidently means, dropped when
+    no value could have it (`additionalProperties: false`), else kept (it still demands the key)."""
+    props: dict[str, Any] = node["properties"] if isinstance(node.get("properties"), dict) else {}
+    meant = _meant(name, props, [*node["required"], *kept])
+    if meant is not None:
+        kept.append(meant)
+        notes.append(Repair.changed(at, f"required {name!r} is not a property; {meant!r} is required instead"))
+    elif node.get("additionalProperties") is False:
+        message = f"required {name!r} is not a property and no other is allowed, so no value was valid; dropped"
+        notes.append(Repair.changed(at, message))
+    else:
+        kept.append(name)
 
 
 def repair_schema(schema: dict[str, Any], where: str, notes: list[Repair]) -> dict[str, Any]:
@@ -212,23 +301,43 @@ def repair_schema(schema: dict[str, Any], where: str, notes: list[Repair]) -> di
     if "type" not in schema and not any(k in schema for k in ("anyOf", "oneOf", "allOf", "$ref")):
         schema["type"] = "object"
         notes.append(Repair(join(where, "type"), 'the root has no `type`; set it to "object"'))
-    stack: list[tuple[dict[str, Any], str]] = [(schema, where)]
+    stack: list[tuple[dict[str, Any], str, frozenset[str]]] = [(schema, where, frozenset())]
     seen: set[int] = set()
     while stack:
-        node, here = stack.pop()
+        node, here, outer = stack.pop()
         if id(node) in seen:
             continue
         seen.add(id(node))
-        _fix_required(node, here, notes)
+        _fix_required(node, here, notes, outer)
         _fix_properties(node, here, notes)
         _fix_node_keys(node, here, notes)
-        stack.extend(reversed([(child, pointer) for pointer, child in children(node, here) if isinstance(child, dict)]))
+        props = node.get("properties")
+        inner = outer | frozenset(props if isinstance(props, dict) else ())
+        found = [
+            (child, pointer, inner if pointer[len(here) :].split("/")[1] in _COMPOSITION else frozenset())
+            for pointer, child in children(node, here)
+            if isinstance(child, dict)
+        ]
+        stack.extend(reversed(found))
     _fix_metaschema(schema, where, notes)
     return schema
 
 
+def _coerce_keyword(keyword: Any, value: Any) -> Any:
+    """A keyword value written as a string or single item, in the form the metaschema asks; else None."""
+    if keyword in _NUMERIC_KEYWORDS and isinstance(value, str):
+        text = value.strip()
+        if re.fullmatch(r"[+-]?\d+", text):
+            return int(text)
+        if re.fullmatch(r"[+-]?(\d+\.\d*|\.\d+)", text):
+            return float(text)
+    if keyword == "examples" and not isinstance(value, list):
+        return [value]
+    return None
+
+
 def _fix_metaschema(schema: dict[str, Any], where: str, notes: list[Repair]) -> None:
-    """Remove, keyword by keyword, whatever the draft 2020-12 metaschema still rejects."""
+    """Coerce, else remove, keyword by keyword, whatever the draft 2020-12 metaschema still rejects."""
     for _ in range(50):
         errors = list(_META.iter_errors(schema))
         if not errors:
@@ -240,8 +349,30 @@ def _fix_metaschema(schema: dict[str, Any], where: str, notes: list[Repair]) -> 
         parent: Any = schema
         for part in path[:-1]:
             parent = parent[part]
-        removed = parent.pop(path[-1]) if isinstance(parent, dict) else parent.pop(int(path[-1]))
-        notes.append(Repair(join(where, *path), f"{removed!r} is not valid JSON Schema ({error.message}); removed"))
+        key = path[-1]
+        fixed = _coerce_keyword(key, parent[key]) if isinstance(parent, dict) else None
+        if fixed is not None:
+            notes.append(Repair(join(where, *path), f"{parent[key]!r} is written as {fixed!r}"))
+            parent[key] = fixed
+            continue
+        removed = parent.pop(key) if isinstance(parent, dict) else parent.pop(int(key))
+        message = f"{removed!r} is not valid JSON Schema ({error.message}); removed"
+        annotation = isinstance(parent, dict) and key in ANNOTATIONS
+        notes.append(Repair(join(where, *path), message) if annotation else Repair.changed(join(where, *path), message))
 
 
-__all__ = ["MAX_NAME", "TYPE_ALIASES", "Repair", "fix_type", "join", "repair_schema", "shorten", "snake_case"]
+__all__ = [
+    "CHANGED",
+    "CHANGES",
+    "MAX_NAME",
+    "NOTE",
+    "REPAIR",
+    "TYPE_ALIASES",
+    "Repair",
+    "drafts",
+    "fix_type",
+    "join",
+    "repair_schema",
+    "shorten",
+    "snake_case",
+]

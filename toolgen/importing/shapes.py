@@ -2,15 +2,20 @@
 
 `find_records` turns a source text (JSON or JSON Lines) into declaration records, unwrapping the
 containers providers use: arrays, `{"tools": [...]}` (an MCP `tools/list` result or a request body),
-a JSON-RPC `{"result": {"tools": [...]}}`, Gemini `{"functionDeclarations": [...]}` and OpenAI chat
-`{"type": "function", "function": {...}}`. Each record keeps its JSONL line and RFC 6901 pointer.
-A `Shape` says where one provider puts the parts of a declaration:
-- openai: `parameters` (chat and responses shapes);
+a JSON-RPC `{"result": {"tools": [...]}}`, Gemini `{"functionDeclarations": [...]}` (or
+`function_declarations`), OpenAI chat `{"type": "function", "function": {...}}` and the same item
+without `type` (Mistral, Groq). Each record keeps its JSONL line and RFC 6901 pointer.
+A `Shape` says where one provider puts the parts of a declaration, in every spelling its SDKs emit
+(a key whose value is null counts as absent, as in a `model_dump()`):
+- openai: `parameters` (chat and responses shapes), `params_json_schema` (the Agents SDK);
 - anthropic: `input_schema`, `input_examples`;
-- gemini: `parametersJsonSchema` or OpenAPI-style `parameters` (upper-case types, lower-cased here),
-  `responseJsonSchema` or `response`;
-- mcp: `inputSchema`, `outputSchema`, `title`, `annotations` (`title`, `idempotentHint`), or Docker's
-  registry format `arguments: [{name, type, desc, optional}]`, turned into a JSON Schema here.
+- gemini: `parametersJsonSchema`/`parameters_json_schema` or the OpenAPI-style `parameters` (read by
+  `dialects.gemini_schema`), `responseJsonSchema`/`response_json_schema` or `response`;
+- mcp: `inputSchema`, `outputSchema`, `title`, `annotations` (`title`, `idempotentHint` and the
+  `readOnlyHint`/`destructiveHint`/`openWorldHint` that propose permissions), or Docker's registry
+  format `arguments: [{name, type, desc, optional}]`, turned into a JSON Schema here.
+A declaration without any input schema takes no arguments; one whose input schema sits under a key
+its shape does not read is refused (TG451), never imported with an empty schema.
 """
 
 from __future__ import annotations
@@ -21,7 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.importing.repair import Repair
+from toolgen.importing.dialects import gemini_schema
+from toolgen.importing.repairnote import Repair
 from toolgen.positions import join
 
 _CONTAINER_KEYS = ("tools", "functionDeclarations", "function_declarations")
@@ -31,7 +37,15 @@ _SCHEMA_KEYS = {
     "inputSchema": "mcp",
     "arguments": "mcp",
     "parametersJsonSchema": "gemini",
+    "parameters_json_schema": "gemini",
 }
+INPUT_SPELLINGS = (
+    *("parameters", "parametersJsonSchema", "parameters_json_schema", "params_json_schema", "paramsJsonSchema"),
+    *("input_schema", "inputSchema", "arguments", "args", "args_schema", "argsSchema", "schema", "input"),
+    *("inputs", "params", "json_schema", "jsonSchema", "argument_schema", "function_parameters"),
+)
+"""Keys under which declarations written anywhere keep an input schema (`lost_schema` looks at all)."""
+MCP_HINTS = ("readOnlyHint", "destructiveHint", "openWorldHint")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +78,8 @@ class Parts:
     idempotent: bool | None = None
     examples: Any = None
     repairs: tuple[Repair, ...] = ()
+    hints: tuple[tuple[str, bool], ...] = ()
+    problem: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,20 +98,39 @@ class Shape:
         kind = data.get("type")
         if isinstance(kind, str) and kind not in self.builtin_types and "name" in data:
             return f"a built-in {kind!r} tool, not a function declaration; only function tools can be imported"
-        if not any(k in data for k in self.schema_keys):
+        if not any(data.get(k) is not None for k in self.schema_keys):
             for key, other in _SCHEMA_KEYS.items():
                 if key == "arguments" and not isinstance(data.get(key), list):
                     continue
-                if key in data and other != self.name:
+                if data.get(key) is not None and other != self.name:
                     return f"this looks like a {other} declaration (it has `{key}`); import it with --from {other}"
         return ""
 
 
+def lost_schema(data: dict[str, Any], read: str) -> str:
+    """Why the input schema of a declaration is lost: a key (other than `read`, the one its shape read)
+    holding an object schema while the shape found none; else an empty string."""
+    for key in INPUT_SPELLINGS:
+        value = data.get(key)
+        if key != read and isinstance(value, dict | list) and value:
+            return f"no input schema where this format keeps it, but `{key}` holds one"
+    return ""
+
+
+def _one_of(data: dict[str, Any], *keys: str) -> tuple[str, Any, str]:
+    """The first of `keys` with a non-null value (key, value), and a problem when several have one."""
+    given = [k for k in keys if data.get(k) is not None]
+    problem = f"both `{given[0]}` and `{given[1]}` are set; a declaration has one of them" if len(given) > 1 else ""
+    key = given[0] if given else keys[0]
+    return key, data.get(key), problem
+
+
 def _openai(data: dict[str, Any]) -> Parts:
-    if "parameters" not in data and isinstance(data.get("arguments"), dict):
+    if data.get("parameters") is None and isinstance(data.get("arguments"), dict):
         moved = Repair("/arguments", "the input schema is under `arguments`; read it as `parameters`")
         return Parts(input_schema=data["arguments"], input_pointer="/arguments", repairs=(moved,))
-    return Parts(input_schema=data.get("parameters"), input_pointer="/parameters")
+    key, schema, problem = _one_of(data, "parameters", "params_json_schema")
+    return Parts(input_schema=schema, input_pointer=f"/{key}", problem=problem)
 
 
 def _anthropic(data: dict[str, Any]) -> Parts:
@@ -104,28 +139,15 @@ def _anthropic(data: dict[str, Any]) -> Parts:
     )
 
 
-def _openapi_types(schema: Any) -> Any:
-    if isinstance(schema, dict):
-        out = {k: _openapi_types(v) for k, v in schema.items()}
-        kind = out.get("type")
-        if isinstance(kind, str) and kind.isupper():
-            out["type"] = kind.lower()
-        return out
-    if isinstance(schema, list):
-        return [_openapi_types(v) for v in schema]
-    return schema
-
-
 def _gemini(data: dict[str, Any]) -> Parts:
-    key_in = "parametersJsonSchema" if "parametersJsonSchema" in data else "parameters"
-    key_out = "responseJsonSchema" if "responseJsonSchema" in data else "response"
-    schema_in = data.get(key_in) if key_in == "parametersJsonSchema" else _openapi_types(data.get(key_in))
-    schema_out = data.get(key_out) if key_out == "responseJsonSchema" else _openapi_types(data.get(key_out))
+    key_in, schema_in, problem_in = _one_of(data, "parametersJsonSchema", "parameters_json_schema", "parameters")
+    key_out, schema_out, problem_out = _one_of(data, "responseJsonSchema", "response_json_schema", "response")
     return Parts(
-        input_schema=schema_in,
+        input_schema=gemini_schema(schema_in) if key_in == "parameters" else schema_in,
         input_pointer=f"/{key_in}",
-        output_schema=schema_out,
+        output_schema=gemini_schema(schema_out) if key_out == "response" else schema_out,
         output_pointer=f"/{key_out}",
+        problem=problem_in or problem_out,
     )
 
 
@@ -155,7 +177,8 @@ def _docker_arguments(arguments: Any) -> Any:
 def _mcp(data: dict[str, Any]) -> Parts:
     annotations: dict[str, Any] = data["annotations"] if isinstance(data.get("annotations"), dict) else {}
     idempotent = annotations.get("idempotentHint")
-    if "inputSchema" in data or "arguments" not in data:
+    hints = tuple((k, annotations[k]) for k in MCP_HINTS if isinstance(annotations.get(k), bool))
+    if data.get("inputSchema") is not None or data.get("arguments") is None:
         schema, pointer = data.get("inputSchema"), "/inputSchema"
     else:
         schema, pointer = _docker_arguments(data.get("arguments")), "/arguments"
@@ -166,13 +189,14 @@ def _mcp(data: dict[str, Any]) -> Parts:
         output_pointer="/outputSchema",
         title=data.get("title") or annotations.get("title"),
         idempotent=idempotent if isinstance(idempotent, bool) else None,
+        hints=hints,
     )
 
 
 SHAPES: dict[str, Shape] = {
-    "openai": Shape("openai", ("parameters",), _openai),
+    "openai": Shape("openai", ("parameters", "params_json_schema"), _openai),
     "anthropic": Shape("anthropic", ("input_schema",), _anthropic, ("custom",)),
-    "gemini": Shape("gemini", ("parameters", "parametersJsonSchema"), _gemini),
+    "gemini": Shape("gemini", ("parameters", "parametersJsonSchema", "parameters_json_schema"), _gemini),
     "mcp": Shape("mcp", ("inputSchema", "arguments"), _mcp),
 }
 """Every `--from` choice."""
@@ -191,7 +215,7 @@ def _unwrap(value: Any, line: int | None, pointer: str, depth: int = 0) -> Itera
             yield from _unwrap(value[container], line, join(pointer, container), depth + 1)
         elif isinstance(result, dict) and isinstance(result.get("tools"), list):
             yield from _unwrap(result["tools"], line, join(pointer, "result", "tools"), depth + 1)
-        elif value.get("type") == "function" and isinstance(value.get("function"), dict):
+        elif value.get("type", "function") == "function" and isinstance(value.get("function"), dict):
             yield Record(value["function"], line, join(pointer, "function"))
         else:
             yield Record(value, line, pointer)
@@ -243,4 +267,4 @@ def find_records(text: str, source: str) -> tuple[list[Record], list[Diagnostic]
     return records, problems
 
 
-__all__ = ["SHAPES", "Parts", "Record", "Shape", "find_records"]
+__all__ = ["INPUT_SPELLINGS", "MCP_HINTS", "SHAPES", "Parts", "Record", "Shape", "find_records", "lost_schema"]

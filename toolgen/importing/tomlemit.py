@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _ESCAPES = {"\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
 _INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
 
@@ -61,7 +61,7 @@ def string(text: str, *, multiline: bool = False) -> str:
 
 def key(name: str) -> str:
     """A TOML key: bare when possible, else a quoted basic string."""
-    return name if _BARE_KEY.match(name) else string(name)
+    return name if _BARE_KEY.fullmatch(name) else string(name)
 
 
 def _is_table_list(value: Any) -> bool:

@@ -23,6 +23,8 @@ MAX_DESCRIPTION = 1024
 """OpenAI Chat Completions rejects longer descriptions (TG202)."""
 UNCONFIRMED_TAG = "permissions:unconfirmed"
 """The tag `toolgen import` puts on contracts whose permissions it guessed (TG212)."""
+CHANGED_TAG = "schema:unconfirmed"
+"""The tag `toolgen import --repair` puts on contracts a repair changed what they accept (TG450)."""
 
 VERSION_SUFFIX = re.compile(r"_v\d+$")
 """A name ending like `_v2` (TG208)."""
@@ -57,13 +59,25 @@ def review(data: Mapping[str, Any], report: Reporter) -> None:
         report("TG208", "/name", f"name {name!r} ends in a version suffix; keep the name and bump `version` instead")
     for pointer, text in _texts(data):
         _text_checks(pointer, text, report)
-    tags = data.get("tags")
-    if isinstance(tags, list) and UNCONFIRMED_TAG in tags:
-        index = tags.index(UNCONFIRMED_TAG)
+    _tags(data.get("tags"), report)
+
+
+def _tags(tags: Any, report: Reporter) -> None:
+    """TG212 and TG450: what `toolgen import` could not decide for a human."""
+    if not isinstance(tags, list):
+        return
+    if UNCONFIRMED_TAG in tags:
         report(
             "TG212",
-            join("/tags", index),
+            join("/tags", tags.index(UNCONFIRMED_TAG)),
             f"permissions were guessed by `toolgen import`; check them, then remove the {UNCONFIRMED_TAG!r} tag",
+        )
+    if CHANGED_TAG in tags:
+        report(
+            "TG450",
+            join("/tags", tags.index(CHANGED_TAG)),
+            "an import repair changed what this tool accepts (its report line starts `changes what is accepted`); "
+            f"check the schema, then remove the {CHANGED_TAG!r} tag",
         )
 
 

@@ -29,7 +29,7 @@ PROVIDER_RULES = (
     rules.Rule(NOT_STRICT, _W, "OpenAI declaration falls back to strict: false"),
     rules.Rule(ROOT_COMPOSITION, _W, "root anyOf/oneOf/allOf is flattened for providers that refuse it"),
     rules.Rule(NAME, _E, "tool name breaks a provider's naming rule"),
-    rules.Rule(DESCRIPTION_LENGTH, _E, "description is longer than a provider accepts"),
+    rules.Rule(DESCRIPTION_LENGTH, _W, "description is longer than a provider accepts, so it is shortened"),
     rules.Rule(TOOL_COUNT, _W, "a provider file holds more tools than one request takes"),
     rules.Rule(RECURSIVE, _W, "recursive schema Gemini may not unroll (through a required property)"),
     rules.Rule(ANTHROPIC_NOT_STRICT, _W, "Anthropic strict mode is not applied to a tool"),

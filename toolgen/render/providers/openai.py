@@ -16,9 +16,11 @@ Mapping decisions:
   `oneOf` → `anyOf`, `items: {}` added to arrays without one and `properties: {}` to objects
   without one (both APIs refuse them: "object schema missing properties").
 - A root `anyOf`/`oneOf`/`allOf` is flattened first (TG302).
-- A description over 1,024 characters (Chat refuses it) is a TG304 error. More than 128 tools in a
-  file is a TG305 warning: the file is a catalog a request takes a subset from; a contract's or the
-  configuration's `providers.exclude` leaves tools out of either file (with a note).
+- A description over 1,024 characters (Chat refuses it) is shortened at a paragraph, sentence or
+  word end in both files, with a TG304 warning (the contract and the other providers keep it whole).
+  More than 128 tools in a file is a TG305 warning: the file is a catalog a request takes a subset
+  from; a contract's or the configuration's `providers.exclude` leaves tools out of either file
+  (with a note).
 - Responses: `defer_loading` from the contract's `providers` table; a contract's `namespace` that
   the configuration describes (`[providers.namespaces]`) groups its tools into one `namespace` tool
   (SDK `NamespaceToolParam`); an undescribed one is a TG310 warning.
@@ -33,6 +35,7 @@ from typing import Any
 
 from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
+from toolgen.importing.repair import shorten
 from toolgen.render.markdown import code as code_span
 from toolgen.render.providers import codes, strict
 from toolgen.render.providers.common import (
@@ -91,12 +94,20 @@ def parameters(contract: Contract, out: Output) -> tuple[Schema, bool]:
     return loose, False
 
 
-def _check_description(contract: Contract, out: Output) -> None:
+def _description(contract: Contract, out: Output) -> str:
+    """The description for both OpenAI files: shortened, with a TG304 warning, when Chat would refuse it."""
     text = description(contract)
-    if len(text) > MAX_DESCRIPTION:
-        message = f"has a description of {len(text)} characters; Chat Completions accepts at most {MAX_DESCRIPTION}"
-        out.diagnostics.append(codes.diagnostic(codes.DESCRIPTION_LENGTH, contract, PROVIDER, "/description", message))
-        out.note(contract.name, f"OpenAI: the description has {len(text)} characters, over {MAX_DESCRIPTION}")
+    if len(text) <= MAX_DESCRIPTION:
+        return text
+    short = shorten(text, MAX_DESCRIPTION)
+    message = (
+        f"has a description of {len(text)} characters; Chat Completions accepts at most {MAX_DESCRIPTION}, so the "
+        f"OpenAI files carry its first {len(short)} (cut at a paragraph, sentence or word end); the contract and "
+        "the other providers keep the whole text"
+    )
+    out.diagnostics.append(codes.diagnostic(codes.DESCRIPTION_LENGTH, contract, PROVIDER, "/description", message))
+    out.note(contract.name, f"OpenAI: the description is shortened from {len(text)} to {len(short)} characters")
+    return short
 
 
 def tool_entries(settings: Settings, contract: Contract, out: Output) -> dict[str, Any]:
@@ -106,9 +117,9 @@ def tool_entries(settings: Settings, contract: Contract, out: Output) -> dict[st
     if not (chat or responses):
         return {}
     out.diagnostics.extend(check_name(contract, PROVIDER))
-    _check_description(contract, out)
+    text = _description(contract, out)
     schema, is_strict = parameters(contract, out)
-    function = {"name": contract.name, "description": description(contract), "parameters": schema}
+    function = {"name": contract.name, "description": text, "parameters": schema}
     entries: dict[str, Any] = {}
     if chat:
         entries["openai_chat.json"] = {"type": "function", "function": {**function, "strict": is_strict}}
