@@ -101,13 +101,13 @@ def _settings(root: Path) -> Any:
 
 def _import(lines: list[tuple[int, str]], shape: str, root: Path, outcomes: dict[int, Outcome]) -> dict[str, int]:
     """Import the batch as one file; returns contract file (relative) -> corpus line of its record."""
-    from toolgen.importing import importer
+    from toolgen.importing import importer, write
 
     settings = _settings(root)
     options = importer.Options(source="batch", repair=True)
     try:
         plan = importer.plan_import("\n".join(text for _, text in lines) + "\n", shape, settings, options)
-        written = importer.write_plan(plan, settings)
+        written = list(write.write_plan(plan, settings))
     except Exception:
         if len(lines) == 1:
             number = lines[0][0]

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from tests.test_import_shapes import DESCRIPTION, WEATHER, read_contract, run_import
 from toolgen.cli import main
 from toolgen.config import load_settings
-from toolgen.importing.importer import PLACEHOLDER
+from toolgen.importing.update import PLACEHOLDER
 from toolgen.validate import validate_paths
 from toolgen.validate.lint import MIN_DESCRIPTION, UNCONFIRMED_TAG
 

@@ -7,71 +7,18 @@ error (a bug in toolgen: rerun with --debug for the traceback). Bad input never 
 from __future__ import annotations
 
 import contextlib
-import functools
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
 
 import click
 
-from toolgen import __version__, diagnostics
+from toolgen import __version__
 from toolgen.build import cache, fastpath, pipeline, write
-from toolgen.config import Settings, load_settings
+from toolgen.cli_common import FORMATS, Context, emit, guarded, settings_or_exit
+from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, has_errors
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-FORMATS = click.Choice(["text", "json", "github"])
-
-
-class Context:
-    """What every command shares: the project root and whether to show tracebacks."""
-
-    def __init__(self, root: Path, debug: bool) -> None:
-        self.root = root
-        self.debug = debug
-
-
-def guarded(func: F) -> F:
-    """Turn unexpected exceptions into a one-line message and exit 3 (a traceback with --debug)."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
-            raise
-        except write.WriteError as exc:
-            click.echo(f"toolgen: {exc}", err=True)
-            sys.exit(1)
-        except Exception as exc:
-            ctx = click.get_current_context().find_object(Context)
-            if ctx is not None and ctx.debug:
-                raise
-            click.echo(f"toolgen: internal error: {type(exc).__name__}: {exc}", err=True)
-            click.echo("This is a bug in toolgen; rerun with --debug for the traceback and report it.", err=True)
-            sys.exit(3)
-
-    return wrapper  # type: ignore[return-value]
-
-
-def settings_or_exit(ctx: Context, overrides: dict[str, Any] | None = None) -> Settings:
-    """Resolve the configuration; print its problems and exit 1 when it is invalid."""
-    settings, problems = load_settings(ctx.root, overrides)
-    if has_errors(problems):
-        emit(problems, "text")
-        sys.exit(1)
-    return settings
-
-
-def emit(found: Sequence[Diagnostic], fmt: str, *, stream_err: bool = True) -> None:
-    """Print diagnostics in the chosen format (text and github to stderr, json to stdout)."""
-    if not found and fmt != "json":
-        return
-    text = diagnostics.render(found, fmt)
-    click.echo(text, nl=False, err=stream_err and fmt != "json")
 
 
 def _counts(found: Sequence[Diagnostic]) -> str:
@@ -334,7 +281,7 @@ def import_command(
     permissions: tuple[str, ...] | None,
 ) -> None:
     """Write one contract per tool declared in FILE (a provider's tools, a tools/list result, JSON Lines)."""
-    from toolgen.importing import importer
+    from toolgen.importing import importer, write
 
     if force and update:
         raise click.UsageError("--force and --update exclude each other: --update keeps what a person decided")
@@ -342,7 +289,7 @@ def import_command(
     options = importer.Options(
         file.as_posix(), repair=repair, fmt=fmt, force=force, permissions=permissions, update=update
     )
-    plan, lines = importer.import_file(file, shape, settings, options)
+    plan, lines = write.import_file(file, shape, settings, options)
     for line in lines:
         click.echo(line)
     emit(plan.diagnostics, "text")

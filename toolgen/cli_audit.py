@@ -41,14 +41,14 @@ def audit_summary(result: object, tools: int) -> str:
 @click.pass_obj
 def audit_command(ctx: object, paths: tuple[Path, ...], fmt: str) -> None:
     """Read implementation source and report effects their tools' permissions do not declare (exit 1)."""
-    from toolgen import audit, cli
+    from toolgen import audit, cli_common
     from toolgen.build import pipeline
 
-    assert isinstance(ctx, cli.Context)
-    settings = cli.settings_or_exit(ctx)
+    assert isinstance(ctx, cli_common.Context)
+    settings = cli_common.settings_or_exit(ctx)
     catalog, problems, _ = pipeline.load_catalog(settings)
     if catalog is None:
-        cli.emit(problems, "text")
+        cli_common.emit(problems, "text")
         click.echo("toolgen: contracts are invalid; fix them before auditing", err=True)
         sys.exit(1)
     files = audit.python_files(settings.root, [p.resolve() for p in paths], settings.output_dir)
@@ -103,14 +103,14 @@ def replay_text(result: object, fmt: str) -> str:
 @click.pass_obj
 def replay_command(ctx: object, traces: Path, fmt: str) -> None:
     """Judge recorded calls (a JsonlTracer file) against the contracts on disk (exit 1 if any is refused now)."""
-    from toolgen import cli, replay
+    from toolgen import cli_common, replay
     from toolgen.build import pipeline
 
-    assert isinstance(ctx, cli.Context)
-    settings = cli.settings_or_exit(ctx)
+    assert isinstance(ctx, cli_common.Context)
+    settings = cli_common.settings_or_exit(ctx)
     catalog, problems, _ = pipeline.load_catalog(settings)
     if catalog is None:
-        cli.emit(problems, "text")
+        cli_common.emit(problems, "text")
         click.echo("toolgen: contracts are invalid; fix them before replaying", err=True)
         sys.exit(1)
     try:
