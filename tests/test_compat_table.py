@@ -203,6 +203,10 @@ CONTRACT_CELLS: list[tuple[str, str, dict[str, Any], dict[str, Any], Bump]] = [
     ("undeprecated", "TG408", {"deprecated": True}, {}, MI),
     ("no longer idempotent", "TG409", {"idempotent": True}, {}, MA),
     ("became idempotent", "TG409", {}, {"idempotent": True}, MI),
+    ("timeout lowered", "TG241", {"timeout_ms": 30000}, {"timeout_ms": 5000}, MI),
+    ("timeout added", "TG241", {}, {"timeout_ms": 5000}, MI),
+    ("timeout raised", "TG241", {"timeout_ms": 5000}, {"timeout_ms": 30000}, P),
+    ("timeout removed", "TG241", {"timeout_ms": 5000}, {}, P),
     ("error code added", "TG410", {}, {"errors": [{"code": "BUSY", "description": "Busy.", "retryable": True},
                                                    {"code": "GONE", "description": "Gone.", "retryable": False}]}, MI),
     ("error code removed", "TG411", {}, {"errors": []}, MI),
@@ -291,7 +295,7 @@ def _docs_rows() -> dict[str, list[str]]:
     rows: dict[str, list[str]] = {}
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
-        if line.startswith("| TG4") and len(cells) >= 4:
+        if line.startswith(("| TG4", "| TG241")) and len(cells) >= 4:
             rows[cells[0]] = cells
     return rows
 
@@ -300,7 +304,7 @@ def test_docs_decision_table_matches_the_code() -> None:
     """docs/compatibility.md has one row per rule, with the code's name and bumps (first word of a cell)."""
     rows = _docs_rows()
     assert set(rows) == set(DECISIONS)
-    special = {"TG403": "error", "TG404": "error", "TG409": "major"}
+    special = {"TG403": "error", "TG404": "error", "TG409": "major", "TG241": "minor"}
     for code, decision in DECISIONS.items():
         cells = rows[code]
         assert cells[1] == f"`{decision.name}`", cells

@@ -133,7 +133,7 @@ def test_build_through_cli_and_module_entry_point(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["--project", str(root), "build"])
     assert result.exit_code == 0, result.output
     package = root / "generated" / "python" / "cli_tools"
-    first = {p.name: p.read_bytes() for p in package.iterdir()}
+    first = {p.name: p.read_bytes() for p in package.iterdir() if p.is_file()}  # integrations/ is a folder
     assert {"__init__.py", "_runtime.py", "py.typed", "read_file.py", "ping.py"} <= set(first)
     run = subprocess.run(
         [sys.executable, "-m", "toolgen", "check"], cwd=root, capture_output=True, text=True, check=False

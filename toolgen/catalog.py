@@ -60,6 +60,7 @@ CONTRACT_KEYS: tuple[str, ...] = (
     "permissions",
     "idempotent",
     "deprecated",
+    "timeout_ms",
     "owners",
     "tags",
     "input_schema",
@@ -67,7 +68,7 @@ CONTRACT_KEYS: tuple[str, ...] = (
     "errors",
     "examples",
 )
-"""Every key of a normalized contract, in the order `catalog.json` writes them."""
+"""Every key of a normalized contract, in the order `catalog.json` writes them (`timeout_ms` only when set)."""
 
 
 def normalize_text(text: str) -> str:
@@ -149,6 +150,8 @@ class Contract:
     examples: tuple[Example, ...] = ()
     idempotent: bool = False
     deprecated: bool | str = False
+    timeout_ms: int | None = None
+    """How long a call may run before the registry answers `TIMEOUT`; None: no limit of its own."""
     owners: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
     rules: FrozenMap = field(default_factory=lambda: EMPTY_MAP)
@@ -164,6 +167,8 @@ class Contract:
         return body
 
     def _body(self) -> dict[str, Any]:
+        # `timeout_ms` only when set: contracts without one keep the digest they had before the key existed
+        timeout = {"timeout_ms": self.timeout_ms} if self.timeout_ms is not None else {}
         return {
             "name": self.name,
             "version": self.version,
@@ -172,6 +177,7 @@ class Contract:
             "permissions": list(self.permissions),
             "idempotent": self.idempotent,
             "deprecated": self.deprecated,
+            **timeout,
             "owners": list(self.owners),
             "tags": list(self.tags),
             "input_schema": thaw(self.input_schema),
@@ -278,6 +284,7 @@ def contract_from_document(data: Mapping[str, Any], source: str) -> Contract:
         examples=tuple(_example(e) for e in data.get("examples", ())),
         idempotent=bool(data.get("idempotent", False)),
         deprecated=normalize_text(deprecated) if isinstance(deprecated, str) else bool(deprecated),
+        timeout_ms=_timeout(data.get("timeout_ms")),
         owners=tuple(str(o) for o in data.get("owners", ())),
         tags=tuple(sorted({str(t) for t in data.get("tags", ())})),
         rules=freeze(data.get("rules", {})),
@@ -285,6 +292,11 @@ def contract_from_document(data: Mapping[str, Any], source: str) -> Contract:
         source=source,
     )
     return _with_digest(contract)
+
+
+def _timeout(value: Any) -> int | None:
+    """A valid `timeout_ms`, else None (an invalid one is TG240; turned off, the key is ignored)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
 def _with_digest(contract: Contract) -> Contract:

@@ -1,12 +1,13 @@
-"""The mock server: the catalog's mock tools served over MCP stdio with the official `mcp` SDK.
+"""The mock server: the generated package's own MCP server (`<package>.integrations.mcp`) over its mocks.
 
-`tools/list` answers with exactly the tools of `providers/mcp.json` (built by
-`toolgen.render.providers.mcp`, not re-projected here). `tools/call` goes through the generated
-package's `mocks.mock_registry()`: the python and mocks targets are rendered into a temporary
-folder and imported from there, so the server runs the very code a build writes. Every tool
-outcome, including invalid input, an example's error and an unknown tool, is a `CallToolResult`
-(`isError: true` for failures) with `structuredContent` and a text copy, never a protocol error.
-The `mcp` package is optional (`toolgen[mcp]`) and imported only here, when the server starts.
+The python and mocks targets are rendered into a temporary folder and imported from there, so the
+server runs the very code a build writes: `integrations.mcp.serve_stdio(mocks.mock_registry())`.
+`tools/list` answers with exactly the tools of `providers/mcp.json` (each tool module carries its
+declaration, built by `toolgen.render.providers.mcp`); `tools/call` goes through the mock registry's
+`acall`. Every tool outcome, including invalid input, an example's error and an unknown tool, is a
+`CallToolResult` (`isError: true` for failures) with `structuredContent` and a text copy, never a
+protocol error. The `mcp` package is optional (`toolgen[mcp]`) and imported only when the server
+starts.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import importlib
 import sys
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,20 +57,19 @@ class GenerationError(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class MockService:
-    """What the server answers from: the `tools/list` document and the mock registry."""
+    """What the server answers from: the generated package's MCP adapter and the mock registry."""
 
-    tools: Mapping[str, Any]
+    adapter: Any
     registry: Any
 
     def list_tools(self) -> dict[str, Any]:
         """The `tools/list` result: the `providers/mcp.json` document."""
-        return dict(self.tools)
+        listed: dict[str, Any] = self.adapter.tools_list(self.registry)
+        return listed
 
-    def call_tool(self, name: str, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
-        """The `tools/call` result for one call, as plain MCP JSON (`content`, `structuredContent`, `isError`)."""
-        result = self.registry.call(name, dict(arguments or {}))
-        answer: dict[str, Any] = result.to_mcp()
-        return answer
+    async def serve_stdio(self) -> None:
+        """Serve the mocks over stdin/stdout until the client closes the connection."""
+        await self.adapter.serve_stdio(self.registry, SERVER_NAME, __version__)
 
 
 def require_mcp() -> None:
@@ -79,16 +79,6 @@ def require_mcp() -> None:
         importlib.import_module("mcp.server.stdio")
     except ImportError as exc:
         raise MissingDependencyError(INSTALL_HINT) from exc
-
-
-def mcp_tools(catalog: Catalog, settings: Settings) -> Mapping[str, Any]:
-    """The `providers/mcp.json` document of the catalog, from the providers target's MCP module."""
-    from toolgen.render.providers import mcp
-    from toolgen.render.providers.common import build_with
-
-    output = build_with(mcp.SPEC, catalog, settings)
-    document: Mapping[str, Any] = output.payloads[0].document
-    return document
 
 
 def _package_artifacts(catalog: Catalog, settings: Settings) -> tuple[Artifact, ...]:
@@ -121,28 +111,10 @@ def mock_service(catalog: Catalog, settings: Settings) -> Iterator[MockService]:
             del sys.modules[module]
         try:
             mocks = importlib.import_module(f"{package}.mocks")
-            yield MockService(mcp_tools(catalog, settings), mocks.mock_registry())
+            adapter = importlib.import_module(f"{package}.integrations.mcp")
+            yield MockService(adapter, mocks.mock_registry())
         finally:
             sys.path.remove(str(root / "python"))
-
-
-async def serve_stdio(service: MockService) -> None:
-    """Serve `service` over stdin/stdout until the client closes the connection."""
-    import mcp_types as types
-    from mcp.server.lowlevel import Server
-    from mcp.server.stdio import stdio_server
-
-    listed = types.ListToolsResult.model_validate(service.list_tools())
-
-    async def list_tools(ctx: Any, params: Any) -> Any:
-        return listed
-
-    async def call_tool(ctx: Any, params: Any) -> Any:
-        return types.CallToolResult.model_validate(service.call_tool(params.name, params.arguments))
-
-    server: Any = Server(SERVER_NAME, version=__version__, on_list_tools=list_tools, on_call_tool=call_tool)
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
 def check_package_name(package: str) -> None:
@@ -164,4 +136,4 @@ def run(catalog: Catalog, settings: Settings) -> None:
     check_package_name(settings.python_package)
 
     with mock_service(catalog, settings) as service:
-        anyio.run(serve_stdio, service)
+        anyio.run(service.serve_stdio)

@@ -71,6 +71,7 @@ RULES: Mapping[str, Rule] = {
         Rule("TG213", _W, "schema keyword looks misspelled"),
         Rule("TG214", _W, "default does not match its own schema"),
         Rule("TG215", _W, "required property is not defined in properties"),
+        Rule("TG240", _E, "timeout_ms is not a positive whole number of milliseconds"),
         Rule("TG450", _W, "an import repair changed what the tool accepts"),
         Rule("TG451", _E, "import: the input schema cannot be read"),
         # TG5xx: `toolgen audit`, implementations against their declared permissions

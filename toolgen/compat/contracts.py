@@ -24,7 +24,7 @@ from toolgen.compat.model import (
     parse_version,
 )
 from toolgen.compat.schema import diff_schema
-from toolgen.compat.table import DECISIONS, IDEMPOTENT_ADDED, IDEMPOTENT_DROPPED
+from toolgen.compat.table import DECISIONS, IDEMPOTENT_ADDED, IDEMPOTENT_DROPPED, TIMEOUT_LONGER, TIMEOUT_SHORTER
 
 _META = Direction.METADATA
 
@@ -92,7 +92,20 @@ def _lifecycle(base: Contract, head: Contract) -> list[Change]:
         at = ("/idempotent", "/idempotent")
         change = _change("TG409", _META, at, (base.idempotent, head.idempotent), message)
         out.append(replace(change, bump=bump))
-    return out
+    return out + _timeout(base, head)
+
+
+def _timeout(base: Contract, head: Contract) -> list[Change]:
+    """TG241: a lower or a new `timeout_ms` is minor (calls may now time out), a higher or removed one patch."""
+    old, new = base.timeout_ms, head.timeout_ms
+    if old == new:
+        return []
+    shorter = new is not None and (old is None or new < old)
+    message = f"timeout_ms {'lowered' if shorter else 'raised'}: {old or 'none'} -> {new or 'none'}"
+    at = ("/timeout_ms" if old is not None else "", "/timeout_ms" if new is not None else "")
+    values = (old if old is not None else ABSENT, new if new is not None else ABSENT)
+    change = _change("TG241", _META, at, values, message)
+    return [replace(change, bump=TIMEOUT_SHORTER if shorter else TIMEOUT_LONGER)]
 
 
 def _error_at(contract: Contract, code: str) -> str:

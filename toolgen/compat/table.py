@@ -127,6 +127,8 @@ _TOOL: tuple[tuple[str, str, str, Severity, Bump | None, str], ...] = (
     ("TG411", "error-removed", "error code removed", Severity.WARNING, _MI, "Nothing to fix."),
     ("TG412", "retryable-changed", "error code's retryable changed", Severity.WARNING, _MI,
      "Callers decide whether to retry from this flag; say why it changed in the error's description."),
+    ("TG241", "timeout-changed", "timeout_ms changed", Severity.WARNING, None,
+     "Calls that finished in time may now time out; a lower or new timeout_ms needs a minor bump."),
 )  # fmt: skip
 
 
@@ -144,6 +146,9 @@ DECISIONS: Mapping[str, Decision] = _build()
 
 IDEMPOTENT_DROPPED, IDEMPOTENT_ADDED = Bump.MAJOR, Bump.MINOR
 """TG409 depends on the direction of the flip: true -> false is major, false -> true is minor."""
+
+TIMEOUT_SHORTER, TIMEOUT_LONGER = Bump.MINOR, Bump.PATCH
+"""TG241 depends on the direction too: `timeout_ms` lowered or added is minor, raised or removed is patch."""
 
 
 def register_rules() -> None:

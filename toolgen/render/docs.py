@@ -138,6 +138,7 @@ def tool_view(contract: Contract, notes: tuple[str, ...]) -> dict[str, Any]:
             [md.code(p, in_table=False), md.cell(PERMISSION_MEANINGS.get(p, ""))] for p in contract.permissions
         ],
         "idempotent": "yes" if contract.idempotent else "no",
+        "timeout_ms": f"{contract.timeout_ms:,}" if contract.timeout_ms is not None else None,
         "errors": _errors(contract),
         "standard_errors": ", ".join(md.code(c, in_table=False) for c in STANDARD_ERRORS),
         "examples": _examples(contract),

@@ -3,8 +3,10 @@
 Files: `_runtime.py` (policy, registry, traces: `templates/python/_runtime.py.jinja`; with
 `_results.py` for `Ok`/`Err` and `_schemas.py` for redaction and nulls, which it re-exports), one
 `<module>.py` per tool (`templates/python/tool.py.jinja`, models from `python_models`), `__init__.py`
-(`CATALOG`, `CONTRACTS` and the runtime's public names) and `py.typed`. The mocks target adds
-`mocks.py`.
+(`CATALOG`, `CONTRACTS` and the runtime's public names) and `py.typed`; the other shared modules
+(async and time limits, round trips, trace files, enforcement, replay) and the framework adapters
+under `integrations/` are listed in `python_shared.SHARED`. Each tool module also carries its OpenAI
+and MCP declarations (`python_shared.declarations`). The mocks target adds `mocks.py`.
 
 Module names: a tool's module is its name, with a trailing underscore when the name is a Python
 keyword or one of the package's own modules (`RESERVED_MODULES`), and more underscores until it
@@ -20,6 +22,7 @@ and example literals) and by `call_lines` / `tuple_lines` / `signature_lines` as
 from __future__ import annotations
 
 import functools
+import json
 import keyword
 from collections.abc import Iterable, Mapping, Sequence
 from importlib import metadata
@@ -40,6 +43,7 @@ from toolgen.render.context import PLAIN, PLAIN_CONTEXT, Executor, RenderContext
 from toolgen.render.python_format import format_source
 from toolgen.render.python_imports import import_block
 from toolgen.render.python_models import BATCH_SIZE, DCG_VERSION, ToolModels, models_for
+from toolgen.render.python_shared import SHARED, declarations
 from toolgen.rules import Rule, register
 from toolgen.templating import environment, templates_digest
 from toolgen.validate.schemacheck import subschemas
@@ -70,7 +74,7 @@ TOOL_IMPORTS: tuple[str, ...] = (
 RENDER_CHUNK = 2000
 """Tool modules rendered and formatted together; their texts are dropped (kept compressed) after each."""
 
-RESERVED_MODULES: frozenset[str] = frozenset({"mocks"})
+RESERVED_MODULES: frozenset[str] = frozenset({"integrations", "mocks"})
 """Module names the package uses itself (besides `_runtime` and `__init__`, which no tool name can be)."""
 
 MODELS_FAILED = Rule("TG350", Severity.ERROR, "python target cannot make models for a schema")
@@ -235,13 +239,13 @@ def signature_lines(input_class: str, output_class: str | None) -> list[str]:
     return [*lines, "    ]: ..."]
 
 
-def _tool_view(contract: Contract, module: str, models: ToolModels, package: str) -> dict[str, Any]:
+def _tool_view(contract: Contract, module: str, models: ToolModels, settings: Settings) -> dict[str, Any]:
     output = contract.output_schema
     return {
         "header": _header(contract.source),
         "module": module,
         "tool_name": contract.name,  # validated: [a-z][a-z0-9_]*, safe in a docstring
-        "imports": import_block([*models.imports, *TOOL_IMPORTS], package),
+        "imports": import_block([*models.imports, *TOOL_IMPORTS], settings.python_package),
         "models": models.body,
         "input_class": models.input_class,
         "output_class": models.output_class,
@@ -261,6 +265,8 @@ def _tool_view(contract: Contract, module: str, models: ToolModels, package: str
         "deprecated": pyliteral(contract.deprecated),
         "digest": pyliteral(contract.digest),
         "examples": pyblock([e.to_json() for e in contract.examples]),
+        "timeout_ms": repr(contract.timeout_ms) if contract.timeout_ms is not None else None,
+        "declarations": pyblock(declarations(contract, settings)),
     }
 
 
@@ -414,15 +420,11 @@ def _shared(catalog: Catalog, settings: Settings, executor: Executor) -> list[Ar
     base = f"python/{settings.python_package}/"
     modules = module_names(catalog.names)
     view = _runtime_view()
-    found = [Artifact(base + "py.typed", "")]
-    for name in SHARED_MODULES:
-        found.append(Artifact(f"{base}{name}.py", _render(settings, f"python/{name}.py.jinja", view, executor)))
+    shared = [
+        Artifact(f"{base}{name}.py", _render(settings, f"python/{name}.py.jinja", view, executor)) for name in SHARED
+    ]
     init = _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules), executor)
-    return [*found, Artifact(base + "__init__.py", init)]
-
-
-SHARED_MODULES: tuple[str, ...] = ("_runtime", "_results", "_schemas", "_enforce", "_replay")
-"""The package's modules that no contract shapes (plain Python templates with a header)."""
+    return [Artifact(base + "py.typed", ""), *shared, Artifact(base + "__init__.py", init)]
 
 
 def _tool_texts(
@@ -438,17 +440,18 @@ def _tool_texts(
     file), its module name, the package and the templates (`toolgen.build.cache` adds toolgen's source and
     the pinned versions). A one-contract change renders one module, not every module's view."""
     package = settings.python_package
+    providers = json.dumps(settings.providers, sort_keys=True)  # the declarations follow [providers]
 
     def make(todo: Sequence[Contract]) -> list[str]:
         # black runs here without its own cache: this one already keys the formatted module
         template = environment(settings.templates_dir).get_template("python/tool.py.jinja")
-        views = (_tool_view(c, modules[c.name], models[c.name], package) for c in todo)
+        views = (_tool_view(c, modules[c.name], models[c.name], settings) for c in todo)
         return executor.map(_black, [template.render(**view) for view in views])
 
     return executor.memo_many(
         "module",
         contracts,
-        parts_of=lambda c: (templates, package, modules[c.name], c.source, c.digest),
+        parts_of=lambda c: (templates, package, providers, modules[c.name], c.source, c.digest),
         compute_many=make,
         encode=str,
         decode=as_text,

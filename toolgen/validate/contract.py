@@ -23,6 +23,7 @@ from toolgen.positions import join, json_duplicates, locator_for, unescape
 from toolgen.validate import lint
 from toolgen.validate.report import Reporter, did_you_mean, type_name
 from toolgen.validate.schemacheck import check_defaults, check_schema, validate_instance, walk_limits
+from toolgen.validate.timeouts import check_timeout
 
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 MAX_NAME = 64
@@ -280,6 +281,7 @@ def check_document(document: RawDocument) -> tuple[list[Diagnostic], dict[str, s
             message = f"key {key!r} appears twice in this object and only the last one counts; remove one"
             report("TG129", pointer, message, (line, column))
     check_top(data, document.stem, report)
+    check_timeout(data, report)
     declared = check_errors(data["errors"], report) if isinstance(data.get("errors"), list) else set()
     schemas: dict[str, Any] = {}
     for key in ("input_schema", "output_schema"):

@@ -136,6 +136,88 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         },
     },
 ]
+# The provider declarations toolgen built (providers/openai_responses.json, providers/mcp.json).
+_DECLARATIONS: Final[dict[str, Any]] = {
+    "openai": {
+        "type": "function",
+        "name": "delete_file",
+        "description": "Delete a file, or with `recursive` a whole folder, from the workspace.\n\nUse it to remove files that are no longer needed, such as a module replaced by another; do not\nuse it to empty a file (write empty content with `write_file`). Deletion is permanent: nothing\ngoes to a trash folder, so check the path with `list_files` first when unsure. Folders that are\nnot empty need `recursive`. Files tracked by git can be restored with git; untracked ones cannot.\nReturns whether anything was deleted and how many files went with it.",
+        "parameters": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["path", "recursive", "missing_ok"],
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "File or folder to delete, relative to the workspace root; the root itself is refused.\n\nminLength: 1; maxLength: 4096.",
+                },
+                "recursive": {
+                    "type": ["boolean", "null"],
+                    "description": "Allow deleting a folder together with everything in it.\n\nDefault: false.",
+                },
+                "missing_ok": {
+                    "type": ["boolean", "null"],
+                    "description": "Succeed with `deleted = false` when nothing exists at `path`, instead of `NOT_FOUND`.\n\nDefault: false.",
+                },
+            },
+        },
+        "strict": True,
+    },
+    "mcp": {
+        "name": "delete_file",
+        "title": "Delete file",
+        "description": "Delete a file, or with `recursive` a whole folder, from the workspace.\n\nUse it to remove files that are no longer needed, such as a module replaced by another; do not\nuse it to empty a file (write empty content with `write_file`). Deletion is permanent: nothing\ngoes to a trash folder, so check the path with `list_files` first when unsure. Folders that are\nnot empty need `recursive`. Files tracked by git can be restored with git; untracked ones cannot.\nReturns whether anything was deleted and how many files went with it.",
+        "inputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["path"],
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "File or folder to delete, relative to the workspace root; the root itself is refused.",
+                    "minLength": 1,
+                    "maxLength": 4096,
+                },
+                "recursive": {
+                    "type": "boolean",
+                    "description": "Allow deleting a folder together with everything in it.",
+                    "default": False,
+                },
+                "missing_ok": {
+                    "type": "boolean",
+                    "description": "Succeed with `deleted = false` when nothing exists at `path`, instead of `NOT_FOUND`.",
+                    "default": False,
+                },
+            },
+        },
+        "outputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["path", "deleted", "files_removed"],
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "The path that was deleted, normalized.",
+                },
+                "deleted": {
+                    "type": "boolean",
+                    "description": "False only when `missing_ok` is set and nothing existed at `path`.",
+                },
+                "files_removed": {
+                    "type": "integer",
+                    "description": "Number of files removed, counting those inside a deleted folder.",
+                    "minimum": 0,
+                },
+            },
+        },
+        "annotations": {
+            "readOnlyHint": False,
+            "destructiveHint": True,
+            "idempotentHint": True,
+            "openWorldHint": False,
+        },
+    },
+}
 
 CONTRACT: Final = _runtime.ToolContract(
     name="delete_file",
@@ -166,6 +248,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=DeleteFileInput,
     output_model=DeleteFileOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
 

@@ -170,6 +170,121 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "error": {"code": "NOTHING_TO_COMMIT", "message": "no changes added to commit"},
     },
 ]
+# The provider declarations toolgen built (providers/openai_responses.json, providers/mcp.json).
+_DECLARATIONS: Final[dict[str, Any]] = {
+    "openai": {
+        "type": "function",
+        "name": "git_commit",
+        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status`\nor `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change\nto tracked files is staged too. The author comes from the repository's git configuration, and\ncommit hooks run and can refuse the commit. It never pushes, amends or rewrites history. Returns\nthe new commit's hash, its branch and how many files and lines it changed.",
+        "parameters": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["message", "paths", "all", "allow_empty"],
+            "properties": {
+                "message": {
+                    "type": "string",
+                    "description": "Commit message: a summary line of at most 72 characters, a blank line, then the why.\n\nminLength: 1; maxLength: 10000.",
+                },
+                "paths": {
+                    "type": ["array", "null"],
+                    "description": "Files or folders to stage before committing, relative to the workspace root.\n\nuniqueItems: true; Default: [].",
+                    "maxItems": 500,
+                    "items": {
+                        "type": "string",
+                        "description": "One file or folder.\n\nminLength: 1; maxLength: 4096.",
+                    },
+                },
+                "all": {
+                    "type": ["boolean", "null"],
+                    "description": "Stage every change to tracked files first, like `git commit -a`; new files still need `paths`.\n\nDefault: false.",
+                },
+                "allow_empty": {
+                    "type": ["boolean", "null"],
+                    "description": "Create the commit even when nothing is staged.\n\nDefault: false.",
+                },
+            },
+        },
+        "strict": True,
+    },
+    "mcp": {
+        "name": "git_commit",
+        "title": "Git commit",
+        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status`\nor `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change\nto tracked files is staged too. The author comes from the repository's git configuration, and\ncommit hooks run and can refuse the commit. It never pushes, amends or rewrites history. Returns\nthe new commit's hash, its branch and how many files and lines it changed.",
+        "inputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["message"],
+            "properties": {
+                "message": {
+                    "type": "string",
+                    "description": "Commit message: a summary line of at most 72 characters, a blank line, then the why.",
+                    "minLength": 1,
+                    "maxLength": 10000,
+                },
+                "paths": {
+                    "type": "array",
+                    "description": "Files or folders to stage before committing, relative to the workspace root.",
+                    "maxItems": 500,
+                    "uniqueItems": True,
+                    "default": [],
+                    "items": {
+                        "type": "string",
+                        "description": "One file or folder.",
+                        "minLength": 1,
+                        "maxLength": 4096,
+                    },
+                },
+                "all": {
+                    "type": "boolean",
+                    "description": "Stage every change to tracked files first, like `git commit -a`; new files still need `paths`.",
+                    "default": False,
+                },
+                "allow_empty": {
+                    "type": "boolean",
+                    "description": "Create the commit even when nothing is staged.",
+                    "default": False,
+                },
+            },
+        },
+        "outputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["commit", "files_changed", "insertions", "deletions"],
+            "properties": {
+                "commit": {
+                    "type": "string",
+                    "description": "Full hash of the new commit.",
+                    "pattern": "^[0-9a-f]{40}$",
+                },
+                "branch": {
+                    "type": "string",
+                    "description": "Branch the commit was added to; absent when HEAD is detached.",
+                },
+                "files_changed": {
+                    "type": "integer",
+                    "description": "Number of files the commit changes.",
+                    "minimum": 0,
+                },
+                "insertions": {
+                    "type": "integer",
+                    "description": "Lines added by the commit.",
+                    "minimum": 0,
+                },
+                "deletions": {
+                    "type": "integer",
+                    "description": "Lines removed by the commit.",
+                    "minimum": 0,
+                },
+            },
+        },
+        "annotations": {
+            "readOnlyHint": False,
+            "destructiveHint": True,
+            "idempotentHint": False,
+            "openWorldHint": False,
+        },
+    },
+}
 
 CONTRACT: Final = _runtime.ToolContract(
     name="git_commit",
@@ -207,6 +322,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=GitCommitInput,
     output_model=GitCommitOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
 

@@ -262,6 +262,162 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "error": {"code": "NOT_FOUND", "message": "unknown revision release-9"},
     },
 ]
+# The provider declarations toolgen built (providers/openai_responses.json, providers/mcp.json).
+_DECLARATIONS: Final[dict[str, Any]] = {
+    "openai": {
+        "type": "function",
+        "name": "git_diff",
+        "description": "Show the changes between two commits, or between a commit and the working tree, as a unified diff.\n\nUse it to review your own edits before committing, or to see what a branch changed. By default it\ncompares HEAD with the working tree (staged and unstaged changes together); set `staged` to see\nonly what the next commit would record. Binary files are listed but their content is not shown.\nReturns the diff text, cut at `max_bytes`, and per file the kind of change and the number of lines\nadded and deleted.",
+        "parameters": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "from": {
+                    "type": ["string", "null"],
+                    "description": 'Commit, branch or tag to compare from, for example `main` or `HEAD~3`.\n\nminLength: 1; maxLength: 256; Default: "HEAD".',
+                },
+                "to": {
+                    "type": ["string", "null"],
+                    "description": "Commit, branch or tag to compare to; null compares with the working tree (or the index with `staged`).\n\nminLength: 1; maxLength: 256.",
+                },
+                "staged": {
+                    "type": ["boolean", "null"],
+                    "description": "Compare `from` with the index instead of the working tree; ignored when `to` is set.\n\nDefault: false.",
+                },
+                "paths": {
+                    "type": ["array", "null"],
+                    "description": "Only show changes under these paths, relative to the workspace root; empty shows all.\n\nuniqueItems: true; Default: [].",
+                    "maxItems": 100,
+                    "items": {
+                        "type": "string",
+                        "description": "One file or folder.\n\nminLength: 1; maxLength: 4096.",
+                    },
+                },
+                "context_lines": {
+                    "type": ["integer", "null"],
+                    "description": "Unchanged lines shown around each change.\n\nDefault: 3.",
+                    "minimum": 0,
+                    "maximum": 50,
+                },
+                "max_bytes": {
+                    "type": ["integer", "null"],
+                    "description": "Largest size of the returned diff text in bytes.\n\nDefault: 262144.",
+                    "minimum": 1024,
+                    "maximum": 2097152,
+                },
+            },
+            "required": ["from", "to", "staged", "paths", "context_lines", "max_bytes"],
+        },
+        "strict": True,
+    },
+    "mcp": {
+        "name": "git_diff",
+        "title": "Git diff",
+        "description": "Show the changes between two commits, or between a commit and the working tree, as a unified diff.\n\nUse it to review your own edits before committing, or to see what a branch changed. By default it\ncompares HEAD with the working tree (staged and unstaged changes together); set `staged` to see\nonly what the next commit would record. Binary files are listed but their content is not shown.\nReturns the diff text, cut at `max_bytes`, and per file the kind of change and the number of lines\nadded and deleted.",
+        "inputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "from": {
+                    "type": "string",
+                    "description": "Commit, branch or tag to compare from, for example `main` or `HEAD~3`.",
+                    "minLength": 1,
+                    "maxLength": 256,
+                    "default": "HEAD",
+                },
+                "to": {
+                    "type": ["string", "null"],
+                    "description": "Commit, branch or tag to compare to; null compares with the working tree (or the index with `staged`).",
+                    "minLength": 1,
+                    "maxLength": 256,
+                },
+                "staged": {
+                    "type": "boolean",
+                    "description": "Compare `from` with the index instead of the working tree; ignored when `to` is set.",
+                    "default": False,
+                },
+                "paths": {
+                    "type": "array",
+                    "description": "Only show changes under these paths, relative to the workspace root; empty shows all.",
+                    "maxItems": 100,
+                    "uniqueItems": True,
+                    "default": [],
+                    "items": {
+                        "type": "string",
+                        "description": "One file or folder.",
+                        "minLength": 1,
+                        "maxLength": 4096,
+                    },
+                },
+                "context_lines": {
+                    "type": "integer",
+                    "description": "Unchanged lines shown around each change.",
+                    "minimum": 0,
+                    "maximum": 50,
+                    "default": 3,
+                },
+                "max_bytes": {
+                    "type": "integer",
+                    "description": "Largest size of the returned diff text in bytes.",
+                    "minimum": 1024,
+                    "maximum": 2097152,
+                    "default": 262144,
+                },
+            },
+        },
+        "outputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["diff", "files", "truncated"],
+            "properties": {
+                "diff": {
+                    "type": "string",
+                    "description": "The unified diff, as `git diff` prints it without colour.",
+                },
+                "files": {
+                    "type": "array",
+                    "description": "One entry per changed file, sorted by path.",
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["path", "change", "additions", "deletions"],
+                        "properties": {
+                            "path": {
+                                "type": "string",
+                                "description": "Path relative to the workspace root; the new path for a rename.",
+                            },
+                            "change": {
+                                "type": "string",
+                                "description": "Kind of change.",
+                                "enum": ["added", "modified", "deleted", "renamed", "binary"],
+                            },
+                            "additions": {
+                                "type": "integer",
+                                "description": "Lines added; 0 for a binary file.",
+                                "minimum": 0,
+                            },
+                            "deletions": {
+                                "type": "integer",
+                                "description": "Lines deleted; 0 for a binary file.",
+                                "minimum": 0,
+                            },
+                        },
+                    },
+                },
+                "truncated": {
+                    "type": "boolean",
+                    "description": "True when the diff was longer than `max_bytes`; the file list is always complete.",
+                },
+            },
+        },
+        "annotations": {
+            "readOnlyHint": True,
+            "destructiveHint": False,
+            "idempotentHint": True,
+            "openWorldHint": False,
+        },
+    },
+}
 
 CONTRACT: Final = _runtime.ToolContract(
     name="git_diff",
@@ -285,6 +441,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=GitDiffInput,
     output_model=GitDiffOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
 

@@ -243,6 +243,132 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         },
     },
 ]
+# The provider declarations toolgen built (providers/openai_responses.json, providers/mcp.json).
+_DECLARATIONS: Final[dict[str, Any]] = {
+    "openai": {
+        "type": "function",
+        "name": "git_status",
+        "description": "Show the current branch of the workspace's git repository and which files are changed, staged or untracked.\n\nUse it before committing, to see what `git_commit` would record, and after edits to check what you\ntouched. Read only: it never stages or changes anything. Ignored files are not listed. Returns the\nbranch (absent when HEAD is detached), the commit HEAD points at, how far the branch is ahead of and\nbehind its upstream, and one entry per changed file with its state in the index and in the working\ntree, sorted by path.",
+        "parameters": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "path": {
+                    "type": ["string", "null"],
+                    "description": 'Only report files under this folder, relative to the workspace root.\n\nminLength: 1; maxLength: 4096; Default: ".".',
+                },
+                "include_untracked": {
+                    "type": ["boolean", "null"],
+                    "description": "Also list files git does not track yet.\n\nDefault: true.",
+                },
+            },
+            "required": ["path", "include_untracked"],
+        },
+        "strict": True,
+    },
+    "mcp": {
+        "name": "git_status",
+        "title": "Git status",
+        "description": "Show the current branch of the workspace's git repository and which files are changed, staged or untracked.\n\nUse it before committing, to see what `git_commit` would record, and after edits to check what you\ntouched. Read only: it never stages or changes anything. Ignored files are not listed. Returns the\nbranch (absent when HEAD is detached), the commit HEAD points at, how far the branch is ahead of and\nbehind its upstream, and one entry per changed file with its state in the index and in the working\ntree, sorted by path.",
+        "inputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "Only report files under this folder, relative to the workspace root.",
+                    "minLength": 1,
+                    "maxLength": 4096,
+                    "default": ".",
+                },
+                "include_untracked": {
+                    "type": "boolean",
+                    "description": "Also list files git does not track yet.",
+                    "default": True,
+                },
+            },
+        },
+        "outputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["head", "ahead", "behind", "clean", "files"],
+            "properties": {
+                "branch": {
+                    "type": "string",
+                    "description": "Name of the checked-out branch; absent when HEAD is detached.",
+                },
+                "head": {
+                    "type": "string",
+                    "description": "Full hash of the commit HEAD points at.",
+                    "pattern": "^[0-9a-f]{40}$",
+                },
+                "upstream": {
+                    "type": "string",
+                    "description": "The branch's upstream, for example `origin/main`; absent when none is set.",
+                },
+                "ahead": {
+                    "type": "integer",
+                    "description": "Commits on the branch that its upstream does not have; 0 without an upstream.",
+                    "minimum": 0,
+                },
+                "behind": {
+                    "type": "integer",
+                    "description": "Commits on the upstream that the branch does not have; 0 without an upstream.",
+                    "minimum": 0,
+                },
+                "clean": {
+                    "type": "boolean",
+                    "description": "True when nothing is staged, changed or untracked.",
+                },
+                "files": {
+                    "type": "array",
+                    "description": "Changed, staged and untracked files, sorted by path.",
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["path", "staged", "unstaged"],
+                        "properties": {
+                            "path": {
+                                "type": "string",
+                                "description": "Path relative to the workspace root; the new path for a rename.",
+                            },
+                            "staged": {
+                                "type": "string",
+                                "description": "State in the index compared with HEAD (what the next commit records).",
+                                "enum": [
+                                    "unmodified",
+                                    "modified",
+                                    "added",
+                                    "deleted",
+                                    "renamed",
+                                    "untracked",
+                                    "conflicted",
+                                ],
+                            },
+                            "unstaged": {
+                                "type": "string",
+                                "description": "State in the working tree compared with the index.",
+                                "enum": [
+                                    "unmodified",
+                                    "modified",
+                                    "deleted",
+                                    "untracked",
+                                    "conflicted",
+                                ],
+                            },
+                        },
+                    },
+                },
+            },
+        },
+        "annotations": {
+            "readOnlyHint": True,
+            "destructiveHint": False,
+            "idempotentHint": True,
+            "openWorldHint": False,
+        },
+    },
+}
 
 CONTRACT: Final = _runtime.ToolContract(
     name="git_status",
@@ -263,6 +389,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=GitStatusInput,
     output_model=GitStatusOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
 

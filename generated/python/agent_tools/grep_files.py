@@ -138,6 +138,99 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "output": {"lines": ["src/cli.py:57:    # FIXME: quote arguments"], "truncated": True},
     },
 ]
+# The provider declarations toolgen built (providers/openai_responses.json, providers/mcp.json).
+_DECLARATIONS: Final[dict[str, Any]] = {
+    "openai": {
+        "type": "function",
+        "name": "grep_files",
+        "description": "Deprecated. use search_code\n\nFind lines matching a regular expression in the workspace's files.\n\nDeprecated: use `search_code`, which also does literal searches, returns columns and context, and skips ignored files. This tool stays until agents built on it are migrated. It searches every text file under `path` (hidden and ignored files included), stops after `max_results` lines, and returns `path:line:text` strings in path order.",
+        "parameters": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["pattern", "path", "ignore_case", "max_results"],
+            "properties": {
+                "pattern": {
+                    "type": "string",
+                    "description": "Regular expression (POSIX extended syntax) to match against each line.\n\nminLength: 1; maxLength: 1000.",
+                },
+                "path": {
+                    "type": ["string", "null"],
+                    "description": 'Folder to search, relative to the workspace root.\n\nminLength: 1; maxLength: 4096; Default: ".".',
+                },
+                "ignore_case": {
+                    "type": ["boolean", "null"],
+                    "description": "Match without regard to letter case.\n\nDefault: false.",
+                },
+                "max_results": {
+                    "type": ["integer", "null"],
+                    "description": "Largest number of matching lines to return.\n\nDefault: 200.",
+                    "minimum": 1,
+                    "maximum": 1000,
+                },
+            },
+        },
+        "strict": True,
+    },
+    "mcp": {
+        "name": "grep_files",
+        "title": "Grep files (deprecated)",
+        "description": "Deprecated. use search_code\n\nFind lines matching a regular expression in the workspace's files.\n\nDeprecated: use `search_code`, which also does literal searches, returns columns and context, and skips ignored files. This tool stays until agents built on it are migrated. It searches every text file under `path` (hidden and ignored files included), stops after `max_results` lines, and returns `path:line:text` strings in path order.",
+        "inputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["pattern"],
+            "properties": {
+                "pattern": {
+                    "type": "string",
+                    "description": "Regular expression (POSIX extended syntax) to match against each line.",
+                    "minLength": 1,
+                    "maxLength": 1000,
+                },
+                "path": {
+                    "type": "string",
+                    "description": "Folder to search, relative to the workspace root.",
+                    "minLength": 1,
+                    "maxLength": 4096,
+                    "default": ".",
+                },
+                "ignore_case": {
+                    "type": "boolean",
+                    "description": "Match without regard to letter case.",
+                    "default": False,
+                },
+                "max_results": {
+                    "type": "integer",
+                    "description": "Largest number of matching lines to return.",
+                    "minimum": 1,
+                    "maximum": 1000,
+                    "default": 200,
+                },
+            },
+        },
+        "outputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["lines", "truncated"],
+            "properties": {
+                "lines": {
+                    "type": "array",
+                    "description": "Matching lines as `path:line:text`, sorted by path and line.",
+                    "items": {"type": "string"},
+                },
+                "truncated": {
+                    "type": "boolean",
+                    "description": "True when more lines matched than `max_results`.",
+                },
+            },
+        },
+        "annotations": {
+            "readOnlyHint": True,
+            "destructiveHint": False,
+            "idempotentHint": True,
+            "openWorldHint": False,
+        },
+    },
+}
 
 CONTRACT: Final = _runtime.ToolContract(
     name="grep_files",
@@ -159,6 +252,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=GrepFilesInput,
     output_model=GrepFilesOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
 

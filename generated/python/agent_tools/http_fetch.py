@@ -217,6 +217,150 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "error": {"code": "BLOCKED_URL", "message": "10.0.0.5 is a private address"},
     },
 ]
+# The provider declarations toolgen built (providers/openai_responses.json, providers/mcp.json).
+_DECLARATIONS: Final[dict[str, Any]] = {
+    "openai": {
+        "type": "function",
+        "name": "http_fetch",
+        "description": "Fetch a web page or API response over HTTP(S) with GET or HEAD and return its status, headers and text.\n\nUse it to read documentation, a changelog or a package's metadata that is not in the workspace. It cannot send bodies, so it never changes anything on the server. Hosts on private and loopback networks are refused. Redirects are followed up to 5 times. Bodies are decoded as text using the response's charset (binary bodies are refused) and cut at `max_bytes`. An HTTP error status such as 404 is a result, not an error; only a failure to get any response is an error.",
+        "parameters": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["url"],
+            "properties": {
+                "url": {
+                    "type": "string",
+                    "description": "Absolute http or https URL to fetch.",
+                    "format": "uri",
+                    "pattern": "^https?://",
+                    "maxLength": 8192,
+                },
+                "method": {
+                    "type": "string",
+                    "description": "`GET` for the body, `HEAD` for the status and headers only.",
+                    "enum": ["GET", "HEAD"],
+                    "default": "GET",
+                },
+                "headers": {
+                    "type": "object",
+                    "description": "Extra request headers by name, for example `Accept`; put credentials in `authorization`, not here.",
+                    "maxProperties": 32,
+                    "propertyNames": {"pattern": "^[A-Za-z0-9-]+$", "maxLength": 128},
+                    "additionalProperties": {"type": "string", "maxLength": 8192},
+                    "properties": {},
+                },
+                "authorization": {
+                    "type": ["string", "null"],
+                    "description": "Value of the `Authorization` header, for example a bearer token; never logged or shown in traces.",
+                    "maxLength": 8192,
+                },
+                "max_bytes": {
+                    "type": "integer",
+                    "description": "Largest number of body bytes to read.",
+                    "minimum": 1,
+                    "maximum": 5242880,
+                    "default": 1048576,
+                },
+                "timeout_seconds": {
+                    "type": "number",
+                    "description": "Seconds to wait for the whole response.",
+                    "exclusiveMinimum": 0,
+                    "maximum": 120,
+                    "default": 30,
+                },
+            },
+        },
+        "strict": False,
+    },
+    "mcp": {
+        "name": "http_fetch",
+        "title": "Fetch a URL",
+        "description": "Fetch a web page or API response over HTTP(S) with GET or HEAD and return its status, headers and text.\n\nUse it to read documentation, a changelog or a package's metadata that is not in the workspace. It cannot send bodies, so it never changes anything on the server. Hosts on private and loopback networks are refused. Redirects are followed up to 5 times. Bodies are decoded as text using the response's charset (binary bodies are refused) and cut at `max_bytes`. An HTTP error status such as 404 is a result, not an error; only a failure to get any response is an error.",
+        "inputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["url"],
+            "properties": {
+                "url": {
+                    "type": "string",
+                    "description": "Absolute http or https URL to fetch.",
+                    "format": "uri",
+                    "pattern": "^https?://",
+                    "maxLength": 8192,
+                },
+                "method": {
+                    "type": "string",
+                    "description": "`GET` for the body, `HEAD` for the status and headers only.",
+                    "enum": ["GET", "HEAD"],
+                    "default": "GET",
+                },
+                "headers": {
+                    "type": "object",
+                    "description": "Extra request headers by name, for example `Accept`; put credentials in `authorization`, not here.",
+                    "maxProperties": 32,
+                    "propertyNames": {"pattern": "^[A-Za-z0-9-]+$", "maxLength": 128},
+                    "additionalProperties": {"type": "string", "maxLength": 8192},
+                },
+                "authorization": {
+                    "type": ["string", "null"],
+                    "description": "Value of the `Authorization` header, for example a bearer token; never logged or shown in traces.",
+                    "maxLength": 8192,
+                },
+                "max_bytes": {
+                    "type": "integer",
+                    "description": "Largest number of body bytes to read.",
+                    "minimum": 1,
+                    "maximum": 5242880,
+                    "default": 1048576,
+                },
+                "timeout_seconds": {
+                    "type": "number",
+                    "description": "Seconds to wait for the whole response.",
+                    "exclusiveMinimum": 0,
+                    "maximum": 120,
+                    "default": 30,
+                },
+            },
+        },
+        "outputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["status", "url", "content_type", "headers", "body", "truncated"],
+            "properties": {
+                "status": {
+                    "type": "integer",
+                    "description": "HTTP status code of the final response.",
+                    "minimum": 100,
+                    "maximum": 599,
+                },
+                "url": {
+                    "type": "string",
+                    "description": "URL of the final response, after redirects.",
+                },
+                "content_type": {
+                    "type": ["string", "null"],
+                    "description": "Media type of the body without parameters, or null when the server sent none.",
+                },
+                "headers": {
+                    "type": "object",
+                    "description": "Response headers, names lower-cased; repeated headers joined with a comma.",
+                    "additionalProperties": {"type": "string"},
+                },
+                "body": {"type": "string", "description": "The body as text; empty for `HEAD`."},
+                "truncated": {
+                    "type": "boolean",
+                    "description": "True when the body was longer than `max_bytes`.",
+                },
+            },
+        },
+        "annotations": {
+            "readOnlyHint": True,
+            "destructiveHint": False,
+            "idempotentHint": True,
+            "openWorldHint": True,
+        },
+    },
+}
 
 CONTRACT: Final = _runtime.ToolContract(
     name="http_fetch",
@@ -252,6 +396,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=HttpFetchInput,
     output_model=HttpFetchOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
 

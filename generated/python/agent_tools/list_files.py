@@ -208,6 +208,135 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "error": {"code": "NOT_A_DIRECTORY", "message": "README.md is a file"},
     },
 ]
+# The provider declarations toolgen built (providers/openai_responses.json, providers/mcp.json).
+_DECLARATIONS: Final[dict[str, Any]] = {
+    "openai": {
+        "type": "function",
+        "name": "list_files",
+        "description": "List the files and folders under a folder of the workspace, optionally filtered by a glob.\n\nUse it to get your bearings in an unfamiliar project or to find a file whose name you partly know;\nto find text inside files, use `search_code` instead. Hidden entries (names starting with a dot)\nand anything ignored by the project's `.gitignore` are skipped unless asked for. Returns at most\n`max_entries` entries sorted by path, each with its kind (and size for files), and says whether\nthe list was cut short.",
+        "parameters": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "path": {
+                    "type": ["string", "null"],
+                    "description": 'Folder to list, relative to the workspace root; `.` is the root itself.\n\nminLength: 1; maxLength: 4096; Default: ".".',
+                },
+                "pattern": {
+                    "type": ["string", "null"],
+                    "description": "Glob matched against paths relative to `path`, for example `**/*.py`; null lists everything.\n\nminLength: 1; maxLength: 256.",
+                },
+                "max_depth": {
+                    "type": ["integer", "null"],
+                    "description": "How many folder levels to descend; 1 lists only the direct children of `path`.\n\nDefault: 3.",
+                    "minimum": 1,
+                    "maximum": 32,
+                },
+                "include_hidden": {
+                    "type": ["boolean", "null"],
+                    "description": "Also list hidden entries and entries ignored by `.gitignore`.\n\nDefault: false.",
+                },
+                "max_entries": {
+                    "type": ["integer", "null"],
+                    "description": "Largest number of entries to return.\n\nDefault: 500.",
+                    "minimum": 1,
+                    "maximum": 5000,
+                },
+            },
+            "required": ["path", "pattern", "max_depth", "include_hidden", "max_entries"],
+        },
+        "strict": True,
+    },
+    "mcp": {
+        "name": "list_files",
+        "title": "List files",
+        "description": "List the files and folders under a folder of the workspace, optionally filtered by a glob.\n\nUse it to get your bearings in an unfamiliar project or to find a file whose name you partly know;\nto find text inside files, use `search_code` instead. Hidden entries (names starting with a dot)\nand anything ignored by the project's `.gitignore` are skipped unless asked for. Returns at most\n`max_entries` entries sorted by path, each with its kind (and size for files), and says whether\nthe list was cut short.",
+        "inputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "Folder to list, relative to the workspace root; `.` is the root itself.",
+                    "minLength": 1,
+                    "maxLength": 4096,
+                    "default": ".",
+                },
+                "pattern": {
+                    "type": ["string", "null"],
+                    "description": "Glob matched against paths relative to `path`, for example `**/*.py`; null lists everything.",
+                    "minLength": 1,
+                    "maxLength": 256,
+                },
+                "max_depth": {
+                    "type": "integer",
+                    "description": "How many folder levels to descend; 1 lists only the direct children of `path`.",
+                    "minimum": 1,
+                    "maximum": 32,
+                    "default": 3,
+                },
+                "include_hidden": {
+                    "type": "boolean",
+                    "description": "Also list hidden entries and entries ignored by `.gitignore`.",
+                    "default": False,
+                },
+                "max_entries": {
+                    "type": "integer",
+                    "description": "Largest number of entries to return.",
+                    "minimum": 1,
+                    "maximum": 5000,
+                    "default": 500,
+                },
+            },
+        },
+        "outputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["path", "entries", "truncated"],
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "The folder that was listed, normalized.",
+                },
+                "entries": {
+                    "type": "array",
+                    "description": "Entries under the folder, sorted by path.",
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["path", "type"],
+                        "properties": {
+                            "path": {
+                                "type": "string",
+                                "description": "Path of the entry relative to the workspace root.",
+                            },
+                            "type": {
+                                "type": "string",
+                                "description": "What kind of entry this is.",
+                                "enum": ["file", "directory", "symlink"],
+                            },
+                            "size": {
+                                "type": "integer",
+                                "description": "Size in bytes; present for files only.",
+                                "minimum": 0,
+                            },
+                        },
+                    },
+                },
+                "truncated": {
+                    "type": "boolean",
+                    "description": "True when more entries matched than `max_entries`.",
+                },
+            },
+        },
+        "annotations": {
+            "readOnlyHint": True,
+            "destructiveHint": False,
+            "idempotentHint": True,
+            "openWorldHint": False,
+        },
+    },
+}
 
 CONTRACT: Final = _runtime.ToolContract(
     name="list_files",
@@ -234,6 +363,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=ListFilesInput,
     output_model=ListFilesOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
 

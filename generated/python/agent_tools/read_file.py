@@ -146,6 +146,95 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         },
     },
 ]
+# The provider declarations toolgen built (providers/openai_responses.json, providers/mcp.json).
+_DECLARATIONS: Final[dict[str, Any]] = {
+    "openai": {
+        "type": "function",
+        "name": "read_file",
+        "description": "Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most\n`max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`.",
+        "parameters": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["path", "offset", "max_lines"],
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "Path relative to the workspace root, for example `src/app.py`.\n\nminLength: 1; maxLength: 4096.",
+                },
+                "offset": {
+                    "type": ["integer", "null"],
+                    "description": "First line to return, counted from 1.\n\nDefault: 1.",
+                    "minimum": 1,
+                },
+                "max_lines": {
+                    "type": ["integer", "null"],
+                    "description": "Largest number of lines to return.\n\nDefault: 2000.",
+                    "minimum": 1,
+                    "maximum": 5000,
+                },
+            },
+        },
+        "strict": True,
+    },
+    "mcp": {
+        "name": "read_file",
+        "title": "Read file",
+        "description": "Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most\n`max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`.",
+        "inputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["path"],
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "Path relative to the workspace root, for example `src/app.py`.",
+                    "minLength": 1,
+                    "maxLength": 4096,
+                },
+                "offset": {
+                    "type": "integer",
+                    "description": "First line to return, counted from 1.",
+                    "minimum": 1,
+                    "default": 1,
+                },
+                "max_lines": {
+                    "type": "integer",
+                    "description": "Largest number of lines to return.",
+                    "minimum": 1,
+                    "maximum": 5000,
+                    "default": 2000,
+                },
+            },
+        },
+        "outputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["path", "content", "total_lines", "truncated"],
+            "properties": {
+                "path": {"type": "string", "description": "The path that was read, normalized."},
+                "content": {
+                    "type": "string",
+                    "description": "The requested lines, each prefixed with its line number and a tab.",
+                },
+                "total_lines": {
+                    "type": "integer",
+                    "description": "Number of lines in the whole file.",
+                    "minimum": 0,
+                },
+                "truncated": {
+                    "type": "boolean",
+                    "description": "True when lines after the returned ones were left out.",
+                },
+            },
+        },
+        "annotations": {
+            "readOnlyHint": True,
+            "destructiveHint": False,
+            "idempotentHint": True,
+            "openWorldHint": False,
+        },
+    },
+}
 
 CONTRACT: Final = _runtime.ToolContract(
     name="read_file",
@@ -172,6 +261,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=ReadFileInput,
     output_model=ReadFileOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
 

@@ -250,6 +250,159 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "error": {"code": "COMMAND_NOT_FOUND", "message": "cargo: not found"},
     },
 ]
+# The provider declarations toolgen built (providers/openai_responses.json, providers/mcp.json).
+_DECLARATIONS: Final[dict[str, Any]] = {
+    "openai": {
+        "type": "function",
+        "name": "run_command",
+        "description": "Run a program in the workspace and return its exit code and output.\n\nUse it for builds, linters, formatters and one-off scripts; to run a test suite prefer `run_tests`,\nwhich returns structured results. The command is an argument list run directly, not through a\nshell, so pipes, globs and `&&` do not work; run `sh -c` explicitly if you need them. It runs with\nno terminal, no network sandbox and the workspace's permissions, so it can change any file. Output\nover `max_output_bytes` per stream is cut from the middle. A non-zero exit code is a result, not\nan error. Returns the exit code, stdout, stderr and the run time.",
+        "parameters": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["argv"],
+            "properties": {
+                "argv": {
+                    "type": "array",
+                    "description": 'The program and its arguments, for example `["ruff", "check", "src"]`.',
+                    "minItems": 1,
+                    "maxItems": 256,
+                    "items": {
+                        "type": "string",
+                        "description": "One argument, passed unchanged.",
+                        "maxLength": 32768,
+                    },
+                },
+                "cwd": {
+                    "type": "string",
+                    "description": "Folder to run in, relative to the workspace root.",
+                    "minLength": 1,
+                    "maxLength": 4096,
+                    "default": ".",
+                },
+                "env": {
+                    "type": "object",
+                    "description": "Extra environment variables, added to a minimal environment; values may hold credentials and are never logged.",
+                    "maxProperties": 64,
+                    "propertyNames": {"pattern": "^[A-Za-z_][A-Za-z0-9_]*$"},
+                    "additionalProperties": {"type": "string", "maxLength": 32768},
+                    "properties": {},
+                },
+                "stdin": {
+                    "type": ["string", "null"],
+                    "description": "Text sent to the program's standard input; null closes it at once.",
+                    "maxLength": 1048576,
+                },
+                "timeout_seconds": {
+                    "type": "integer",
+                    "description": "Seconds before the program is killed and the call fails with `TIMEOUT`.",
+                    "minimum": 1,
+                    "maximum": 1800,
+                    "default": 120,
+                },
+                "max_output_bytes": {
+                    "type": "integer",
+                    "description": "Largest number of bytes kept from each of stdout and stderr.",
+                    "minimum": 1024,
+                    "maximum": 1048576,
+                    "default": 65536,
+                },
+            },
+        },
+        "strict": False,
+    },
+    "mcp": {
+        "name": "run_command",
+        "title": "Run command",
+        "description": "Run a program in the workspace and return its exit code and output.\n\nUse it for builds, linters, formatters and one-off scripts; to run a test suite prefer `run_tests`,\nwhich returns structured results. The command is an argument list run directly, not through a\nshell, so pipes, globs and `&&` do not work; run `sh -c` explicitly if you need them. It runs with\nno terminal, no network sandbox and the workspace's permissions, so it can change any file. Output\nover `max_output_bytes` per stream is cut from the middle. A non-zero exit code is a result, not\nan error. Returns the exit code, stdout, stderr and the run time.",
+        "inputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["argv"],
+            "properties": {
+                "argv": {
+                    "type": "array",
+                    "description": 'The program and its arguments, for example `["ruff", "check", "src"]`.',
+                    "minItems": 1,
+                    "maxItems": 256,
+                    "items": {
+                        "type": "string",
+                        "description": "One argument, passed unchanged.",
+                        "maxLength": 32768,
+                    },
+                },
+                "cwd": {
+                    "type": "string",
+                    "description": "Folder to run in, relative to the workspace root.",
+                    "minLength": 1,
+                    "maxLength": 4096,
+                    "default": ".",
+                },
+                "env": {
+                    "type": "object",
+                    "description": "Extra environment variables, added to a minimal environment; values may hold credentials and are never logged.",
+                    "maxProperties": 64,
+                    "propertyNames": {"pattern": "^[A-Za-z_][A-Za-z0-9_]*$"},
+                    "additionalProperties": {"type": "string", "maxLength": 32768},
+                },
+                "stdin": {
+                    "type": ["string", "null"],
+                    "description": "Text sent to the program's standard input; null closes it at once.",
+                    "maxLength": 1048576,
+                },
+                "timeout_seconds": {
+                    "type": "integer",
+                    "description": "Seconds before the program is killed and the call fails with `TIMEOUT`.",
+                    "minimum": 1,
+                    "maximum": 1800,
+                    "default": 120,
+                },
+                "max_output_bytes": {
+                    "type": "integer",
+                    "description": "Largest number of bytes kept from each of stdout and stderr.",
+                    "minimum": 1024,
+                    "maximum": 1048576,
+                    "default": 65536,
+                },
+            },
+        },
+        "outputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["exit_code", "stdout", "stderr", "duration_ms", "truncated"],
+            "properties": {
+                "exit_code": {
+                    "type": "integer",
+                    "description": "The program's exit status; 128 plus the signal number when a signal ended it.",
+                    "minimum": 0,
+                    "maximum": 255,
+                },
+                "stdout": {
+                    "type": "string",
+                    "description": "Standard output, decoded as UTF-8 with invalid bytes replaced.",
+                },
+                "stderr": {
+                    "type": "string",
+                    "description": "Standard error, decoded as UTF-8 with invalid bytes replaced.",
+                },
+                "duration_ms": {
+                    "type": "integer",
+                    "description": "Wall-clock run time in milliseconds.",
+                    "minimum": 0,
+                },
+                "truncated": {
+                    "type": "boolean",
+                    "description": "True when either stream was longer than `max_output_bytes`.",
+                },
+            },
+        },
+        "annotations": {
+            "readOnlyHint": False,
+            "destructiveHint": True,
+            "idempotentHint": False,
+            "openWorldHint": False,
+        },
+    },
+}
 
 CONTRACT: Final = _runtime.ToolContract(
     name="run_command",
@@ -282,6 +435,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=RunCommandInput,
     output_model=RunCommandOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
 

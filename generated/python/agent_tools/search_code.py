@@ -298,6 +298,191 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "error": {"code": "INVALID_PATTERN", "message": "unclosed group at position 3"},
     },
 ]
+# The provider declarations toolgen built (providers/openai_responses.json, providers/mcp.json).
+_DECLARATIONS: Final[dict[str, Any]] = {
+    "openai": {
+        "type": "function",
+        "name": "search_code",
+        "description": "Search the text of the workspace's files for a literal string or a regular expression.\n\nUse it to find where a symbol is defined or used, or to locate an error message, before reading\nwhole files with `read_file`. Binary files, hidden files and paths ignored by `.gitignore` are\nskipped. Returns up to `max_results` matches sorted by path and line, each with its line, column,\nthe matching line and optional context lines, plus the number of files searched and whether\nresults were cut short. Lines longer than 500 characters are shortened.",
+        "parameters": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": [
+                "query",
+                "mode",
+                "case_sensitive",
+                "path",
+                "include",
+                "context_lines",
+                "max_results",
+            ],
+            "properties": {
+                "query": {
+                    "type": "string",
+                    "description": "Text to look for; a regular expression (Rust `regex` syntax) when `mode` is `regex`.\n\nminLength: 1; maxLength: 1000.",
+                },
+                "mode": {
+                    "anyOf": [{"type": "string", "enum": ["literal", "regex"]}, {"type": "null"}],
+                    "description": 'How `query` is matched: `literal` text or a `regex`.\n\nDefault: "literal".',
+                },
+                "case_sensitive": {
+                    "type": ["boolean", "null"],
+                    "description": "Match letter case exactly.\n\nDefault: true.",
+                },
+                "path": {
+                    "type": ["string", "null"],
+                    "description": 'Folder or file to search, relative to the workspace root.\n\nminLength: 1; maxLength: 4096; Default: ".".',
+                },
+                "include": {
+                    "type": ["array", "null"],
+                    "description": "Globs a file path must match to be searched, for example `*.py`; empty searches every file.\n\nuniqueItems: true; Default: [].",
+                    "maxItems": 20,
+                    "items": {
+                        "type": "string",
+                        "description": "One glob.\n\nminLength: 1; maxLength: 256.",
+                    },
+                },
+                "context_lines": {
+                    "type": ["integer", "null"],
+                    "description": "Lines of context to return before and after each match.\n\nDefault: 0.",
+                    "minimum": 0,
+                    "maximum": 10,
+                },
+                "max_results": {
+                    "type": ["integer", "null"],
+                    "description": "Largest number of matches to return.\n\nDefault: 100.",
+                    "minimum": 1,
+                    "maximum": 1000,
+                },
+            },
+        },
+        "strict": True,
+    },
+    "mcp": {
+        "name": "search_code",
+        "title": "Search code",
+        "description": "Search the text of the workspace's files for a literal string or a regular expression.\n\nUse it to find where a symbol is defined or used, or to locate an error message, before reading\nwhole files with `read_file`. Binary files, hidden files and paths ignored by `.gitignore` are\nskipped. Returns up to `max_results` matches sorted by path and line, each with its line, column,\nthe matching line and optional context lines, plus the number of files searched and whether\nresults were cut short. Lines longer than 500 characters are shortened.",
+        "inputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["query"],
+            "properties": {
+                "query": {
+                    "type": "string",
+                    "description": "Text to look for; a regular expression (Rust `regex` syntax) when `mode` is `regex`.",
+                    "minLength": 1,
+                    "maxLength": 1000,
+                },
+                "mode": {
+                    "type": "string",
+                    "description": "How `query` is matched: `literal` text or a `regex`.",
+                    "enum": ["literal", "regex"],
+                    "default": "literal",
+                },
+                "case_sensitive": {
+                    "type": "boolean",
+                    "description": "Match letter case exactly.",
+                    "default": True,
+                },
+                "path": {
+                    "type": "string",
+                    "description": "Folder or file to search, relative to the workspace root.",
+                    "minLength": 1,
+                    "maxLength": 4096,
+                    "default": ".",
+                },
+                "include": {
+                    "type": "array",
+                    "description": "Globs a file path must match to be searched, for example `*.py`; empty searches every file.",
+                    "maxItems": 20,
+                    "uniqueItems": True,
+                    "default": [],
+                    "items": {
+                        "type": "string",
+                        "description": "One glob.",
+                        "minLength": 1,
+                        "maxLength": 256,
+                    },
+                },
+                "context_lines": {
+                    "type": "integer",
+                    "description": "Lines of context to return before and after each match.",
+                    "minimum": 0,
+                    "maximum": 10,
+                    "default": 0,
+                },
+                "max_results": {
+                    "type": "integer",
+                    "description": "Largest number of matches to return.",
+                    "minimum": 1,
+                    "maximum": 1000,
+                    "default": 100,
+                },
+            },
+        },
+        "outputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["matches", "files_searched", "truncated"],
+            "properties": {
+                "matches": {
+                    "type": "array",
+                    "description": "Matches sorted by path, then line, then column.",
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["path", "line", "column", "text"],
+                        "properties": {
+                            "path": {
+                                "type": "string",
+                                "description": "File of the match, relative to the workspace root.",
+                            },
+                            "line": {
+                                "type": "integer",
+                                "description": "Line of the match, counted from 1.",
+                                "minimum": 1,
+                            },
+                            "column": {
+                                "type": "integer",
+                                "description": "Column where the match starts, counted from 1 in characters.",
+                                "minimum": 1,
+                            },
+                            "text": {
+                                "type": "string",
+                                "description": "The whole matching line, without its line ending.",
+                            },
+                            "before": {
+                                "type": "array",
+                                "description": "Up to `context_lines` lines before the match, in file order.",
+                                "items": {"type": "string"},
+                            },
+                            "after": {
+                                "type": "array",
+                                "description": "Up to `context_lines` lines after the match, in file order.",
+                                "items": {"type": "string"},
+                            },
+                        },
+                    },
+                },
+                "files_searched": {
+                    "type": "integer",
+                    "description": "Number of files whose text was searched.",
+                    "minimum": 0,
+                },
+                "truncated": {
+                    "type": "boolean",
+                    "description": "True when there were more matches than `max_results`.",
+                },
+            },
+        },
+        "annotations": {
+            "readOnlyHint": True,
+            "destructiveHint": False,
+            "idempotentHint": True,
+            "openWorldHint": False,
+        },
+    },
+}
 
 CONTRACT: Final = _runtime.ToolContract(
     name="search_code",
@@ -326,6 +511,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=SearchCodeInput,
     output_model=SearchCodeOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
 

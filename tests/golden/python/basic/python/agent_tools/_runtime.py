@@ -40,14 +40,17 @@ Public API (other generated modules, such as `mocks.py`, build on exactly this):
   describes (nested objects, array items, `$ref`): OpenAI strict declarations make every optional
   property required and nullable, so models send `null` to mean "not given". A `null` for a
   required property, or one the schema does not describe, is still `INVALID_INPUT`.
-- `TraceRecord`: one per call, given to `tracer`: tool, version, digest, `input` (the arguments
-  with every `x-sensitive` value replaced by `REDACTED` at any depth, long strings shortened),
-  `permission` (`"granted"`, `"denied"` or `"unchecked"`), `missing_permissions`, `duration_ms`,
-  `code` (`"OK"` or the error code), `retryable`, `traceback`, `undeclared_reads`.
+- `await registry.acall(name, arguments)`: the same contract as `call`, for event loops; an async
+  implementation is awaited, a sync one runs in a worker thread. `Registry(default_timeout_s=...)`
+  and the contract's `timeout_ms` limit how long a call runs (`TIMEOUT`, retryable); how each kind
+  of implementation is run and stopped is in `_invoke.py`. The provider round trips
+  (`answer_openai_chat`, ...) are in `_roundtrip.py`.
+- `TraceRecord`, `JsonlTracer`: one record per call, given to `tracer` (`_tracefile.py`).
 - `Registry(enforce=True)`: while an implementation runs, an operation its contract's permissions do
   not declare (a write, a program run, a network connection) is stopped before it happens and the
   call answers `PERMISSION_DENIED` with `details` naming the event and the missing permission;
-  undeclared reads are listed in the trace, not blocked (`_enforce.py` says what it cannot see).
+  undeclared reads are listed in the trace (`undeclared_reads`), not blocked (`_enforce.py` says
+  what it cannot see). It applies to `call` and `acall`, sync and async implementations alike.
 - `freeze(value)` / `thaw(value)`: deep read-only copies of JSON data and back; `redact(value,
   schema)`: the value with its sensitive parts replaced.
 """
@@ -58,14 +61,18 @@ import json
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, TypeAlias
 
 import jsonschema  # type: ignore[import-untyped,unused-ignore]
 from pydantic import BaseModel, ValidationError
 
+from . import _invoke
+from ._invoke import INTERNAL_MESSAGE
 from ._results import Err, Ok, ToolModel, ToolResult, freeze, thaw
+from ._roundtrip import Answers
 from ._schemas import (
     REDACTED,
     drop_invited_nulls,
@@ -73,8 +80,8 @@ from ._schemas import (
     pointer,
     redact,
     sensitive_free,
-    shorten,
 )
+from ._tracefile import JsonlTracer, TraceRecord, trace_record
 
 PERMISSIONS: frozenset[str] = frozenset(
     {
@@ -100,9 +107,6 @@ STANDARD_ERRORS: Mapping[str, bool] = MappingProxyType(
     }
 )
 """Error codes every tool may return without declaring them, with their `retryable`."""
-
-INTERNAL_MESSAGE = "The tool failed unexpectedly; the details are in the trace."
-"""The only message an `INTERNAL` error shows the model."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +136,18 @@ class ToolContract:
     input_model: type[BaseModel]
     output_model: type[BaseModel] | None
     examples: tuple[Mapping[str, Any], ...] = ()
+    timeout_ms: int | None = None
+    declarations: Mapping[str, Any] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    """The provider declarations toolgen built: `openai` (the Responses entry), `mcp` (the `Tool`)."""
+
+    def json_schema(
+        self, which: Literal["input", "output"] = "input"
+    ) -> dict[str, Any] | None:
+        """The input or output schema as plain JSON data (`json.dumps` takes it); None: no output schema."""
+        schema = self.input_schema if which == "input" else self.output_schema
+        return thaw(schema) if schema is not None else None
 
     @property
     def error_codes(self) -> tuple[str, ...]:
@@ -188,24 +204,6 @@ class Policy:
         return f"Policy(allow={sorted(self._allow)!r})"
 
 
-@dataclass(frozen=True, slots=True)
-class TraceRecord:
-    """One call, as the tracer sees it. Sensitive input values are already redacted."""
-
-    tool: str
-    version: str | None
-    digest: str | None
-    input: Any
-    permission: Literal["granted", "denied", "unchecked"]
-    missing_permissions: tuple[str, ...]
-    duration_ms: float
-    code: str
-    retryable: bool
-    traceback: str | None = None
-    undeclared_reads: tuple[str, ...] = ()
-    """With `Registry(enforce=True)`: files the call read although the tool does not declare `read`."""
-
-
 def _invalid(errors: Iterable[tuple[str, str]], what: str) -> Err:
     found = sorted(set(errors))
     listed = "; ".join(f"{path or '/'}: {message}" for path, message in found)
@@ -251,14 +249,25 @@ class _Outcome:
     reads: tuple[str, ...] = ()
 
 
-class Registry:
-    """Implementations by tool name; `call` validates, enforces the policy and traces."""
+@dataclass(frozen=True, slots=True)
+class _Ready:
+    """A call that passed every check: what `_invoke` runs."""
+
+    contract: ToolContract
+    model: BaseModel
+    implementation: Implementation
+    limit: float | None
+
+
+class Registry(Answers):
+    """Implementations by tool name; `call` and `acall` validate, enforce the policy and trace."""
 
     def __init__(
         self,
         policy: Policy | None = None,
         tracer: Callable[[TraceRecord], None] | None = None,
         contracts: Iterable[ToolContract] | None = None,
+        default_timeout_s: float | None = None,
         *,
         enforce: bool = False,
     ) -> None:
@@ -272,6 +281,7 @@ class Registry:
             )  # noqa: F401  (installs the process's audit hook once)
         self.policy = policy if policy is not None else Policy()
         self.tracer = tracer
+        self.default_timeout_s = default_timeout_s
         self.enforce = enforce
         self._contracts = {c.name: c for c in sorted(contracts, key=lambda c: c.name)}
         self._implementations: dict[str, Implementation] = {}
@@ -314,26 +324,87 @@ class Registry:
         """Validate, check the policy, run the implementation and trace; never raises."""
         started = time.perf_counter()
         contract = self._contracts.get(name)
+        parsed, step = self._begin(name, contract, arguments)
+        if isinstance(step, _Ready):
+            with self._guarded(step.contract) as guard:
+                ran = _invoke.run(
+                    step.implementation, step.model, step.contract, step.limit
+                )
+            step = self._finish(step, ran, guard)
+        self._trace(name, contract, parsed, step, started)
+        return step.result
+
+    async def acall(
+        self, name: str, arguments: Mapping[str, Any] | str | bytes
+    ) -> ToolResult[Any]:
+        """`call` for an event loop: awaits an async implementation, a sync one runs in a thread."""
+        started = time.perf_counter()
+        contract = self._contracts.get(name)
+        parsed, step = self._begin(name, contract, arguments)
+        if isinstance(step, _Ready):
+            with self._guarded(step.contract) as guard:
+                ran = await _invoke.arun(
+                    step.implementation, step.model, step.contract, step.limit
+                )
+            step = self._finish(step, ran, guard)
+        self._trace(name, contract, parsed, step, started)
+        return step.result
+
+    def _begin(
+        self,
+        name: str,
+        contract: ToolContract | None,
+        arguments: Mapping[str, Any] | str | bytes,
+    ) -> tuple[dict[str, Any] | Err, _Outcome | _Ready]:
+        """The parsed arguments and either what the implementation runs with or the call's outcome."""
         parsed: dict[str, Any] | Err
         try:
             parsed = _parse(arguments)
-            outcome = self._run(name, contract, parsed)
+            return parsed, self._run(name, contract, parsed)
         except RecursionError:
             parsed = _invalid(
                 [("", "the arguments are nested too deeply")], "arguments"
             )
-            outcome = _Outcome(parsed)
+            return parsed, _Outcome(parsed)
         except (
             Exception
         ):  # a bug in this runtime must still not reach the caller as an exception
             parsed = Err("INTERNAL", INTERNAL_MESSAGE, False)
-            outcome = _Outcome(parsed, "unchecked", (), traceback.format_exc())
-        self._trace(name, contract, parsed, outcome, started)
-        return outcome.result
+            return parsed, _Outcome(parsed, "unchecked", (), traceback.format_exc())
+
+    def _guarded(self, contract: ToolContract) -> AbstractContextManager[Any]:
+        """`_enforce.enforced(...)` around the implementation with `enforce=True`, else nothing."""
+        if not self.enforce:
+            return nullcontext(None)
+        from . import _enforce
+
+        return _enforce.enforced(contract.name, contract.permissions)
+
+    def _finish(self, ready: _Ready, ran: _invoke.Ran, guard: Any = None) -> _Outcome:
+        if (
+            guard is not None and guard.blocked is not None
+        ):  # enforce=True stopped an undeclared operation
+            from . import _enforce
+
+            denied = Err(
+                "PERMISSION_DENIED",
+                _enforce.denied_message(guard),
+                False,
+                guard.details(),
+            )
+            outcome = _Outcome(denied, "denied", (guard.blocked[1],), ran.note)
+        elif ran.note is not None:
+            outcome = _Outcome(ran.result, "granted", (), ran.note)
+        else:
+            outcome = _checked(
+                ready.contract, ran.result, self._validators[ready.contract.name][1]
+            )
+        outcome.reads = tuple(guard.reads) if guard is not None else ()
+        return outcome
 
     def _run(
         self, name: str, contract: ToolContract | None, parsed: dict[str, Any] | Err
-    ) -> _Outcome:
+    ) -> _Outcome | _Ready:
         if contract is None or name not in self._implementations:
             known = ", ".join(self.registered) or "none"
             what = "has no implementation here" if contract else "does not exist"
@@ -350,7 +421,7 @@ class Registry:
             return _Outcome(Err("PERMISSION_DENIED", message, False), "denied", missing)
         if isinstance(parsed, Err):
             return _Outcome(parsed, "granted")
-        input_validator, output_validator = self._validators[name]
+        input_validator = self._validators[name][0]
         drop_invited_nulls(parsed, input_validator)
         errors = [
             (pointer(e.absolute_path), e.message)
@@ -373,20 +444,10 @@ class Registry:
                 ),
                 "granted",
             )
-        if self.enforce:
-            return _run_enforced(
-                contract, self._implementations[name], model, output_validator
-            )
-        try:
-            result = self._implementations[name](model)
-        except Exception:
-            return _Outcome(
-                Err("INTERNAL", INTERNAL_MESSAGE, False),
-                "granted",
-                (),
-                traceback.format_exc(),
-            )
-        return _checked(contract, result, output_validator)
+        limit = _invoke.time_limit(contract.timeout_ms, self.default_timeout_s)
+        return _Ready(
+            contract, model, self._implementations[name], limit
+        )  # run by `call` / `acall`
 
     def _trace(
         self,
@@ -398,30 +459,18 @@ class Registry:
     ) -> None:
         if self.tracer is None:
             return
-        summary: Any = None
-        if not isinstance(parsed, Err):
-            try:
-                summary = shorten(
-                    redact(parsed, contract.input_schema) if contract else REDACTED
-                )
-            except RecursionError:
-                summary = REDACTED
-        result = outcome.result
-        record = TraceRecord(
-            tool=name,
-            version=contract.version if contract else None,
-            digest=contract.digest if contract else None,
-            input=summary,
-            permission=outcome.permission,
-            missing_permissions=outcome.missing,
-            duration_ms=(time.perf_counter() - started) * 1000.0,
-            code=result.code if isinstance(result, Err) else "OK",
-            retryable=result.retryable if isinstance(result, Err) else False,
-            traceback=outcome.traceback,
-            undeclared_reads=outcome.reads,
+        duration = (time.perf_counter() - started) * 1000.0
+        meta = (
+            outcome.permission,
+            outcome.missing,
+            outcome.traceback,
+            duration,
+            outcome.reads,
         )
         try:
-            self.tracer(record)
+            self.tracer(
+                trace_record(self.tracer, name, contract, parsed, outcome.result, meta)
+            )
         except Exception:  # a broken tracer must not change what the model sees
             pass
 
@@ -435,36 +484,6 @@ def _validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validator:
         plain, format_checker=cls.FORMAT_CHECKER
     )
     return validator
-
-
-def _run_enforced(
-    contract: ToolContract,
-    implementation: Implementation,
-    model: Any,
-    output_validator: jsonschema.protocols.Validator | None,
-) -> _Outcome:
-    """Run an implementation under `_enforce`: an undeclared write, execute or network is PERMISSION_DENIED."""
-    from . import _enforce
-
-    with _enforce.enforced(contract.name, contract.permissions) as guard:
-        try:
-            result: Any = implementation(model)
-            failure = None
-        except Exception:
-            failure = traceback.format_exc()
-    reads = tuple(guard.reads)
-    if guard.blocked is not None:
-        denied = Err(
-            "PERMISSION_DENIED", _enforce.denied_message(guard), False, guard.details()
-        )
-        return _Outcome(denied, "denied", (guard.blocked[1],), failure, reads)
-    if failure is not None:
-        return _Outcome(
-            Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), failure, reads
-        )
-    outcome = _checked(contract, result, output_validator)
-    outcome.reads = reads
-    return outcome
 
 
 def _checked(
@@ -522,6 +541,7 @@ __all__ = [
     "Err",
     "ErrorInfo",
     "Implementation",
+    "JsonlTracer",
     "Ok",
     "Policy",
     "Registry",

@@ -38,6 +38,33 @@ ErrorCode = Literal[
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {"type": "object", "additionalProperties": False, "properties": {}}
 _EXAMPLES: Final[list[dict[str, Any]]] = []
+# The provider declarations toolgen built (providers/openai_responses.json, providers/mcp.json).
+_DECLARATIONS: Final[dict[str, Any]] = {
+    "openai": {
+        "type": "function",
+        "name": "ping",
+        "description": "Check that the agent runtime answers at all.",
+        "parameters": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {},
+            "required": [],
+        },
+        "strict": True,
+    },
+    "mcp": {
+        "name": "ping",
+        "title": "Ping",
+        "description": "Check that the agent runtime answers at all.",
+        "inputSchema": {"type": "object", "additionalProperties": False, "properties": {}},
+        "annotations": {
+            "readOnlyHint": True,
+            "destructiveHint": False,
+            "idempotentHint": False,
+            "openWorldHint": False,
+        },
+    },
+}
 
 CONTRACT: Final = _runtime.ToolContract(
     name="ping",
@@ -54,6 +81,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=PingInput,
     output_model=None,
     examples=_runtime.freeze(_EXAMPLES),
+    declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
 

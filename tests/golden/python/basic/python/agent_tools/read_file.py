@@ -93,6 +93,85 @@ _OUTPUT_SCHEMA: Final[dict[str, Any]] = {
     "required": ["content"],
 }
 _EXAMPLES: Final[list[dict[str, Any]]] = [{"title": "Read", "input": {"path": "a.py"}, "output": {"content": "x"}}]
+# The provider declarations toolgen built (providers/openai_responses.json, providers/mcp.json).
+_DECLARATIONS: Final[dict[str, Any]] = {
+    "openai": {
+        "type": "function",
+        "name": "read_file",
+        "description": "Read a UTF-8 text file from the workspace and return its lines.",
+        "parameters": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "path": {"type": "string", "description": "Relative path.\n\nminLength: 1."},
+                "max_lines": {
+                    "type": ["integer", "null"],
+                    "description": "At most this many.\n\nDefault: 200.",
+                    "minimum": 1,
+                },
+                "encoding": {
+                    "anyOf": [{"enum": ["utf-8", "latin-1"]}, {"type": "null"}],
+                    "description": "Text encoding.",
+                },
+                "notify": {
+                    "type": ["string", "null"],
+                    "format": "email",
+                    "description": "Who to tell.",
+                },
+                "token": {
+                    "type": ["string", "null"],
+                    "description": "Access token.\n\nformat: password.",
+                },
+            },
+            "required": ["path", "max_lines", "encoding", "notify", "token"],
+        },
+        "strict": True,
+    },
+    "mcp": {
+        "name": "read_file",
+        "title": "Read file",
+        "description": "Read a UTF-8 text file from the workspace and return its lines.",
+        "inputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "path": {"type": "string", "description": "Relative path.", "minLength": 1},
+                "max_lines": {
+                    "type": "integer",
+                    "description": "At most this many.",
+                    "minimum": 1,
+                    "default": 200,
+                },
+                "encoding": {"enum": ["utf-8", "latin-1"], "description": "Text encoding."},
+                "notify": {"type": "string", "format": "email", "description": "Who to tell."},
+                "token": {"type": "string", "format": "password", "description": "Access token."},
+            },
+            "required": ["path"],
+        },
+        "outputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "content": {"type": "string", "description": "The lines."},
+                "lines": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": {"n": {"type": "integer"}, "text": {"type": "string"}},
+                    },
+                },
+            },
+            "required": ["content"],
+        },
+        "annotations": {
+            "readOnlyHint": True,
+            "destructiveHint": False,
+            "idempotentHint": True,
+            "openWorldHint": False,
+        },
+    },
+}
 
 CONTRACT: Final = _runtime.ToolContract(
     name="read_file",
@@ -109,6 +188,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=ReadFileInput,
     output_model=ReadFileOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
 

@@ -6,7 +6,8 @@
 `CATALOG` holds every tool's contract record sorted by name; `CONTRACTS` maps name -> record.
 Each tool's module (`<package>.<tool>`, keywords and reserved names with a trailing underscore)
 has `<Pascal>Input`, `<Pascal>Output` (when the tool has an output schema), `ErrorCode`,
-`CONTRACT` and `Implementation`.
+`CONTRACT` and `Implementation`. `integrations` holds the framework adapters (each imports its
+framework only when used).
 """
 
 from collections.abc import Mapping
@@ -29,12 +30,14 @@ from ._runtime import (
     Err,
     ErrorInfo,
     Implementation,
+    JsonlTracer,
     Ok,
     Policy,
     Registry,
     ToolContract,
     ToolResult,
     TraceRecord,
+    thaw,
 )
 
 CATALOG: tuple[ToolContract, ...] = (
@@ -61,6 +64,7 @@ __all__ = [
     "Err",
     "ErrorInfo",
     "Implementation",
+    "JsonlTracer",
     "Ok",
     "Policy",
     "Registry",
@@ -69,5 +73,6 @@ __all__ = [
     "ToolContract",
     "ToolResult",
     "TraceRecord",
+    "thaw",
     "replay",
 ]

@@ -391,6 +391,344 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "output": {"ok": True},
     },
 ]
+# The provider declarations toolgen built (providers/openai_responses.json, providers/mcp.json).
+_DECLARATIONS: Final[dict[str, Any]] = {
+    "openai": {
+        "type": "function",
+        "name": "class",
+        "description": 'Deprecated. x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>\n\nKeyword tool. x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        "parameters": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "from": {
+                    "type": "string",
+                    "description": 'from: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "type": {
+                    "type": ["string", "null"],
+                    "description": 'type: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "id": {
+                    "type": ["string", "null"],
+                    "description": 'id: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "Content-Type": {
+                    "type": "string",
+                    "description": 'Content-Type: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "2fa": {
+                    "type": ["string", "null"],
+                    "description": '2fa: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "model_config": {
+                    "type": ["string", "null"],
+                    "description": 'model_config: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "schema": {
+                    "type": ["string", "null"],
+                    "description": 'schema: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "json": {
+                    "type": ["string", "null"],
+                    "description": 'json: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "copy": {
+                    "type": ["string", "null"],
+                    "description": 'copy: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "validate": {
+                    "type": ["string", "null"],
+                    "description": 'validate: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "str": {
+                    "type": ["string", "null"],
+                    "description": 'str: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "int": {
+                    "type": ["string", "null"],
+                    "description": 'int: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "list": {
+                    "type": ["string", "null"],
+                    "description": 'list: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "Literal": {
+                    "type": ["string", "null"],
+                    "description": 'Literal: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "BaseModel": {
+                    "type": ["string", "null"],
+                    "description": 'BaseModel: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "Field": {
+                    "type": ["string", "null"],
+                    "description": 'Field: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "self": {
+                    "type": ["string", "null"],
+                    "description": 'self: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "a b": {
+                    "type": ["string", "null"],
+                    "description": 'a b: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "ünï": {
+                    "type": ["string", "null"],
+                    "description": 'ünï: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "model_dump": {
+                    "type": ["string", "null"],
+                    "description": 'model_dump: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "fields": {
+                    "type": ["string", "null"],
+                    "description": 'fields: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "mode": {
+                    "anyOf": [
+                        {
+                            "enum": [
+                                "a",
+                                'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                                'b"c',
+                                "{{ x }}",
+                            ],
+                        },
+                        {"type": "null"},
+                    ],
+                    "description": 'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "implementation": {
+                    "type": ["object", "null"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "a": {
+                            "type": ["string", "null"],
+                            "description": 'Default: "x \\"\\"\\" \'\'\' \\\\ \\\\n {{ a }} {% if x %} \\u0001\x7f \u2028 \u2029 \u202e\u2066 \\"); import os; os.system(\\"echo pwned\\") # ${x} `rm -rf /` </script>".',
+                        },
+                    },
+                    "required": ["a"],
+                },
+                "error_code": {
+                    "type": ["object", "null"],
+                    "additionalProperties": False,
+                    "properties": {"CONTRACT": {"type": ["integer", "null"]}},
+                    "required": ["CONTRACT"],
+                },
+                "items": {"type": ["array", "null"], "items": {"$ref": "#/$defs/item"}},
+                'q\'u"ote': {"type": ["string", "null"], "pattern": '^it\'s "x" \\d+ \'\'\' """$'},
+                "fixed": {
+                    "anyOf": [
+                        {
+                            "const": 'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                        },
+                        {"type": "null"},
+                    ],
+                },
+                "weird_ref": {"anyOf": [{"$ref": '#/$defs/we\'ird "def"'}, {"type": "null"}]},
+            },
+            "required": [
+                "from",
+                "type",
+                "id",
+                "Content-Type",
+                "2fa",
+                "model_config",
+                "schema",
+                "json",
+                "copy",
+                "validate",
+                "str",
+                "int",
+                "list",
+                "Literal",
+                "BaseModel",
+                "Field",
+                "self",
+                "a b",
+                "ünï",
+                "model_dump",
+                "fields",
+                "mode",
+                "implementation",
+                "error_code",
+                "items",
+                'q\'u"ote',
+                "fixed",
+                "weird_ref",
+            ],
+            "$defs": {
+                "item": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {
+                        "x": {"type": ["number", "null"]},
+                        "token": {"type": ["string", "null"]},
+                    },
+                    "required": ["x", "token"],
+                },
+                'we\'ird "def"': {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"n": {"type": ["integer", "null"]}},
+                    "required": ["n"],
+                },
+            },
+        },
+        "strict": True,
+    },
+    "mcp": {
+        "name": "class",
+        "title": 'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        "description": 'Deprecated. x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>\n\nKeyword tool. x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        "inputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "from": {
+                    "type": "string",
+                    "description": 'from: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "type": {
+                    "type": "string",
+                    "description": 'type: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "id": {
+                    "type": "string",
+                    "description": 'id: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "Content-Type": {
+                    "type": "string",
+                    "description": 'Content-Type: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "2fa": {
+                    "type": "string",
+                    "description": '2fa: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "model_config": {
+                    "type": "string",
+                    "description": 'model_config: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "schema": {
+                    "type": "string",
+                    "description": 'schema: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "json": {
+                    "type": "string",
+                    "description": 'json: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "copy": {
+                    "type": "string",
+                    "description": 'copy: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "validate": {
+                    "type": "string",
+                    "description": 'validate: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "str": {
+                    "type": "string",
+                    "description": 'str: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "int": {
+                    "type": "string",
+                    "description": 'int: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "list": {
+                    "type": "string",
+                    "description": 'list: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "Literal": {
+                    "type": "string",
+                    "description": 'Literal: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "BaseModel": {
+                    "type": "string",
+                    "description": 'BaseModel: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "Field": {
+                    "type": "string",
+                    "description": 'Field: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "self": {
+                    "type": "string",
+                    "description": 'self: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "a b": {
+                    "type": "string",
+                    "description": 'a b: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "ünï": {
+                    "type": "string",
+                    "description": 'ünï: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "model_dump": {
+                    "type": "string",
+                    "description": 'model_dump: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "fields": {
+                    "type": "string",
+                    "description": 'fields: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "mode": {
+                    "enum": [
+                        "a",
+                        'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                        'b"c',
+                        "{{ x }}",
+                    ],
+                    "description": 'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "implementation": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {
+                        "a": {
+                            "type": "string",
+                            "default": 'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                        },
+                    },
+                },
+                "error_code": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"CONTRACT": {"type": "integer"}},
+                },
+                "items": {"type": "array", "items": {"$ref": "#/$defs/item"}},
+                'q\'u"ote': {"type": "string", "pattern": '^it\'s "x" \\d+ \'\'\' """$'},
+                "fixed": {
+                    "const": 'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "weird_ref": {"$ref": '#/$defs/we\'ird "def"'},
+            },
+            "required": ["from", "Content-Type"],
+            "$defs": {
+                "item": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"x": {"type": "number"}, "token": {"type": "string"}},
+                },
+                'we\'ird "def"': {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"n": {"type": "integer"}},
+                },
+            },
+        },
+        "outputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"from": {"type": "string"}, "ok": {"type": "boolean"}},
+            "required": ["ok"],
+        },
+        "annotations": {
+            "readOnlyHint": True,
+            "destructiveHint": False,
+            "idempotentHint": False,
+            "openWorldHint": False,
+        },
+    },
+}
 
 CONTRACT: Final = _runtime.ToolContract(
     name="class",
@@ -413,6 +751,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=ClassInput,
     output_model=ClassOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
 

@@ -43,6 +43,37 @@ _INPUT_SCHEMA: Final[dict[str, Any]] = {
     "properties": {"q": {"type": "string", "description": "A query."}},
 }
 _EXAMPLES: Final[list[dict[str, Any]]] = []
+# The provider declarations toolgen built (providers/openai_responses.json, providers/mcp.json).
+_DECLARATIONS: Final[dict[str, Any]] = {
+    "openai": {
+        "type": "function",
+        "name": "mapping",
+        "description": "Tool named mapping, which a module might shadow.",
+        "parameters": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"q": {"type": ["string", "null"], "description": "A query."}},
+            "required": ["q"],
+        },
+        "strict": True,
+    },
+    "mcp": {
+        "name": "mapping",
+        "title": "Mapping",
+        "description": "Tool named mapping, which a module might shadow.",
+        "inputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"q": {"type": "string", "description": "A query."}},
+        },
+        "annotations": {
+            "readOnlyHint": True,
+            "destructiveHint": False,
+            "idempotentHint": False,
+            "openWorldHint": False,
+        },
+    },
+}
 
 CONTRACT: Final = _runtime.ToolContract(
     name="mapping",
@@ -59,6 +90,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=MappingInput,
     output_model=None,
     examples=_runtime.freeze(_EXAMPLES),
+    declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
 

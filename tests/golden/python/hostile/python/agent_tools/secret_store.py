@@ -130,6 +130,108 @@ _OUTPUT_SCHEMA: Final[dict[str, Any]] = {
     "required": ["receipt"],
 }
 _EXAMPLES: Final[list[dict[str, Any]]] = []
+# The provider declarations toolgen built (providers/openai_responses.json, providers/mcp.json).
+_DECLARATIONS: Final[dict[str, Any]] = {
+    "openai": {
+        "type": "function",
+        "name": "secret_store",
+        "description": "Stores secrets for a user; returns a receipt.",
+        "parameters": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "api_key": {"type": "string", "minLength": 8},
+                "label": {"type": "string"},
+                "creds": {"type": "array", "items": {"$ref": "#/$defs/cred"}},
+                "nested": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {
+                        "deeper": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "properties": {"pin": {"type": "integer"}},
+                        },
+                    },
+                },
+                "either": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/cred"}]},
+                "headers": {
+                    "type": "object",
+                    "additionalProperties": {"type": "string"},
+                    "properties": {},
+                },
+                "blob": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"x": {"type": "string"}},
+                },
+            },
+            "required": ["api_key"],
+            "$defs": {
+                "cred": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"user": {"type": "string"}, "password": {"type": "string"}},
+                    "required": ["user"],
+                },
+            },
+        },
+        "strict": False,
+    },
+    "mcp": {
+        "name": "secret_store",
+        "title": "Secret store",
+        "description": "Stores secrets for a user; returns a receipt.",
+        "inputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "api_key": {"type": "string", "minLength": 8},
+                "label": {"type": "string"},
+                "creds": {"type": "array", "items": {"$ref": "#/$defs/cred"}},
+                "nested": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {
+                        "deeper": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "properties": {"pin": {"type": "integer"}},
+                        },
+                    },
+                },
+                "either": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/cred"}]},
+                "headers": {"type": "object", "additionalProperties": {"type": "string"}},
+                "blob": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"x": {"type": "string"}},
+                },
+            },
+            "required": ["api_key"],
+            "$defs": {
+                "cred": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"user": {"type": "string"}, "password": {"type": "string"}},
+                    "required": ["user"],
+                },
+            },
+        },
+        "outputSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"receipt": {"type": "string"}},
+            "required": ["receipt"],
+        },
+        "annotations": {
+            "readOnlyHint": False,
+            "destructiveHint": True,
+            "idempotentHint": False,
+            "openWorldHint": True,
+        },
+    },
+}
 
 CONTRACT: Final = _runtime.ToolContract(
     name="secret_store",
@@ -149,6 +251,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=SecretStoreInput,
     output_model=SecretStoreOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
 
