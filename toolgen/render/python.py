@@ -44,7 +44,7 @@ from toolgen.render.python_format import format_source
 from toolgen.render.python_imports import import_block
 from toolgen.render.python_models import BATCH_SIZE, DCG_VERSION, ToolModels, models_for
 from toolgen.render.python_shared import SHARED, declarations
-from toolgen.rules import Rule, register
+from toolgen.rules import RULES
 from toolgen.templating import environment, templates_digest
 from toolgen.validate.schemacheck import subschemas
 
@@ -77,11 +77,10 @@ RENDER_CHUNK = 2000
 RESERVED_MODULES: frozenset[str] = frozenset({"integrations", "mocks"})
 """Module names the package uses itself (besides `_runtime` and `__init__`, which no tool name can be)."""
 
-MODELS_FAILED = Rule("TG350", Severity.ERROR, "python target cannot make models for a schema")
-MODEL_WEAKER = Rule("TG351", Severity.WARNING, "python model cannot carry a schema constraint")
-TEMPLATE_FAILED = Rule("TG352", Severity.ERROR, "a python template fails or renders invalid Python")
-OBJECT_DEFAULT = Rule("TG353", Severity.WARNING, "a model-typed field has an object default mypy rejects")
-register(MODELS_FAILED, MODEL_WEAKER, TEMPLATE_FAILED, OBJECT_DEFAULT)
+MODELS_FAILED = RULES["TG350"]
+MODEL_WEAKER = RULES["TG351"]
+TEMPLATE_FAILED = RULES["TG352"]
+OBJECT_DEFAULT = RULES["TG353"]
 
 
 def safe_comment(text: str) -> str:
