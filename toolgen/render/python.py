@@ -42,7 +42,7 @@ from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render.context import PLAIN, PLAIN_CONTEXT, Executor, RenderContext, as_text
 from toolgen.render.python_format import format_source
 from toolgen.render.python_imports import import_block
-from toolgen.render.python_models import BATCH_SIZE, DCG_VERSION, ToolModels, models_for
+from toolgen.render.python_models import BATCH_SIZE, DCG_VERSION, ModelsFailed, ToolModels, models_for
 from toolgen.render.python_shared import SHARED, declarations
 from toolgen.rules import RULES
 from toolgen.templating import environment, templates_digest
@@ -278,15 +278,15 @@ def _models(catalog: Catalog, package: str, executor: Executor) -> tuple[dict[st
     """Models per tool; a tool dcg cannot handle becomes a diagnostic naming its file."""
     try:
         return models_for(catalog, package, executor), []
-    except Exception:
+    except ModelsFailed:
         pass
     found: dict[str, ToolModels] = {}
     problems: list[Diagnostic] = []
     for contract in catalog:
         try:
             found.update(models_for([contract], package, executor))
-        except Exception as exc:
-            message = f"cannot make Python models for tool {contract.name!r}: {type(exc).__name__}: {exc}"
+        except ModelsFailed as exc:
+            message = f"cannot make Python models for tool {contract.name!r}: {exc}"
             problems.append(Diagnostic(MODELS_FAILED.code, Severity.ERROR, message, contract.source, "/input_schema"))
     return found, problems
 
@@ -340,7 +340,7 @@ def _tools_together(
         made = executor.map_batches(
             make, list(catalog), BATCH_SIZE, during=lambda: shared.extend(_shared(catalog, settings, executor))
         )
-    except Exception:
+    except (ModelsFailed, jinja2.TemplateError, InvalidInput):  # the stage by stage path reports it
         return None
     models = {contract.name: found for contract, (found, _) in zip(catalog, made, strict=True)}
     return models, [*shared, *(artifact for _, artifact in made)]

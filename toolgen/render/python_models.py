@@ -93,18 +93,34 @@ def _plain(schema: Mapping[str, object]) -> dict[str, Any]:
     return plain
 
 
+class ModelsFailed(Exception):
+    """datamodel-code-generator could not make models for a schema (what it raised is the cause).
+
+    The fallbacks (a failed batch made tool by tool, a failed tool a TG350 diagnostic) catch this
+    alone: an error of toolgen's own code is never taken for dcg's and never silently retried."""
+
+
+def _generate(source: Any, **options: Any) -> object:
+    """`datamodel_code_generator.generate`; whatever it raises from inside is its failure on this
+    schema (its own `Error`, or an error of its internals on a schema it cannot handle)."""
+    from datamodel_code_generator import generate
+
+    try:
+        return generate(source, **options)
+    except Exception as exc:  # the boundary of dcg's call: nothing of toolgen's runs inside it
+        raise ModelsFailed(f"{type(exc).__name__}: {exc}") from exc
+
+
 def _checked(code: object, root: str) -> str:
     if not isinstance(code, str):
-        raise TypeError(f"datamodel-code-generator returned {type(code).__name__} for {root}")
+        raise ModelsFailed(f"datamodel-code-generator returned {type(code).__name__} for {root}")
     if not re.search(rf"^class {root}\(", code, re.MULTILINE):
-        raise ValueError(f"datamodel-code-generator did not make the class {root}")
+        raise ModelsFailed(f"datamodel-code-generator did not make the class {root}")
     return code
 
 
 def _dcg(schema: Mapping[str, object], root: str, package: str) -> str:
-    from datamodel_code_generator import generate
-
-    code = generate(
+    code = _generate(
         _plain(schema), class_name=root, custom_class_name_generator=_class_namer(root), **_settings(package)
     )
     return _checked(code, root)
@@ -216,8 +232,6 @@ def _batch(contracts: Sequence[Contract], package: str) -> dict[str, ToolModels]
     import tempfile
     from pathlib import Path
 
-    from datamodel_code_generator import generate
-
     files: list[tuple[Contract, list[tuple[str, str]]]] = []
     with tempfile.TemporaryDirectory(prefix="toolgen-dcg-") as folder:
         for index, contract in enumerate(contracts):
@@ -231,8 +245,8 @@ def _batch(contracts: Sequence[Contract], package: str) -> dict[str, ToolModels]
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                out = generate(Path(folder), custom_class_name_generator=_batch_namer, **_settings(package))
-        except Exception:
+                out = _generate(Path(folder), custom_class_name_generator=_batch_namer, **_settings(package))
+        except ModelsFailed:
             caught, out = [], None
     if caught or not isinstance(out, dict):
         return {}
@@ -244,7 +258,7 @@ def _batch(contracts: Sequence[Contract], package: str) -> dict[str, ToolModels]
         try:
             pairs = zip(texts, names, strict=True)
             codes = [_checked(str(text).replace(BATCH_MARK, root), root) for text, (_, root) in pairs]
-        except ValueError:
+        except ModelsFailed:
             continue
         made[contract.name] = _assemble(contract, codes, ())
     return made
