@@ -255,13 +255,11 @@ def session(project_root: Path, *, enabled: bool = True) -> Iterator[Store | Non
         _ACTIVE.reset(token)
 
 
-def tracked(compute: Callable[[], T]) -> tuple[T, Usage | None]:
-    """`compute()`, and, when this is a forked worker in a cache session, what it did with the
-    cache: its copy of the store dies with it, so the parent must `absorb` that to count and prune."""
-    from toolgen.build.parallel import in_worker
-
+def tracked(compute: Callable[[], T], *, in_worker: bool) -> tuple[T, Usage | None]:
+    """`compute()`, and, when this is a forked worker (`in_worker`) in a cache session, what it did
+    with the cache: its copy of the store dies with it, so the parent must `absorb` that to count and prune."""
     store = _ACTIVE.get()
-    if store is None or not in_worker():
+    if store is None or not in_worker:
         return compute(), None
     mark = store.mark()
     value = compute()

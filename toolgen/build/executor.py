@@ -19,7 +19,10 @@ R = TypeVar("R")
 
 
 class Building:
-    """The executor of `toolgen build` and `check`: the cache session open now, the workers of `jobs`."""
+    """The executor of `toolgen build` and `check`: the cache session open now, and `workers`."""
+
+    def __init__(self, workers: parallel.Workers) -> None:
+        self.workers = workers
 
     @property
     def caching(self) -> bool:
@@ -28,8 +31,8 @@ class Building:
 
     @property
     def jobs(self) -> int:
-        """The worker processes work may be spread over."""
-        return parallel.jobs()
+        """The worker processes work may be spread over (1 inside a worker)."""
+        return self.workers.jobs
 
     def memo_many(
         self,
@@ -47,8 +50,8 @@ class Building:
         )
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
-        """`parallel.pmap`."""
-        return parallel.pmap(fn, items)
+        """`Workers.map`."""
+        return self.workers.map(fn, items)
 
     def map_batches(
         self,
@@ -57,23 +60,21 @@ class Building:
         size: int,
         during: Callable[[], object] | None = None,
     ) -> list[R]:
-        """`parallel.pmap_batches`, each batch's cache use brought back from its worker."""
-        made = parallel.pmap_batches(functools.partial(_tracked_batch, fn), items, size, during)
+        """`Workers.map_batches`, each batch's cache use brought back from its worker."""
+        made = self.workers.map_batches(functools.partial(self._tracked_batch, fn), items, size, during)
         results: list[R] = []
         for value, usage in made:
             cache.absorb(usage)
             results.extend(value)
         return results
 
+    def _tracked_batch(
+        self, fn: Callable[[Sequence[T]], list[R]], batch: Sequence[T]
+    ) -> list[tuple[list[R], cache.Usage | None]]:
+        """`fn(batch)` as one result with its cache usage (map_batches wants one result per item:
+        the first item carries the batch, the others nothing)."""
+        value, usage = cache.tracked(lambda: fn(batch), in_worker=self.workers.in_worker)
+        return [(value, usage), *(([], None) for _ in batch[1:])]
 
-def _tracked_batch(
-    fn: Callable[[Sequence[T]], list[R]], batch: Sequence[T]
-) -> list[tuple[list[R], cache.Usage | None]]:
-    """`fn(batch)` as one result with its cache usage (pmap_batches wants one result per item: the
-    first item carries the batch, the others nothing)."""
-    value, usage = cache.tracked(lambda: fn(batch))
-    return [(value, usage), *(([], None) for _ in batch[1:])]
-
-
-BUILDING = Building()
-"""The build executor (it holds no state of its own: the session and the job count are read when used)."""
+    def __hash__(self) -> int:
+        return id(self)

@@ -15,7 +15,6 @@ nothing heavy, so a no-change run stays cheap.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import hashlib
 import json
 import os
@@ -51,28 +50,13 @@ def _sha(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-def settings_digest(settings: Settings) -> str:
-    """Every resolved setting (paths relative to the root), whatever fields `Settings` gains later."""
-    parts: list[str] = []
-    for item in dataclasses.fields(settings):
-        if item.name == "root":
-            continue
-        value = getattr(settings, item.name)
-        if isinstance(value, Path):
-            value = settings.rel(value)
-        elif isinstance(value, Mapping):
-            value = sorted((str(k), str(v)) for k, v in value.items())
-        parts.append(f"{item.name}={value!r}")
-    return "\n".join(parts)
-
-
 def input_key(settings: Settings) -> str | None:
     """The digest of every input of a build, or None when the contracts cannot be listed plainly."""
     paths = contract_files(settings.contracts_dir)
     if paths is None:
         return None
     digest = hashlib.sha256()
-    for text in (cache.environment(), settings_digest(settings), templates_digest(settings.templates_dir)):
+    for text in (cache.environment(), settings.fingerprint(), templates_digest(settings.templates_dir)):
         digest.update(text.encode("utf-8") + b"\0")
     for rel, path in paths:
         try:

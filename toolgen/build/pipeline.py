@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from toolgen.build import cache
-from toolgen.build.executor import BUILDING
-from toolgen.build.parallel import Background, pmap
+from toolgen.build.executor import Building
+from toolgen.build.parallel import Workers
 from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, has_errors, resolve_severities, sort_diagnostics
@@ -72,7 +72,7 @@ def validate_all(documents: Sequence[RawDocument], settings: Settings) -> list[D
         "validate",
         documents,
         parts_of=lambda d: (d.rel, d.format, d.text),
-        compute_many=lambda todo: pmap(validate.check_document, todo),
+        compute_many=lambda todo: Workers(settings.jobs).map(validate.check_document, todo),
         encode=_encode_checked,
         decode=_decode_checked,
     )
@@ -124,21 +124,9 @@ def generate(settings: Settings, *, progress: Callable[[str], None] | None = Non
     locators = {d.rel: d.locate for d in documents}
     del documents
     per_file = {c.source: c.rules for c in catalog}
-    registry = targets()
-    # the docs show the providers' notes: they render after the providers, which hand them over
-    names = sorted((name for name in settings.targets if name in registry), key=lambda name: name == "docs")
-    # the python target keeps every core busy only part of the time: the others render meanwhile
-    apart = [n for n in names if n in APART] if "python" in names and len(catalog) >= APART_MIN else []
-    background = Background(partial(_render_apart, apart, catalog, settings)) if apart else None
-    results = _render_all([n for n in names if n not in apart], catalog, settings, step)
-    if background is not None:
-        done, usage = background.result()
-        results.update(done)
-        cache.absorb(usage)  # so pruning keeps the entries the forked process read and wrote
-        for name in apart:
-            step(name)
+    results = _render_targets(catalog, settings, Building(Workers(settings.jobs)), step)
     artifacts: list[Artifact] = []
-    for name in names:
+    for name in list(results):
         result = results.pop(name)
         found = resolve_severities(result.diagnostics, settings.rule_severities, per_file)
         problems.extend(_located(found, locators))
@@ -157,20 +145,48 @@ APART_MIN = 200
 """Below this many contracts the fork costs more than it saves."""
 
 
+def _render_targets(
+    catalog: Catalog, settings: Settings, executor: Building, step: Callable[[str], None]
+) -> dict[str, RenderResult]:
+    """Every configured target's result, in the order of `settings.targets` (the docs after the
+    providers, which hand them their notes)."""
+    registry = targets()
+    wanted = [name for name in settings.targets if name in registry]
+    names = sorted(wanted, key=lambda name: name == "docs")
+    # the python target keeps every core busy only part of the time: the others render meanwhile
+    apart = [n for n in names if n in APART] if "python" in names and len(catalog) >= APART_MIN else []
+    background = (
+        executor.workers.background(partial(_render_apart, apart, catalog, settings, executor)) if apart else None
+    )
+    results = _render_all([n for n in names if n not in apart], catalog, settings, executor, step)
+    if background is not None:
+        done, usage = background.result()
+        results.update(done)
+        cache.absorb(usage)  # so pruning keeps the entries the forked process read and wrote
+        for name in apart:
+            step(name)
+    return {name: results[name] for name in wanted}
+
+
 def _render_apart(
-    names: Sequence[str], catalog: Catalog, settings: Settings
+    names: Sequence[str], catalog: Catalog, settings: Settings, executor: Building
 ) -> tuple[dict[str, RenderResult], cache.Usage | None]:
     """The `names` targets' results, and what they did with the build cache when run in a fork."""
-    return cache.tracked(lambda: _render_all(names, catalog, settings, _quiet))
+    render = lambda: _render_all(names, catalog, settings, executor, _quiet)  # noqa: E731
+    return cache.tracked(render, in_worker=executor.workers.in_worker)
 
 
 def _render_all(
-    names: Sequence[str], catalog: Catalog, settings: Settings, step: Callable[[str], None]
+    names: Sequence[str],
+    catalog: Catalog,
+    settings: Settings,
+    executor: Building,
+    step: Callable[[str], None],
 ) -> dict[str, RenderResult]:
     """Each of the `names` targets' results, in order, with the build executor; the providers'
     notes are handed to the targets after them (the docs) in the render context."""
     registry = targets()
-    context = RenderContext(BUILDING)
+    context = RenderContext(executor)
     results: dict[str, RenderResult] = {}
     for name in names:
         results[name] = result = registry[name](catalog, settings, context)
