@@ -32,21 +32,29 @@ import black
 import jinja2
 from black.mode import TargetVersion
 from black.parsing import InvalidInput
-from black.strings import str_width
 
 from toolgen.catalog import PERMISSIONS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.positions import join
 from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render.context import PLAIN, PLAIN_CONTEXT, Executor, RenderContext, as_text
 from toolgen.render.python_format import format_source
 from toolgen.render.python_imports import import_block
-from toolgen.render.python_models import BATCH_SIZE, DCG_VERSION, ModelsFailed, ToolModels, models_for
+from toolgen.render.python_layout import (
+    LAYOUT_WIDTH,
+    call_lines,
+    error_lines,
+    permission_lines,
+    pyblock,
+    pyliteral,
+    safe_comment,
+    signature_lines,
+    tuple_lines,
+)
+from toolgen.render.python_models import BATCH_SIZE, DCG_VERSION, ModelsFailed, ToolModels, models_for, object_defaults
 from toolgen.render.python_shared import SHARED, declarations
 from toolgen.rules import RULES
 from toolgen.templating import environment, templates_digest
-from toolgen.validate.schemacheck import subschemas
 
 BLACK_VERSION = metadata.version("black")
 """The black version every generated Python file is formatted with."""
@@ -60,9 +68,6 @@ BLACK_MODE = black.Mode(
     preview=False,
 )
 """The fixed black mode: a project's own black configuration is never read."""
-
-LAYOUT_WIDTH = 88
-"""Line width for the schema and example literals toolgen lays out itself (black skips them)."""
 
 TOOL_IMPORTS: tuple[str, ...] = (
     "from collections.abc import Mapping",
@@ -80,40 +85,7 @@ RESERVED_MODULES: frozenset[str] = frozenset({"integrations", "mocks"})
 MODELS_FAILED = RULES["TG350"]
 MODEL_WEAKER = RULES["TG351"]
 TEMPLATE_FAILED = RULES["TG352"]
-OBJECT_DEFAULT = RULES["TG353"]
-
-
-def safe_comment(text: str) -> str:
-    """Text for a `#` comment line: every non-printable character escaped, so it stays one line."""
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
-
-
-def pyliteral(value: Any) -> str:
-    """Python source for a JSON value (frozen or plain); strings via `repr`, so nothing escapes."""
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{pyliteral(str(k))}: {pyliteral(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(pyliteral(v) for v in value) + "]"
-    if isinstance(value, str):
-        text = repr(value)
-        # repr picks single quotes unless the text holds ' and no "; like black, prefer double quotes
-        return '"' + text[1:-1] + '"' if text[0] == "'" and '"' not in value else text
-    if value is None or isinstance(value, bool | int | float):
-        return repr(value)
-    raise TypeError(f"not JSON data: {type(value).__name__}")
-
-
-def pyblock(value: Any, indent: int = 0) -> str:
-    """`pyliteral` laid out over lines: a collection that does not fit in `LAYOUT_WIDTH` is exploded."""
-    flat = pyliteral(value)
-    if indent + len(flat) <= LAYOUT_WIDTH or not isinstance(value, Mapping | list | tuple) or not value:
-        return flat
-    pad = " " * (indent + 4)
-    if isinstance(value, Mapping):
-        items = [f"{pad}{pyliteral(str(k))}: {pyblock(v, indent + 4)}," for k, v in value.items()]
-        return "{\n" + "\n".join(items) + "\n" + " " * indent + "}"
-    items = [f"{pad}{pyblock(v, indent + 4)}," for v in value]
-    return "[\n" + "\n".join(items) + "\n" + " " * indent + "]"
+OBJECT_DEFAULT = RULES["TG353"]  # checked in `python_models.object_defaults`
 
 
 def module_names(names: Iterable[str]) -> dict[str, str]:
@@ -170,74 +142,6 @@ def _errors_literal(contract: Contract) -> list[str]:
     ]
 
 
-# Black-style layout of the tool module's record and protocol. The tool template puts them in its
-# `# fmt: off` region, so black never reads them; these helpers split them as black would (a test
-# holds black, allowed to, to the same bytes over the golden, hostile and synthetic catalogs).
-
-
-def _fits(indent: int, text: str) -> bool:
-    return indent + str_width(text) <= LAYOUT_WIDTH
-
-
-def call_lines(function: str, args: Sequence[str], indent: int, end: str = ",") -> list[str]:
-    """`function(args...)` + `end` at `indent`, split as black splits a call inside a bracket."""
-    pad, inner, body = " " * indent, " " * (indent + 4), ", ".join(args)
-    if _fits(indent, f"{function}({body}){end}"):
-        return [f"{pad}{function}({body}){end}"]
-    if _fits(indent + 4, body):
-        return [f"{pad}{function}(", inner + body, f"{pad}){end}"]
-    return [f"{pad}{function}(", *(f"{inner}{arg}," for arg in args), f"{pad}){end}"]
-
-
-def tuple_lines(keyword: str, items: Sequence[Sequence[str]], indent: int) -> list[str]:
-    """`keyword=(items...),` at `indent`: each item is the lines of one element, ending in its comma.
-
-    No item: `()`. One item that fits on the line: a one-tuple black leaves as it is. Otherwise one
-    element per line, as black explodes it.
-    """
-    pad = " " * indent
-    if not items:
-        return [f"{pad}{keyword}=(),"]
-    if len(items) == 1 and len(items[0]) == 1 and _fits(indent, f"{keyword}=({items[0][0].strip()}),"):
-        return [f"{pad}{keyword}=({items[0][0].strip()}),"]
-    return [f"{pad}{keyword}=(", *(line for item in items for line in item), f"{pad}),"]
-
-
-def _error_lines(contract: Contract) -> list[str]:
-    items = [
-        call_lines("_runtime.ErrorInfo", [pyliteral(e.code), pyliteral(e.description), repr(e.retryable)], 8)
-        for e in contract.errors
-    ]
-    return tuple_lines("errors", items, 4)
-
-
-def _permission_lines(contract: Contract) -> list[str]:
-    return tuple_lines("permissions", [[" " * 8 + pyliteral(p) + ","] for p in contract.permissions], 4)
-
-
-def signature_lines(input_class: str, output_class: str | None) -> list[str]:
-    """`def __call__(self, arguments: <input>, /) -> <result>: ...` in the protocol, split as black does."""
-    result = f"{output_class} | Mapping[str, Any]" if output_class is not None else "Any"
-    params = ["self", f"arguments: {input_class}", "/"]
-    whole = f"def __call__({', '.join(params)}) -> _runtime.ToolResult[{result}]: ..."
-    if _fits(4, whole):
-        return ["    " + whole]
-    lines = ["    def __call__("]
-    if _fits(8, ", ".join(params)):
-        lines.append("        " + ", ".join(params))
-    else:
-        lines.extend(f"        {param}," for param in params)
-    tail = f") -> _runtime.ToolResult[{result}]: ..."
-    if _fits(4, tail):
-        return [*lines, "    " + tail]
-    lines.append("    ) -> _runtime.ToolResult[")
-    if _fits(8, result):
-        lines.append("        " + result)
-    else:
-        lines.extend(["        " + output_class if output_class else "        Any", "        | Mapping[str, Any]"])
-    return [*lines, "    ]: ..."]
-
-
 def _tool_view(contract: Contract, module: str, models: ToolModels, settings: Settings) -> dict[str, Any]:
     output = contract.output_schema
     return {
@@ -257,8 +161,8 @@ def _tool_view(contract: Contract, module: str, models: ToolModels, settings: Se
         "input_schema": pyblock(contract.input_schema),
         "output_schema": pyblock(output) if output is not None else "None",
         "errors": _errors_literal(contract),
-        "error_lines": _error_lines(contract),
-        "permission_lines": _permission_lines(contract),
+        "error_lines": error_lines(contract),
+        "permission_lines": permission_lines(contract),
         "signature_lines": signature_lines(models.input_class, models.output_class),
         "idempotent": repr(contract.idempotent),
         "deprecated": pyliteral(contract.deprecated),
@@ -307,7 +211,7 @@ def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_
         for name, found in sorted(models.items())
         for ptr, text in found.notes
     ]
-    notes.extend(_object_defaults(catalog))
+    notes.extend(object_defaults(catalog))
     try:
         artifacts = _package(catalog, settings, models, executor, tools)
     except (jinja2.TemplateError, InvalidInput) as exc:
@@ -357,30 +261,6 @@ def _tool_batch(
     return [
         (models[c.name], Artifact(f"{base}{modules[c.name]}.py", text)) for c, text in zip(batch, texts, strict=True)
     ]
-
-
-def _object_defaults(catalog: Catalog) -> list[Diagnostic]:
-    """TG353: dcg writes an object default of a model-typed field as a dict, which mypy --strict rejects."""
-    found: list[Diagnostic] = []
-    for contract in catalog:
-        for key, schema in (("input_schema", contract.input_schema), ("output_schema", contract.output_schema)):
-            for here, node in subschemas(schema, f"/{key}") if schema is not None else ():
-                if isinstance(node.get("default"), Mapping) and ("properties" in node or "$ref" in node):
-                    message = (
-                        "python: this object default becomes a dict assigned to a model-typed field, which "
-                        "`mypy --strict` rejects in the generated package (pydantic accepts it); drop the default "
-                        "or describe it in the description"
-                    )
-                    found.append(
-                        Diagnostic(
-                            OBJECT_DEFAULT.code,
-                            OBJECT_DEFAULT.severity,
-                            message,
-                            contract.source,
-                            join(here, "default"),
-                        )
-                    )
-    return found
 
 
 def _template_problem(settings: Settings, exc: Exception) -> Diagnostic:
@@ -489,11 +369,15 @@ def _init_view(catalog: Catalog, modules: Mapping[str, str]) -> dict[str, Any]:
 
 __all__ = [
     "BLACK_MODE",
+    "LAYOUT_WIDTH",
     "RESERVED_MODULES",
+    "call_lines",
     "format_python",
     "module_names",
     "pyblock",
     "pyliteral",
     "render",
     "safe_comment",
+    "signature_lines",
+    "tuple_lines",
 ]

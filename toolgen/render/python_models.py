@@ -25,8 +25,12 @@ from importlib import metadata
 from typing import Any
 
 from toolgen.catalog import Contract, canonical_json
+from toolgen.diagnostics import Diagnostic
 from toolgen.frozen import thaw
+from toolgen.positions import join
 from toolgen.render.context import PLAIN, Executor
+from toolgen.rules import RULES
+from toolgen.validate.schemacheck import subschemas
 
 DCG_VERSION = metadata.version("datamodel-code-generator")
 """The dcg version the models are made with (recorded in each generated header)."""
@@ -308,3 +312,27 @@ def _decode(data: Any) -> ToolModels:
         output_class=None if data["output_class"] is None else str(data["output_class"]),
         notes=tuple((str(pointer), str(text)) for pointer, text in data["notes"]),
     )
+
+
+def object_defaults(catalog: Iterable[Contract]) -> list[Diagnostic]:
+    """TG353: dcg writes an object default of a model-typed field as a dict, which mypy --strict rejects."""
+    found: list[Diagnostic] = []
+    for contract in catalog:
+        for key, schema in (("input_schema", contract.input_schema), ("output_schema", contract.output_schema)):
+            for here, node in subschemas(schema, f"/{key}") if schema is not None else ():
+                if isinstance(node.get("default"), Mapping) and ("properties" in node or "$ref" in node):
+                    message = (
+                        "python: this object default becomes a dict assigned to a model-typed field, which "
+                        "`mypy --strict` rejects in the generated package (pydantic accepts it); drop the default "
+                        "or describe it in the description"
+                    )
+                    found.append(
+                        Diagnostic(
+                            RULES["TG353"].code,
+                            RULES["TG353"].severity,
+                            message,
+                            contract.source,
+                            join(here, "default"),
+                        )
+                    )
+    return found
