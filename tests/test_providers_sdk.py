@@ -116,20 +116,19 @@ def _corpus_contracts() -> list[Any]:
 
 @pytest.mark.slow
 def test_corpus_sweep_validates_with_every_sdk(tmp_path: Path) -> None:
-    """Real schemas: every declaration of a tool without a TG3xx error validates with the SDK types."""
+    """Real schemas: every tool is declared (TG304 and TG306 are warnings now) and validates with the SDK types."""
     contracts = _corpus_contracts()
     assert len(contracts) > 500, len(contracts)
-    failed: set[str] = set()
+    declared = 0
     for start in range(0, len(contracts), 100):
         catalog = catalog_of(*contracts[start : start + 100])
         projection = providers.project(catalog, settings(tmp_path, anthropic_strict=True))
-        errors = [d for d in projection.diagnostics if d.is_error]
-        assert {d.code for d in errors} <= {"TG304", "TG306"}, sorted({d.code for d in errors})
-        broken = {d.file.removeprefix("contracts/").removesuffix(".json") for d in errors}
-        failed |= broken
+        errors = sorted({(d.code, d.file) for d in projection.diagnostics if d.is_error})
+        assert errors == [], errors[:5]
         for payload in projection.payloads:
-            _check_payload(payload.file, payload.tools, broken)
-    assert 0 < len(failed) < len(contracts) / 10
+            _check_payload(payload.file, payload.tools, set())
+            declared += len(payload.tools) if payload.file == "mcp.json" else 0
+    assert declared == len(contracts)
 
 
 def _check_payload(file: str, tools: Any, broken: set[str]) -> None:

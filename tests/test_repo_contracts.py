@@ -3,6 +3,7 @@ to exercise every target (nullable types, `$ref`, free-form maps, sensitive valu
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -33,14 +34,14 @@ HONEST_PERMISSIONS = {
     "apply_patch": ["write"],
     "ask_user": [],
     "delete_file": ["write"],
-    "git_commit": ["read", "write"],
+    "git_commit": ["execute", "read", "write"],  # commit hooks are programs
     "git_diff": ["read"],
     "git_status": ["read"],
     "grep_files": ["read"],
     "http_fetch": ["network"],
     "list_files": ["read"],
     "read_file": ["read"],
-    "run_command": ["execute", "read", "write"],
+    "run_command": ["execute", "network", "read", "write"],  # any program may reach the network
     "run_tests": ["execute", "read", "write"],
     "search_code": ["read"],
     "write_file": ["write"],
@@ -144,6 +145,24 @@ def test_the_frozen_catalog_keeps_valid_examples() -> None:
 
 def test_permissions_are_honest() -> None:
     assert {name: doc["permissions"] for name, doc in BY_NAME.items()} == HONEST_PERMISSIONS
+
+
+def test_read_file_returns_the_digest_write_file_expects() -> None:
+    """`write_file` asks for `expected_sha256` "from an earlier read": `read_file` must return one, in
+    the same form, and the examples must chain (a read's digest is the one a later write expects)."""
+    read, write = BY_NAME["read_file"], BY_NAME["write_file"]
+    digest = read["output_schema"]["properties"]["sha256"]
+    expected = write["input_schema"]["properties"]["expected_sha256"]
+    assert "sha256" in read["output_schema"]["required"] and digest["pattern"] == expected["pattern"]
+    read_digests = {e["output"]["sha256"] for e in read["examples"] if "output" in e}
+    written = {e["output"]["sha256"] for e in write["examples"] if "output" in e}
+    expected_by_writes = {e["input"].get("expected_sha256") for e in write["examples"]}
+    assert read_digests & written and read_digests & expected_by_writes
+    for example in write["examples"]:
+        if "output" in example:
+            content = example["input"]["content"].encode("utf-8")
+            assert example["output"]["sha256"] == hashlib.sha256(content).hexdigest()
+            assert example["output"]["bytes_written"] == len(content)
 
 
 def test_side_effects_declare_errors_and_network_declares_retryable_failures() -> None:

@@ -94,6 +94,8 @@ class ErrorSpec:
     code: str
     description: str
     retryable: bool
+    inherited: bool = False
+    """True when the contract left `retryable` out and the standard value (or false) applies."""
 
     def to_json(self) -> dict[str, Any]:
         """The normalized JSON form."""
@@ -156,6 +158,10 @@ class Contract:
     tags: tuple[str, ...] = ()
     rules: FrozenMap = field(default_factory=lambda: EMPTY_MAP)
     """Per-contract rule severities (`rules = { TG203 = "off" }`); lint settings, not part of the digest."""
+    error_order: tuple[str, ...] = ()
+    """The declared error codes in the author's order (`errors` is sorted); for the docs, not the digest."""
+    tag_order: tuple[str, ...] = ()
+    """The tags in the author's order (`tags` is sorted); for the docs, not part of the digest."""
     providers: FrozenMap = field(default_factory=lambda: EMPTY_MAP)
     """How the provider files declare the tool (`toolgen.provideroptions`); in the digest when set."""
     digest: str = ""
@@ -248,9 +254,11 @@ class Catalog:
 def _error_spec(raw: Mapping[str, Any]) -> ErrorSpec:
     code = str(raw["code"])
     retryable = raw.get("retryable")
+    inherited = retryable is None
     if retryable is None:
         retryable = STANDARD_ERRORS.get(code, False)
-    return ErrorSpec(code=code, description=normalize_text(str(raw.get("description", ""))), retryable=bool(retryable))
+    description = normalize_text(str(raw.get("description", "")))
+    return ErrorSpec(code=code, description=description, retryable=bool(retryable), inherited=inherited)
 
 
 def _example(raw: Mapping[str, Any]) -> Example:
@@ -288,6 +296,8 @@ def contract_from_document(data: Mapping[str, Any], source: str) -> Contract:
         owners=tuple(str(o) for o in data.get("owners", ())),
         tags=tuple(sorted({str(t) for t in data.get("tags", ())})),
         rules=freeze(data.get("rules", {})),
+        error_order=tuple(dict.fromkeys(str(e["code"]) for e in data.get("errors", ()))),
+        tag_order=tuple(dict.fromkeys(str(t) for t in data.get("tags", ()))),
         providers=freeze(data.get("providers", {})),
         source=source,
     )

@@ -72,7 +72,20 @@ def test_docs_page_and_tool_module_carry_the_limit(tmp_path: Path) -> None:
     (root / "toolgen.toml").write_text('targets = ["docs", "python"]\npython_package = "agent_tools"\n')
     settings, _ = load_settings(root)
     files = {a.path: a.text for a in generate(settings).artifacts}
-    assert "Time limit: 400 ms; a longer call fails with `TIMEOUT` (retryable)." in files["docs/pause.md"]
+    assert "Time limit: 400 ms; a longer call fails with `TIMEOUT` (retryable: yes)." in files["docs/pause.md"]
     assert "Time limit" not in files["docs/lookup_word.md"]
     assert "    timeout_ms=400,\n" in files["python/agent_tools/pause.py"]
     assert "timeout_ms=" not in files["python/agent_tools/lookup_word.py"]
+
+
+def test_the_docs_say_the_retryable_a_timeout_really_has(tmp_path: Path) -> None:
+    """A contract that declares TIMEOUT not retryable: the time limit line says so (the runtime's
+    TIMEOUT takes the contract's `retryable`)."""
+    contracts = agent_contracts()
+    pause = contracts["pause"]
+    pause["errors"] = [*pause.get("errors", []), {"code": "TIMEOUT", "description": "Too slow.", "retryable": False}]
+    root = write_project(tmp_path, {"pause": pause})
+    (root / "toolgen.toml").write_text('targets = ["docs"]\n')
+    settings, _ = load_settings(root)
+    page = {a.path: a.text for a in generate(settings).artifacts}["docs/pause.md"]
+    assert "Time limit: 400 ms; a longer call fails with `TIMEOUT` (retryable: no)." in page

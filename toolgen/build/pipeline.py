@@ -149,10 +149,9 @@ def _render_targets(
     catalog: Catalog, settings: Settings, executor: Building, step: Callable[[str], None]
 ) -> dict[str, RenderResult]:
     """Every configured target's result, in the order of `settings.targets` (the docs after the
-    providers, which hand them their notes)."""
+    providers, which hand them their declarations)."""
     registry = targets()
-    wanted = [name for name in settings.targets if name in registry]
-    names = sorted(wanted, key=lambda name: name == "docs")
+    names = [name for name in settings.targets if name in registry]  # the providers before the docs
     # the python target keeps every core busy only part of the time: the others render meanwhile
     apart = [n for n in names if n in APART] if "python" in names and len(catalog) >= APART_MIN else []
     background = (
@@ -165,7 +164,7 @@ def _render_targets(
         cache.absorb(usage)  # so pruning keeps the entries the forked process read and wrote
         for name in apart:
             step(name)
-    return {name: results[name] for name in wanted}
+    return {name: results[name] for name in names}
 
 
 def _render_apart(
@@ -183,15 +182,19 @@ def _render_all(
     executor: Building,
     step: Callable[[str], None],
 ) -> dict[str, RenderResult]:
-    """Each of the `names` targets' results, in order, with the build executor; the providers'
-    notes are handed to the targets after them (the docs) in the render context."""
+    """Each of the `names` targets' results, in order, with the build executor; when the docs come
+    too, the providers' declarations and notes are handed to them in the render context."""
     registry = targets()
     context = RenderContext(executor)
     results: dict[str, RenderResult] = {}
     for name in names:
-        results[name] = result = registry[name](catalog, settings, context)
-        if result.provider_notes is not None:
-            context = replace(context, provider_notes=result.provider_notes)
+        if name == "providers" and "docs" in names:
+            from toolgen.render import providers
+
+            results[name], declared = providers.render_declared(catalog, settings, context)
+            context = replace(context, declarations=declared)
+        else:
+            results[name] = registry[name](catalog, settings, context)
         step(name)
     return results
 

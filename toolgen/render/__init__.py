@@ -16,7 +16,7 @@ from toolgen import __version__
 from toolgen.catalog import Catalog
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic
-from toolgen.render.context import Notes, RenderContext
+from toolgen.render.context import RenderContext
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -102,8 +102,6 @@ class RenderResult:
 
     artifacts: tuple[Artifact, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = field(default_factory=tuple)
-    provider_notes: Notes | None = None
-    """The providers target's per-tool notes, which the docs target of the same build shows."""
 
 
 Target = Callable[[Catalog, Settings, RenderContext], RenderResult]

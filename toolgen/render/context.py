@@ -6,7 +6,8 @@ the parts of the key that decide each entry) and which may run apart (`Executor.
 nothing: library use and tests get the same bytes as a build. The build layer (`toolgen.build`)
 brings the executor that caches, forks and tracks; no target imports it.
 
-What one target needs from another is passed here too: the providers' notes, shown in the docs.
+What one target needs from another is passed here too: the providers' declarations and notes,
+shown in the docs (`Declarations`).
 """
 
 from __future__ import annotations
@@ -105,12 +106,26 @@ PLAIN = Plain()
 
 
 @dataclass(frozen=True, slots=True)
+class Declarations:
+    """What the docs show of the providers: per tool, each file's declaration of it, and the notes.
+
+    `tools[name]` holds `(file, text)` pairs in `FILES` order, each text the declaration the file
+    holds for that tool as `json.dumps(indent=2, ensure_ascii=False)` writes it (a tool a provider
+    leaves out has no pair for it).
+    """
+
+    tools: Mapping[str, tuple[tuple[str, str], ...]]
+    notes: Mapping[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True, slots=True)
 class RenderContext:
-    """Given to every target of one build: its executor, and the providers' notes once known."""
+    """Given to every target of one build: its executor, and the providers' declarations once known."""
 
     executor: Executor = PLAIN
-    provider_notes: Notes | None = None
-    """The providers target's notes for this catalog and settings; None: the docs target computes them."""
+    declarations: Declarations | None = None
+    """The providers target's declarations and notes for this catalog and settings (handed over when
+    it ran before the docs in the same build); None: the docs target computes them."""
 
 
 PLAIN_CONTEXT = RenderContext()

@@ -2,29 +2,43 @@
 
 Every piece of contract text is escaped here, in Python, before a template sees it (see
 `toolgen.render.markdown`); the templates `docs/README.md.jinja` and `docs/tool.md.jinja` only loop
-over the prepared view data. Sensitive example values (`x-sensitive = true`) are masked.
-Provider notes (why a tool is not strict on OpenAI, what Gemini lowering changed) come from the
-providers target: handed over in the render context when that target ran in the same build, else
-computed here (`toolgen.render.providers.provider_notes`).
+over the prepared view data. Sensitive example values (`x-sensitive = true`) are masked, keeping
+their types (`toolgen.render.masking`).
+
+A page shows the contract's own words. Where toolgen adds words of its own they say so: a
+`retryable` the contract left out reads "no (standard)", an error without a description shows the
+standard meaning after "(standard meaning)". Errors and tags keep the author's order. What the
+model receives (each provider's declaration of the tool, its estimated size in tokens, the
+provider notes) comes from the providers target (`toolgen.render.providers.declarations`), which
+the caller may pass in; nothing is read from module state.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from toolgen.catalog import PERMISSION_MEANINGS, STANDARD_ERROR_MEANINGS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
+from toolgen.frozen import thaw
 from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render import markdown as md
-from toolgen.render.context import PLAIN_CONTEXT, Executor, RenderContext, as_text
+from toolgen.render.context import PLAIN_CONTEXT, Declarations, RenderContext, as_text
+from toolgen.render.docs_index import index_view, links_for
 from toolgen.render.masking import mask
-from toolgen.render.schema_rows import Row, rows
+from toolgen.render.schema_rows import Constraint, Row, rows
 from toolgen.templating import environment, templates_digest
 
-UNTAGGED = "Other tools"
-"""The index group of tools without tags."""
+PROVIDER_LABELS: Mapping[str, str] = {
+    "openai_chat.json": "OpenAI Chat",
+    "openai_responses.json": "OpenAI Responses",
+    "anthropic.json": "Anthropic",
+    "gemini.json": "Gemini",
+    "mcp.json": "MCP",
+}
+"""How each provider file is named on a page."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,79 +51,79 @@ class ExampleView:
     result_label: str
     result: str
     result_fence: str
+    masked: bool
 
 
-def provider_notes(
-    catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT
-) -> Mapping[str, tuple[str, ...]]:
-    """Per tool, the providers target's notes, such as "OpenAI: not strict, because ..."."""
-    if context.provider_notes is not None:
-        return context.provider_notes
-    from toolgen.render import providers
+@dataclass(frozen=True, slots=True)
+class DeclarationView:
+    """One provider's declaration of a tool: a `<summary>` line (plain HTML text) and the fenced JSON."""
 
-    return providers.provider_notes(catalog, settings, context.executor)
+    summary: str
+    json: str
+    fence: str
 
 
-def _schema_rows(schema: Mapping[str, Any] | None) -> list[list[str]]:
+def _constraint(item: Constraint) -> str:
+    values = ", ".join(md.code(v) if item.code else md.cell(v) for v in item.values)
+    return f"{md.cell(item.label)} {values}".strip() if item.label else values
+
+
+def _schema_rows(found: Sequence[Row], links: md.Links, with_default: bool = True) -> list[list[str]]:
     def one(row: Row) -> list[str]:
-        return [
+        cells = [
             md.code(row.path),
             md.cell(row.type),
-            "yes" if row.required else "no",
+            " " if row.required is None else "yes" if row.required else "no",
             md.code(row.default) if row.default else " ",
-            md.cell("; ".join(row.constraints)) if row.constraints else " ",
-            md.prose(row.description + (" (sensitive: masked in docs and traces)" if row.sensitive else "")),
+            "; ".join(_constraint(c) for c in row.constraints) or " ",
+            md.prose(
+                row.description + (" (sensitive: masked in docs and traces)" if row.sensitive else ""), links=links
+            ),
         ]
+        return cells if with_default else cells[:3] + cells[4:]
 
-    return [one(r) for r in rows(schema)]
+    return [one(r) for r in found]
 
 
-def _errors(contract: Contract) -> list[list[str]]:
+def _errors(contract: Contract, links: md.Links) -> list[list[str]]:
+    """The declared errors in the author's order: the contract's words, toolgen's marked as standard."""
+    declared = {e.code: e for e in contract.errors}
     out = []
-    for error in contract.errors:
-        standard = STANDARD_ERROR_MEANINGS.get(error.code, "")
-        meaning = error.description or standard
-        out.append(
-            [
-                md.code(error.code),
-                "yes" if error.retryable else "no",
-                md.prose(meaning),
-                md.cell(_next_step(error.code, error.retryable)),
-            ]
-        )
+    for code in contract.error_order or tuple(declared):
+        error = declared[code]
+        retryable = "yes" if error.retryable else "no"
+        if error.description:
+            meaning = md.prose(error.description, links=links)
+        else:
+            meaning = md.prose(f"(standard meaning) {STANDARD_ERROR_MEANINGS.get(code, '')}".strip())
+        out.append([md.code(code), f"{retryable} (standard)" if error.inherited else retryable, meaning])
     return out
-
-
-def _next_step(code: str, retryable: bool) -> str:
-    if code == "INVALID_INPUT":
-        return "Fix the arguments named in the message, then call again."
-    if code == "PERMISSION_DENIED":
-        return "Do not retry; ask for the permission or choose another tool."
-    if retryable:
-        return "Retry the same call after a pause, with backoff."
-    return "Do not retry the same call; change the arguments or the state it depends on first."
 
 
 def _examples(contract: Contract) -> list[ExampleView]:
     out = []
     for index, example in enumerate(contract.examples, start=1):
-        shown_in = md.json_text(mask(example.input, contract.input_schema))
+        shown = mask(example.input, contract.input_schema)
+        masked = shown != thaw(example.input)
+        shown_in = md.json_text(shown)
         if example.error is not None:
             label, shown_out = "Error", md.json_text(example.error.to_json())
         elif example.output is not None:
-            label, shown_out = "Output", md.json_text(mask(example.output, contract.output_schema))
+            output = mask(example.output, contract.output_schema)
+            masked = masked or output != thaw(example.output)
+            label, shown_out = "Output", md.json_text(output)
         else:
             label, shown_out = "", ""
-        title = example.title or f"Example {index}"
-        out.append(ExampleView(md.heading(title), shown_in, md.fence(shown_in), label, shown_out, md.fence(shown_out)))
+        title = md.heading(example.title or f"Example {index}")
+        out.append(ExampleView(title, shown_in, md.fence(shown_in), label, shown_out, md.fence(shown_out), masked))
     return out
 
 
-def _deprecation(contract: Contract) -> str:
+def _deprecation(contract: Contract, links: md.Links) -> str:
     if contract.deprecated is False:
         return ""
     if isinstance(contract.deprecated, str):
-        return md.prose(contract.deprecated, in_table=False)
+        return md.prose(contract.deprecated, in_table=False, links=links)
     return "This tool is deprecated."
 
 
@@ -117,85 +131,127 @@ def _meta(contract: Contract) -> str:
     parts = ["Version " + md.code(contract.version, in_table=False)]
     if contract.owners:
         parts.append("owners: " + ", ".join(md.cell(o) for o in contract.owners))
-    if contract.tags:
-        parts.append("tags: " + ", ".join(md.cell(t) for t in contract.tags))
+    tags = contract.tag_order or contract.tags
+    if tags:
+        parts.append("tags: " + ", ".join(md.cell(t) for t in tags))
     return " · ".join(parts)
 
 
-def tool_view(contract: Contract, notes: tuple[str, ...]) -> dict[str, Any]:
+def _strict(declaration: Any) -> str:
+    for holder in (declaration, declaration.get("function") if isinstance(declaration, Mapping) else None):
+        if isinstance(holder, Mapping) and isinstance(holder.get("strict"), bool):
+            return "strict, " if holder["strict"] else "not strict, "
+    return ""
+
+
+def _declarations(pairs: Sequence[tuple[str, str]]) -> list[DeclarationView]:
+    """Each provider's declaration, as `<details>` content: label, strictness, estimated tokens."""
+    from toolgen.render.providers import stats
+
+    out = []
+    for file, text in pairs:
+        declaration = json.loads(text)
+        tokens = stats.Size.of(declaration, stats.estimate_tokens).tokens  # never the optional exact counter
+        label = f"{PROVIDER_LABELS.get(file, file)}: {_strict(declaration)}~{tokens:,} tokens"
+        out.append(DeclarationView(md.html_text(label), text, md.fence(text)))
+    return out
+
+
+def _hints(pairs: Sequence[tuple[str, str]]) -> str:
+    """The MCP annotation hints as MCP receives them, in words; empty when MCP does not declare the tool."""
+    text = dict(pairs).get("mcp.json")
+    mcp = json.loads(text) if text is not None else None
+    hints = mcp.get("annotations") if isinstance(mcp, Mapping) else None
+    if not isinstance(hints, Mapping):
+        return ""
+    words = [
+        "read-only"
+        if hints.get("readOnlyHint")
+        else "destructive"
+        if hints.get("destructiveHint")
+        else "changes state",
+        "idempotent" if hints.get("idempotentHint") else "not idempotent",
+        "open world" if hints.get("openWorldHint") else "closed world",
+    ]
+    return ", ".join(words)
+
+
+def tool_view(
+    contract: Contract, declared: Sequence[tuple[str, Any]], notes: Sequence[str], links: md.Links
+) -> dict[str, Any]:
     """Everything `docs/tool.md.jinja` prints for one tool, escaped."""
+    outputs = rows(contract.output_schema)
+    with_default = any(r.default for r in outputs)
     return {
         "header": md.comment(" ".join(header_lines(contract.source))),
-        "name": md.escape_inline(contract.name),
-        "title": md.cell(contract.title) if contract.title else "",
+        "heading": md.heading(f"{contract.name}: {contract.title}" if contract.title else contract.name),
         "meta": _meta(contract),
-        "description": md.block(contract.description),
-        "deprecation": _deprecation(contract),
-        "parameters": _schema_rows(contract.input_schema),
-        "outputs": _schema_rows(contract.output_schema),
+        "description": md.block(contract.description, links),
+        "deprecation": _deprecation(contract, links),
+        "parameters": _schema_rows(rows(contract.input_schema), links),
+        "outputs": _schema_rows(outputs, links, with_default),
+        "output_default": with_default,
         "has_output": contract.output_schema is not None,
         "permissions": [
             [md.code(p, in_table=False), md.cell(PERMISSION_MEANINGS.get(p, ""))] for p in contract.permissions
         ],
+        "hints": _hints(declared),
         "idempotent": "yes" if contract.idempotent else "no",
         "timeout_ms": f"{contract.timeout_ms:,}" if contract.timeout_ms is not None else None,
-        "errors": _errors(contract),
-        "standard_errors": ", ".join(md.code(c, in_table=False) for c in STANDARD_ERRORS),
+        "timeout_retryable": "yes" if contract.retryable("TIMEOUT") else "no",
+        "errors": _errors(contract, links),
+        "standard_errors": ", ".join(
+            md.code(c, in_table=False) for c in STANDARD_ERRORS if c not in {e.code for e in contract.errors}
+        ),
+        "declares_standard": any(e.code in STANDARD_ERRORS for e in contract.errors),
         "examples": _examples(contract),
+        "declarations": _declarations(declared),
         "notes": [md.toolgen_text(n) for n in notes],
+        "rules": [[md.code(str(k), in_table=False), md.cell(str(v))] for k, v in sorted(contract.rules.items())],
         "source": md.code(contract.source, in_table=False),
     }
 
 
-def _index_row(contract: Contract) -> list[str]:
-    deprecated = "no"
-    if contract.deprecated:
-        deprecated = "yes" if contract.deprecated is True else md.prose(contract.deprecated)
-    return [
-        f"[{md.escape_inline(contract.name)}]({contract.name}.md)",
-        md.code(contract.version),
-        ", ".join(contract.permissions) or "none",
-        md.prose(contract.summary),
-        deprecated,
-    ]
-
-
-def index_view(catalog: Catalog) -> dict[str, Any]:
-    """Everything `docs/README.md.jinja` prints: groups of tools by tag, and the standard errors."""
-    groups: dict[str, list[list[str]]] = {}
-    for contract in catalog:
-        for tag in contract.tags or (UNTAGGED,):
-            groups.setdefault(tag, []).append(_index_row(contract))
-    ordered = sorted(k for k in groups if k != UNTAGGED) + ([UNTAGGED] if UNTAGGED in groups else [])
-    sources = f"{len(catalog)} tool{'s' * (len(catalog) != 1)}"
-    return {
-        "header": md.comment(" ".join(header_lines(sources))),
-        "count": sources,
-        "groups": [{"tag": md.heading(tag), "rows": groups[tag]} for tag in ordered],
-        "standard_errors": [
-            [md.code(code), "yes" if retryable else "no", md.cell(STANDARD_ERROR_MEANINGS[code])]
-            for code, retryable in STANDARD_ERRORS.items()
-        ],
-    }
+def _page_parts(contract: Contract, declared: Declarations, links: Mapping[str, str]) -> tuple[str, ...]:
+    """What a page depends on beyond its contract's digest: the order and inheritance the digest
+    leaves out, the rule overrides, the linked tools, the declarations and the notes."""
+    order = (*contract.error_order, "|", *contract.tag_order, "|", *(str(e.inherited) for e in contract.errors))
+    pairs = [part for pair in declared.tools.get(contract.name, ()) for part in pair]
+    rules = json.dumps(thaw(contract.rules), sort_keys=True)
+    return (*order, rules, *links, *pairs, "|", *declared.notes.get(contract.name, ()))
 
 
 def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> RenderResult:
-    """Render the docs index and one page per tool (each page cached, see below)."""
+    """Render the docs index and one page per tool (each page cached on all that shapes it).
+
+    The providers' declarations and notes for this catalog come in the context when the providers
+    target ran first in the same build; they are computed here otherwise.
+    """
+    executor = context.executor
+    declared = context.declarations
+    if declared is None:
+        from toolgen.render import providers
+
+        declared = providers.declarations(catalog, settings, executor)
     env = environment(settings.templates_dir)
-    notes = provider_notes(catalog, settings, context)
-    executor: Executor = context.executor
-    artifacts = [Artifact("docs/README.md", env.get_template("docs/README.md.jinja").render(index_view(catalog)))]
+    names = frozenset(catalog.names)
+    links = {c.name: links_for(c, names) for c in catalog}
+    artifacts = [
+        Artifact("docs/README.md", env.get_template("docs/README.md.jinja").render(index_view(catalog, links)))
+    ]
     templates = templates_digest(settings.templates_dir)
 
     def pages(todo: Sequence[Contract]) -> list[str]:
         page = env.get_template("docs/tool.md.jinja")
-        return [page.render(tool_view(c, notes.get(c.name, ()))) for c in todo]
+        return [
+            page.render(tool_view(c, declared.tools.get(c.name, ()), declared.notes.get(c.name, ()), links[c.name]))
+            for c in todo
+        ]
 
-    # a page is cached on all that shapes it: the contract, its file, its provider notes, the templates
     texts = executor.memo_many(
         "docs",
         list(catalog),
-        parts_of=lambda c: (templates, c.source, c.digest, *notes.get(c.name, ())),
+        parts_of=lambda c: (templates, c.source, c.digest, *_page_parts(c, declared, links[c.name])),
         compute_many=pages,
         encode=str,
         decode=as_text,

@@ -12,35 +12,46 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from toolgen.frozen import thaw
 
-_ALWAYS = frozenset("\\`*[]<>|~")
+_ALWAYS = frozenset("\\`*[]|~")
+_TAG_START = re.compile(r"[A-Za-z/!?]")
 _LINE_START = frozenset("#>-+=")
 _BACKTICKS = re.compile(r"`+")
 _WHITESPACE = re.compile(r"\s+")
+_LINE_SPACE = re.compile(r"[ \t\n\r\f\v]+")
 _ORDERED = re.compile(r"^(\d+)([.)])")
 _ENTITY = re.compile(r"&(?=#?\w+;)")
 
 
-def escape_inline(text: str) -> str:
+def escape_inline(text: str, *, line_start: bool = True) -> str:
     """Backslash-escape what Markdown could read as syntax in one line of text (no newlines expected).
 
-    Always: backslash, backtick, `*`, brackets, angle brackets, pipe, tilde; `_` unless it sits inside
-    a word (`read_file` stays readable); `&` before something that looks like an entity; and a
-    block marker (`#`, `>`, `-`, `+`, `=`, `1.`) at the start of the line.
+    Always: backslash, backtick, `*`, brackets, pipe, tilde; `<` where it could open a tag or an
+    autolink (`<=` stays as it is); `_` unless it sits inside a word
+    (`read_file` stays readable); `&` before something that looks like an entity; and, when `text`
+    starts a line (`line_start`), a block marker (`#`, `>`, `-`, `+`, `=`, `1.`) at its start.
     """
     chars = []
     for index, ch in enumerate(text):
-        if ch in _ALWAYS or (ch == "_" and not _inside_word(text, index)):
+        if ch in _ALWAYS or (ch == "_" and not _inside_word(text, index)) or (ch == "<" and _opens(text, index)):
             chars.append("\\" + ch)
         else:
             chars.append(ch)
     out = _ENTITY.sub("\\&", "".join(chars))
+    if not line_start:
+        return out
     if out[:1] in _LINE_START:
         out = "\\" + out
     return _ORDERED.sub(r"\1\\\2", out)
+
+
+def _opens(text: str, index: int) -> bool:
+    """Whether the `<` at `index` could open HTML or an autolink (a letter, `/`, `!` or `?` follows)."""
+    return index + 1 >= len(text) or _TAG_START.match(text, index + 1) is not None
 
 
 def _inside_word(text: str, index: int) -> bool:
@@ -50,7 +61,7 @@ def _inside_word(text: str, index: int) -> bool:
 def cell(text: str) -> str:
     """Text for a table cell: one line, escaped, never empty (an empty cell reads as a mistake)."""
     folded = _WHITESPACE.sub(" ", text).strip()
-    return escape_inline(folded) if folded else " "
+    return escape_inline(folded, line_start=False) if folded else " "
 
 
 def heading(text: str) -> str:
@@ -61,7 +72,11 @@ def heading(text: str) -> str:
     return body + "\\#" if out.endswith("#") and not escaped else out
 
 
-def prose(text: str, *, in_table: bool = True, fold: bool = True) -> str:
+Links = Mapping[str, str]
+"""Tool name -> the page it links to (`read_file` -> `read_file.md`)."""
+
+
+def prose(text: str, *, in_table: bool = True, fold: bool = True, links: Links | None = None) -> str:
     """One line of author prose: its code spans become safe code spans, the rest is escaped.
 
     Code spans follow CommonMark: a run of one or two backticks opens a span that the next run of the
@@ -69,21 +84,43 @@ def prose(text: str, *, in_table: bool = True, fold: bool = True) -> str:
     so it cannot run into the text around it. A run without a closer, and a run of three or more (a
     fence in the author's mind, even when a table cell folds it into one line), is escaped text.
     Whitespace is folded to one line unless `fold` is False (then `text` must hold no newline).
+    A name in `links`, as a whole code span or a whole word, becomes a link to its page.
     """
     folded = _WHITESPACE.sub(" ", text).strip() if fold else text
     if not folded:
         return " "
-    return _inline(folded, in_table, longest_run=2)
+    return _inline(folded, in_table, longest_run=2, links=links or {})
 
 
 def toolgen_text(text: str, *, in_table: bool = False) -> str:
     """One line of toolgen-written text (a provider note, a diff finding) whose `code()` spans stay code."""
-    return _inline(_WHITESPACE.sub(" ", text).strip() or " ", in_table, longest_run=None)
+    return _inline(_WHITESPACE.sub(" ", text).strip() or " ", in_table, longest_run=None, links={})
 
 
-def _inline(text: str, in_table: bool, longest_run: int | None) -> str:
-    pieces = _spans(text, longest_run)
-    return "".join(code(part, in_table=in_table) if is_code else escape_inline(part) for is_code, part in pieces)
+def _inline(text: str, in_table: bool, longest_run: int | None, links: Links) -> str:
+    out: list[str] = []
+    for index, (is_code, part) in enumerate(_spans(text, longest_run)):
+        if is_code:
+            shown = code(part, in_table=in_table)
+            out.append(f"[{shown}]({links[part]})" if part in links else shown)
+        else:
+            out.append(_linked(part, links, line_start=index == 0 and not in_table))
+    return "".join(out)
+
+
+def _linked(text: str, links: Links, *, line_start: bool) -> str:
+    """Escaped text in which each whole-word tool name of `links` is a link to its page."""
+    if not links:
+        return escape_inline(text, line_start=line_start)
+    names = "|".join(re.escape(n) for n in sorted(links, key=lambda n: (-len(n), n)))
+    out: list[str] = []
+    start = 0
+    for found in re.finditer(rf"(?<![\w./-])(?:{names})(?![\w-]|\.\w)", text):
+        out.append(escape_inline(text[start : found.start()], line_start=line_start and start == 0))
+        out.append(f"[{escape_inline(found.group(), line_start=False)}]({links[found.group()]})")
+        start = found.end()
+    out.append(escape_inline(text[start:], line_start=line_start and start == 0))
+    return "".join(out)
 
 
 def _spans(text: str, longest_run: int | None) -> list[tuple[bool, str]]:
@@ -117,28 +154,28 @@ def _spans(text: str, longest_run: int | None) -> list[tuple[bool, str]]:
     return [(is_code, piece) for is_code, piece in pieces if piece]
 
 
-def block(text: str) -> str:
-    """Multi-line text as Markdown paragraphs that keep the author's line breaks but no syntax.
+def block(text: str, links: Links | None = None) -> str:
+    """Multi-line text as Markdown paragraphs: the author's paragraphs, soft line breaks, no syntax.
 
-    Blank lines separate paragraphs; other line breaks become hard breaks; leading spaces become
-    no-break spaces so an indented line cannot start a code block.
+    Blank lines separate paragraphs; other line breaks stay soft (a TOML description wrapped at 100
+    columns reads as the paragraph it is, as a JSON one does). Each line is escaped as the start of
+    a line, with its indentation dropped, so no line can open a block (a heading, a list, a fence,
+    a code block, a setext underline) or end with a forced break.
     """
     paragraphs = [p for p in re.split(r"\n\s*\n", text.strip()) if p.strip()]
     rendered = []
     for paragraph in paragraphs:
-        lines = [_indent(line.rstrip()) for line in paragraph.split("\n")]
-        rendered.append("\\\n".join(prose(line, in_table=False, fold=False) for line in lines))
+        lines = [line.strip() for line in paragraph.split("\n") if line.strip()]
+        rendered.append("\n".join(prose(line, in_table=False, fold=False, links=links) for line in lines))
     return "\n\n".join(rendered)
 
 
-def _indent(line: str) -> str:
-    stripped = line.lstrip(" \t")
-    return "\u00a0" * (len(line) - len(stripped)) + stripped
-
-
 def code(text: str, *, in_table: bool = True) -> str:
-    """An inline code span holding `text` on one line (pipes escaped for a table cell by default)."""
-    folded = _WHITESPACE.sub(" ", text).strip() or " "
+    """An inline code span holding `text` on one line (pipes escaped for a table cell by default).
+
+    Only ASCII whitespace is folded: other characters (U+2028 in a JSON string) stay as they are.
+    """
+    folded = _LINE_SPACE.sub(" ", text).strip(" ") or " "
     longest = max((len(m) for m in _BACKTICKS.findall(folded)), default=0)
     ticks = "`" * (longest + 1)
     pad = " " if longest else ""
@@ -160,6 +197,12 @@ def json_text(value: Any) -> str:
 def json_inline(value: Any) -> str:
     """Compact JSON of a (possibly frozen) value, for code spans."""
     return json.dumps(thaw(value), ensure_ascii=False, separators=(", ", ": "))
+
+
+def html_text(text: str) -> str:
+    """One line of text inside an HTML element (a `<summary>`): `&`, `<`, `>` and quotes as entities."""
+    folded = _WHITESPACE.sub(" ", text).strip()
+    return folded.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 def comment(text: str) -> str:

@@ -175,7 +175,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "git_commit",
-        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status`\nor `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change\nto tracked files is staged too. The author comes from the repository's git configuration, and\ncommit hooks run and can refuse the commit. It never pushes, amends or rewrites history. Returns\nthe new commit's hash, its branch and how many files and lines it changed.",
+        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status`\nor `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change\nto tracked files is staged too. The author comes from the repository's git configuration, and\nthe repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit.\nIt never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many\nfiles and lines it changed.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -209,7 +209,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "git_commit",
         "title": "Git commit",
-        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status`\nor `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change\nto tracked files is staged too. The author comes from the repository's git configuration, and\ncommit hooks run and can refuse the commit. It never pushes, amends or rewrites history. Returns\nthe new commit's hash, its branch and how many files and lines it changed.",
+        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status`\nor `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change\nto tracked files is staged too. The author comes from the repository's git configuration, and\nthe repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit.\nIt never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many\nfiles and lines it changed.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -288,10 +288,11 @@ _DECLARATIONS: Final[dict[str, Any]] = {
 
 CONTRACT: Final = _runtime.ToolContract(
     name="git_commit",
-    version="1.0.0",
+    version="2.0.0",
     title="Git commit",
-    description="Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status`\nor `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change\nto tracked files is staged too. The author comes from the repository's git configuration, and\ncommit hooks run and can refuse the commit. It never pushes, amends or rewrites history. Returns\nthe new commit's hash, its branch and how many files and lines it changed.",
+    description="Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status`\nor `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change\nto tracked files is staged too. The author comes from the repository's git configuration, and\nthe repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit.\nIt never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many\nfiles and lines it changed.",
     permissions=(
+        "execute",
         "read",
         "write",
     ),
@@ -318,7 +319,7 @@ CONTRACT: Final = _runtime.ToolContract(
     ),
     idempotent=False,
     deprecated=False,
-    digest="sha256:8ffab2e9160cce34d4ac18e812274ac6d428d24888636da76dca76a4a6a0148a",
+    digest="sha256:ca28550fb1c07e68c621d94b9c27ca1025c5fae5a5be2e2c6515816699f20582",
     input_model=GitCommitInput,
     output_model=GitCommitOutput,
     examples=_runtime.freeze(_EXAMPLES),

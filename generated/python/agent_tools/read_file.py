@@ -52,6 +52,13 @@ class ReadFileOutput(ToolModel):
         bool,
         Field(description="True when lines after the returned ones were left out."),
     ]
+    sha256: Annotated[
+        str,
+        Field(
+            description="Hex sha256 of the whole file's bytes (not only the lines returned); pass it to `write_file` as `expected_sha256`.",
+            pattern="^[0-9a-f]{64}$",
+        ),
+    ]
 
 
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
@@ -101,7 +108,7 @@ _INPUT_SCHEMA: Final[dict[str, Any]] = {
 _OUTPUT_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "additionalProperties": False,
-    "required": ["path", "content", "total_lines", "truncated"],
+    "required": ["path", "content", "total_lines", "truncated", "sha256"],
     "properties": {
         "path": {"type": "string", "description": "The path that was read, normalized."},
         "content": {
@@ -117,6 +124,11 @@ _OUTPUT_SCHEMA: Final[dict[str, Any]] = {
             "type": "boolean",
             "description": "True when lines after the returned ones were left out.",
         },
+        "sha256": {
+            "type": "string",
+            "description": "Hex sha256 of the whole file's bytes (not only the lines returned); pass it to `write_file` as `expected_sha256`.",
+            "pattern": "^[0-9a-f]{64}$",
+        },
     },
 }
 _EXAMPLES: Final[list[dict[str, Any]]] = [
@@ -128,6 +140,7 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
             "content": "1\timport sys\n2\timport os\n",
             "total_lines": 40,
             "truncated": True,
+            "sha256": "3c27c55c1832f606f062474382a9cfb186eae58a10ac548dafd3daa4e165fdad",
         },
     },
     {
@@ -136,13 +149,14 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         "error": {"code": "NOT_FOUND", "message": "No file at src/missing.py"},
     },
     {
-        "title": "Continue where an earlier read stopped",
-        "input": {"path": "src/app.py", "offset": 39, "max_lines": 10},
+        "title": "Read a whole file before rewriting it",
+        "input": {"path": "src/hello.py"},
         "output": {
-            "path": "src/app.py",
-            "content": '39\tif __name__ == "__main__":\n40\t    main()\n',
-            "total_lines": 40,
+            "path": "src/hello.py",
+            "content": '1\tprint("hello")\n',
+            "total_lines": 1,
             "truncated": False,
+            "sha256": "b80792336156c7b0f7fe02eeef24610d2d52a10d1810397744471d1dc5738180",
         },
     },
 ]
@@ -151,7 +165,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "read_file",
-        "description": "Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most\n`max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`.",
+        "description": "Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most\n`max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`. Returns the\nlines, the file's line count and the sha256 of the whole file, which `write_file` takes as\n`expected_sha256` to refuse a write when the file changed since this read.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -179,7 +193,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "read_file",
         "title": "Read file",
-        "description": "Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most\n`max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`.",
+        "description": "Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most\n`max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`. Returns the\nlines, the file's line count and the sha256 of the whole file, which `write_file` takes as\n`expected_sha256` to refuse a write when the file changed since this read.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -209,7 +223,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
         "outputSchema": {
             "type": "object",
             "additionalProperties": False,
-            "required": ["path", "content", "total_lines", "truncated"],
+            "required": ["path", "content", "total_lines", "truncated", "sha256"],
             "properties": {
                 "path": {"type": "string", "description": "The path that was read, normalized."},
                 "content": {
@@ -225,6 +239,11 @@ _DECLARATIONS: Final[dict[str, Any]] = {
                     "type": "boolean",
                     "description": "True when lines after the returned ones were left out.",
                 },
+                "sha256": {
+                    "type": "string",
+                    "description": "Hex sha256 of the whole file's bytes (not only the lines returned); pass it to `write_file` as `expected_sha256`.",
+                    "pattern": "^[0-9a-f]{64}$",
+                },
             },
         },
         "annotations": {
@@ -238,9 +257,9 @@ _DECLARATIONS: Final[dict[str, Any]] = {
 
 CONTRACT: Final = _runtime.ToolContract(
     name="read_file",
-    version="1.2.0",
+    version="1.3.0",
     title="Read file",
-    description="Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most\n`max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`.",
+    description="Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most\n`max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`. Returns the\nlines, the file's line count and the sha256 of the whole file, which `write_file` takes as\n`expected_sha256` to refuse a write when the file changed since this read.",
     permissions=("read",),
     input_schema=_runtime.freeze(_INPUT_SCHEMA),
     output_schema=_runtime.freeze(_OUTPUT_SCHEMA),
@@ -257,7 +276,7 @@ CONTRACT: Final = _runtime.ToolContract(
     ),
     idempotent=True,
     deprecated=False,
-    digest="sha256:a66009bd2773e170235bbeca4d427973d0fc480b2d0e2b9c94212b78fe13a2bf",
+    digest="sha256:ce2231d80605250693ec972dd02bc91a912e0d4d6651bddc166bace784ac169d",
     input_model=ReadFileInput,
     output_model=ReadFileOutput,
     examples=_runtime.freeze(_EXAMPLES),

@@ -255,7 +255,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "run_command",
-        "description": "Run a program in the workspace and return its exit code and output.\n\nUse it for builds, linters, formatters and one-off scripts; to run a test suite prefer `run_tests`,\nwhich returns structured results. The command is an argument list run directly, not through a\nshell, so pipes, globs and `&&` do not work; run `sh -c` explicitly if you need them. It runs with\nno terminal, no network sandbox and the workspace's permissions, so it can change any file. Output\nover `max_output_bytes` per stream is cut from the middle. A non-zero exit code is a result, not\nan error. Returns the exit code, stdout, stderr and the run time.",
+        "description": "Run a program in the workspace and return its exit code and output.\n\nUse it for builds, linters, formatters and one-off scripts; to run a test suite prefer `run_tests`,\nwhich returns structured results. The command is an argument list run directly, not through a\nshell, so pipes, globs and `&&` do not work; run `sh -c` explicitly if you need them. It runs with\nno terminal, no network sandbox and the workspace's permissions, so it can change any file and\nreach any host the machine can (hence `network`). Output over `max_output_bytes` per stream is cut\nfrom the middle. A non-zero exit code is a result, not an error. Returns the exit code, stdout,\nstderr and the run time.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -313,7 +313,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "run_command",
         "title": "Run command",
-        "description": "Run a program in the workspace and return its exit code and output.\n\nUse it for builds, linters, formatters and one-off scripts; to run a test suite prefer `run_tests`,\nwhich returns structured results. The command is an argument list run directly, not through a\nshell, so pipes, globs and `&&` do not work; run `sh -c` explicitly if you need them. It runs with\nno terminal, no network sandbox and the workspace's permissions, so it can change any file. Output\nover `max_output_bytes` per stream is cut from the middle. A non-zero exit code is a result, not\nan error. Returns the exit code, stdout, stderr and the run time.",
+        "description": "Run a program in the workspace and return its exit code and output.\n\nUse it for builds, linters, formatters and one-off scripts; to run a test suite prefer `run_tests`,\nwhich returns structured results. The command is an argument list run directly, not through a\nshell, so pipes, globs and `&&` do not work; run `sh -c` explicitly if you need them. It runs with\nno terminal, no network sandbox and the workspace's permissions, so it can change any file and\nreach any host the machine can (hence `network`). Output over `max_output_bytes` per stream is cut\nfrom the middle. A non-zero exit code is a result, not an error. Returns the exit code, stdout,\nstderr and the run time.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -399,18 +399,19 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "readOnlyHint": False,
             "destructiveHint": True,
             "idempotentHint": False,
-            "openWorldHint": False,
+            "openWorldHint": True,
         },
     },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
     name="run_command",
-    version="1.3.0",
+    version="2.0.0",
     title="Run command",
-    description="Run a program in the workspace and return its exit code and output.\n\nUse it for builds, linters, formatters and one-off scripts; to run a test suite prefer `run_tests`,\nwhich returns structured results. The command is an argument list run directly, not through a\nshell, so pipes, globs and `&&` do not work; run `sh -c` explicitly if you need them. It runs with\nno terminal, no network sandbox and the workspace's permissions, so it can change any file. Output\nover `max_output_bytes` per stream is cut from the middle. A non-zero exit code is a result, not\nan error. Returns the exit code, stdout, stderr and the run time.",
+    description="Run a program in the workspace and return its exit code and output.\n\nUse it for builds, linters, formatters and one-off scripts; to run a test suite prefer `run_tests`,\nwhich returns structured results. The command is an argument list run directly, not through a\nshell, so pipes, globs and `&&` do not work; run `sh -c` explicitly if you need them. It runs with\nno terminal, no network sandbox and the workspace's permissions, so it can change any file and\nreach any host the machine can (hence `network`). Output over `max_output_bytes` per stream is cut\nfrom the middle. A non-zero exit code is a result, not an error. Returns the exit code, stdout,\nstderr and the run time.",
     permissions=(
         "execute",
+        "network",
         "read",
         "write",
     ),
@@ -431,7 +432,7 @@ CONTRACT: Final = _runtime.ToolContract(
     ),
     idempotent=False,
     deprecated=False,
-    digest="sha256:a6f074bcf64a69efa735d12934ec52a59f001c26ad51fa61eb80ecc1d6b4c09c",
+    digest="sha256:80dcb1a6999704d2be3139b850743ba7831fc6b9ec257d0f1bed48cff5fd4036",
     input_model=RunCommandInput,
     output_model=RunCommandOutput,
     examples=_runtime.freeze(_EXAMPLES),

@@ -39,7 +39,7 @@ class WriteFileInput(ToolModel):
     expected_sha256: Annotated[
         str | None,
         Field(
-            description="Hex sha256 the current content must have for the write to go ahead; null writes regardless.",
+            description="Hex sha256 the current content must have for the write to go ahead, as `read_file` returns it; null writes regardless.",
             pattern="^[0-9a-f]{64}$",
         ),
     ] = None
@@ -106,7 +106,7 @@ _INPUT_SCHEMA: Final[dict[str, Any]] = {
         },
         "expected_sha256": {
             "type": ["string", "null"],
-            "description": "Hex sha256 the current content must have for the write to go ahead; null writes regardless.",
+            "description": "Hex sha256 the current content must have for the write to go ahead, as `read_file` returns it; null writes regardless.",
             "pattern": "^[0-9a-f]{64}$",
         },
     },
@@ -142,6 +142,20 @@ _EXAMPLES: Final[list[dict[str, Any]]] = [
         },
     },
     {
+        "title": "Replace a file read earlier, unless it changed since",
+        "input": {
+            "path": "src/hello.py",
+            "content": 'print("hello, world")\n',
+            "expected_sha256": "b80792336156c7b0f7fe02eeef24610d2d52a10d1810397744471d1dc5738180",
+        },
+        "output": {
+            "path": "src/hello.py",
+            "bytes_written": 22,
+            "created": False,
+            "sha256": "672b3544b9649f6ddeb51a4324ae941dde7d001a82b7156a52baef32332faafa",
+        },
+    },
+    {
         "title": "Rewrite a file that changed since it was read",
         "input": {
             "path": "src/math.py",
@@ -156,7 +170,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "write_file",
-        "description": "Create a text file in the workspace, or replace the whole content of an existing one.\n\nUse it for new files and for rewrites; for small changes to an existing file prefer `apply_patch`,\nwhich keeps the rest of the file untouched. Content is written as UTF-8 with the line endings\ngiven, atomically (readers never see half a file). Pass `expected_sha256` from an earlier read to\nrefuse the write when someone changed the file since. At most 2 MB per call. Returns the\nnormalized path, the bytes written, whether the file was created, and the new content's sha256.",
+        "description": "Create a text file in the workspace, or replace the whole content of an existing one.\n\nUse it for new files and for rewrites; for small changes to an existing file prefer `apply_patch`,\nwhich keeps the rest of the file untouched. Content is written as UTF-8 with the line endings\ngiven, atomically (readers never see half a file). Pass the `sha256` an earlier `read_file` returned\nas `expected_sha256` to refuse the write when someone changed the file since. At most 2 MB per call. Returns the\nnormalized path, the bytes written, whether the file was created, and the new content's sha256.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -176,7 +190,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
                 },
                 "expected_sha256": {
                     "type": ["string", "null"],
-                    "description": "Hex sha256 the current content must have for the write to go ahead; null writes regardless.",
+                    "description": "Hex sha256 the current content must have for the write to go ahead, as `read_file` returns it; null writes regardless.",
                     "pattern": "^[0-9a-f]{64}$",
                 },
             },
@@ -186,7 +200,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "write_file",
         "title": "Write file",
-        "description": "Create a text file in the workspace, or replace the whole content of an existing one.\n\nUse it for new files and for rewrites; for small changes to an existing file prefer `apply_patch`,\nwhich keeps the rest of the file untouched. Content is written as UTF-8 with the line endings\ngiven, atomically (readers never see half a file). Pass `expected_sha256` from an earlier read to\nrefuse the write when someone changed the file since. At most 2 MB per call. Returns the\nnormalized path, the bytes written, whether the file was created, and the new content's sha256.",
+        "description": "Create a text file in the workspace, or replace the whole content of an existing one.\n\nUse it for new files and for rewrites; for small changes to an existing file prefer `apply_patch`,\nwhich keeps the rest of the file untouched. Content is written as UTF-8 with the line endings\ngiven, atomically (readers never see half a file). Pass the `sha256` an earlier `read_file` returned\nas `expected_sha256` to refuse the write when someone changed the file since. At most 2 MB per call. Returns the\nnormalized path, the bytes written, whether the file was created, and the new content's sha256.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -210,7 +224,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
                 },
                 "expected_sha256": {
                     "type": ["string", "null"],
-                    "description": "Hex sha256 the current content must have for the write to go ahead; null writes regardless.",
+                    "description": "Hex sha256 the current content must have for the write to go ahead, as `read_file` returns it; null writes regardless.",
                     "pattern": "^[0-9a-f]{64}$",
                 },
             },
@@ -251,9 +265,9 @@ _DECLARATIONS: Final[dict[str, Any]] = {
 
 CONTRACT: Final = _runtime.ToolContract(
     name="write_file",
-    version="1.1.0",
+    version="1.1.1",
     title="Write file",
-    description="Create a text file in the workspace, or replace the whole content of an existing one.\n\nUse it for new files and for rewrites; for small changes to an existing file prefer `apply_patch`,\nwhich keeps the rest of the file untouched. Content is written as UTF-8 with the line endings\ngiven, atomically (readers never see half a file). Pass `expected_sha256` from an earlier read to\nrefuse the write when someone changed the file since. At most 2 MB per call. Returns the\nnormalized path, the bytes written, whether the file was created, and the new content's sha256.",
+    description="Create a text file in the workspace, or replace the whole content of an existing one.\n\nUse it for new files and for rewrites; for small changes to an existing file prefer `apply_patch`,\nwhich keeps the rest of the file untouched. Content is written as UTF-8 with the line endings\ngiven, atomically (readers never see half a file). Pass the `sha256` an earlier `read_file` returned\nas `expected_sha256` to refuse the write when someone changed the file since. At most 2 MB per call. Returns the\nnormalized path, the bytes written, whether the file was created, and the new content's sha256.",
     permissions=("write",),
     input_schema=_runtime.freeze(_INPUT_SCHEMA),
     output_schema=_runtime.freeze(_OUTPUT_SCHEMA),
@@ -275,7 +289,7 @@ CONTRACT: Final = _runtime.ToolContract(
     ),
     idempotent=True,
     deprecated=False,
-    digest="sha256:115dd4795dea31308f3275c3bfa922c32a79948b33a59dc904195618fa1a36f4",
+    digest="sha256:2f8b51748fa06f185efe45aeafc1a0217d6fc4552c783d55a6c3519224df52b8",
     input_model=WriteFileInput,
     output_model=WriteFileOutput,
     examples=_runtime.freeze(_EXAMPLES),

@@ -8,6 +8,10 @@ may say is in `toolgen.provideroptions`. Each provider says how it declares one 
 checks over the catalog (`common.Spec`); with a build cache a tool's entries are cached (see
 `_outputs`). Files are written a tool at a time as `json.dumps(indent=2, ensure_ascii=False)`
 would write them (`render.jsontext`); JSON has no comments, so there is no header.
+
+The docs show what each provider receives (`declarations`: every tool's entry per file, as text,
+and the notes); `render_declared` gives the files and those from one projection, which the
+pipeline hands to the docs target when both run. Nothing is kept between calls.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, sort_diagnostics
 from toolgen.render import Artifact, RenderResult, jsontext
-from toolgen.render.context import PLAIN, PLAIN_CONTEXT, Executor, Notes, RenderContext
+from toolgen.render.context import PLAIN, PLAIN_CONTEXT, Declarations, Executor, Notes, RenderContext
 from toolgen.render.providers import anthropic, gemini, mcp, openai
 from toolgen.render.providers.common import Output, Payload, Spec, build_with
 
@@ -111,33 +115,49 @@ def _part(data: Any) -> dict[str, Any]:
 def _assembled(spec: Spec, catalog: Catalog, settings: Settings, parts: Sequence[Mapping[str, Any]]) -> Output:
     """`spec`'s output from each tool's cached part, then its checks over the whole catalog."""
     out = Output()
-    entries: dict[str, list[Any]] = {file: [] for file in spec.files}
+    entries: dict[str, dict[str, Any]] = {file: {} for file in spec.files}
     for contract, part in zip(catalog, parts, strict=True):
         mine = part[spec.name]
         for file in spec.files:
             if file in mine["entries"]:
-                entries[file].append(jsontext.Raw(str(mine["entries"][file])))
+                entries[file][contract.name] = jsontext.Raw(str(mine["entries"][file]))
         out.diagnostics.extend(Diagnostic.from_json(d) for d in mine["diagnostics"])
         for text in mine["notes"]:
             out.note(contract.name, str(text))
     spec.check(catalog, settings, out)
     for file in spec.files:
-        out.payloads.append(Payload(file, spec.wrap(settings, file, entries[file]), {}))
+        out.payloads.append(Payload(file, spec.wrap(settings, file, list(entries[file].values())), entries[file]))
     return out
 
 
 def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> RenderResult:
-    """Render the five provider files; their notes go in the result, for the docs of the same build."""
+    """Render the five provider files."""
+    return _render(catalog, settings, None, context.executor)
+
+
+def render_declared(
+    catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT
+) -> tuple[RenderResult, Declarations]:
+    """`render`, and what the docs target shows of it (`declarations`), from one projection."""
+    gathered: _Gathered = ({}, {name: [] for name in catalog.names})
+    result = _render(catalog, settings, gathered, context.executor)
+    return result, _declared(catalog, gathered)
+
+
+_Gathered = tuple[dict[str, list[str]], dict[str, list[tuple[str, str]]]]
+"""Notes and `(file, text)` declarations per tool, as `_outputs` produces them."""
+
+
+def _render(catalog: Catalog, settings: Settings, gathered: _Gathered | None, executor: Executor) -> RenderResult:
     artifacts: list[Artifact] = []
     diagnostics: list[Diagnostic] = []
-    notes: dict[str, list[str]] = {}
-    for out in _outputs(catalog, settings, context.executor):
+    for out in _outputs(catalog, settings, executor):
+        if gathered is not None:
+            _gather_declarations(gathered, out)
         artifacts.extend(Artifact.streamed(f"providers/{p.file}", _dump_pieces(p)) for p in out.payloads)
         diagnostics.extend(out.diagnostics)
-        _gather(notes, out)
     ordered = tuple(sorted(artifacts, key=lambda a: FILES.index(a.path.removeprefix("providers/"))))
-    diagnosed = tuple(sort_diagnostics(diagnostics))
-    return RenderResult(artifacts=ordered, diagnostics=diagnosed, provider_notes=_frozen_notes(catalog, notes))
+    return RenderResult(artifacts=ordered, diagnostics=tuple(sort_diagnostics(diagnostics)))
 
 
 def provider_notes(catalog: Catalog, settings: Settings, executor: Executor = PLAIN) -> Notes:
@@ -146,10 +166,34 @@ def provider_notes(catalog: Catalog, settings: Settings, executor: Executor = PL
     For example `("OpenAI: not strict, because `/input_schema/properties/headers` is a free-form
     map (additionalProperties is a schema)",)`. Every tool of the catalog has an entry, maybe empty.
     """
-    notes: dict[str, list[str]] = {}
+    return declarations(catalog, settings, executor).notes
+
+
+def declarations(catalog: Catalog, settings: Settings, executor: Executor = PLAIN) -> Declarations:
+    """Every tool's declaration per provider file, and its provider notes (for the docs target).
+
+    Computed as `render` computes them (with a build cache, from the same per-tool entries), so
+    the docs show what the files hold; nothing is kept between calls.
+    """
+    gathered: _Gathered = ({}, {name: [] for name in catalog.names})
     for out in _outputs(catalog, settings, executor):
-        _gather(notes, out)
-    return _frozen_notes(catalog, notes)
+        _gather_declarations(gathered, out)
+    return _declared(catalog, gathered)
+
+
+def _gather_declarations(gathered: _Gathered, out: Output) -> None:
+    notes, tools = gathered
+    _gather(notes, out)
+    for payload in out.payloads:
+        for name, entry in payload.tools.items():
+            text = entry.text if isinstance(entry, jsontext.Raw) else jsontext.encode(entry).text
+            tools.setdefault(name, []).append((payload.file, text))
+
+
+def _declared(catalog: Catalog, gathered: _Gathered) -> Declarations:
+    notes, tools = gathered
+    ordered = {name: tuple(sorted(pairs, key=lambda p: FILES.index(p[0]))) for name, pairs in tools.items()}
+    return Declarations(ordered, _frozen_notes(catalog, notes))
 
 
 def _gather(notes: dict[str, list[str]], out: Output) -> None:
@@ -161,4 +205,13 @@ def _frozen_notes(catalog: Catalog, notes: Mapping[str, list[str]]) -> Mapping[s
     return {name: tuple(notes.get(name, ())) for name in catalog.names}
 
 
-__all__ = ["FILES", "Projection", "project", "provider_notes", "render"]
+__all__ = [
+    "FILES",
+    "Declarations",
+    "Projection",
+    "declarations",
+    "project",
+    "provider_notes",
+    "render",
+    "render_declared",
+]

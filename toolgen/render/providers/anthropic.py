@@ -31,7 +31,7 @@ from referencing.exceptions import Unresolvable
 from toolgen.catalog import Contract
 from toolgen.config import Settings
 from toolgen.frozen import thaw
-from toolgen.render.masking import mask
+from toolgen.render.masking import holds_sensitive
 from toolgen.render.providers import codes, strict
 from toolgen.render.providers.common import (
     Output,
@@ -53,7 +53,7 @@ LIMITS = {"strict tools": 20, "optional parameters": 24, "union parameters": 16}
 
 def _examples(contract: Contract, schema: Schema, out: Output) -> list[dict[str, Any]]:
     inputs = [thaw(e.input) for e in contract.examples]
-    shown = [value for value in inputs if mask(value, contract.input_schema) == value]
+    shown = [value for value in inputs if not holds_sensitive(value, contract.input_schema)]
     validator = Draft202012Validator(schema)
 
     def fits(value: dict[str, Any]) -> bool:

@@ -1,0 +1,96 @@
+"""The docs index (`docs/README.md`): tools grouped by tag, a permission matrix, the conventions
+every tool shares and the standard error codes. Escaped here; `docs/README.md.jinja` only loops.
+
+Also which other tools a contract's texts name (`links_for`), for the index and the tool pages."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from toolgen.catalog import PERMISSION_MEANINGS, STANDARD_ERROR_MEANINGS, STANDARD_ERRORS, Catalog, Contract
+from toolgen.render import header_lines
+from toolgen.render import markdown as md
+
+UNTAGGED = "Other tools"
+"""The index group of tools without tags."""
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
+def _texts(contract: Contract) -> Iterator[str]:
+    """Every text of a contract that may name another tool."""
+    yield contract.description
+    if isinstance(contract.deprecated, str):
+        yield contract.deprecated
+    yield from (e.description for e in contract.errors)
+    for schema in (contract.input_schema, contract.output_schema):
+        yield from _descriptions(schema)
+
+
+def _descriptions(node: Any) -> Iterator[str]:
+    """Every `description` and `title` text anywhere in a schema."""
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            if key in ("description", "title") and isinstance(value, str):
+                yield value
+            else:
+                yield from _descriptions(value)
+    elif isinstance(node, tuple | list):
+        for value in node:
+            yield from _descriptions(value)
+
+
+def links_for(contract: Contract, names: frozenset[str]) -> dict[str, str]:
+    """The other tools this contract's texts name, each with its page."""
+    found = {w for text in _texts(contract) for w in _WORD.findall(text)} & names
+    return {name: f"{name}.md" for name in sorted(found - {contract.name})}
+
+
+def _index_row(contract: Contract, links: md.Links) -> list[str]:
+    deprecated = "no"
+    if contract.deprecated:
+        deprecated = "yes" if contract.deprecated is True else md.prose(contract.deprecated, links=links)
+    return [
+        f"[{md.escape_inline(contract.name, line_start=False)}]({contract.name}.md)",
+        md.code(contract.version),
+        ", ".join(contract.permissions) or "none declared",
+        md.prose(contract.summary, links=links),
+        deprecated,
+    ]
+
+
+def _matrix(catalog: Catalog) -> list[list[str]]:
+    """One row per tool: `yes` under each permission it declares."""
+    return [
+        [f"[{md.escape_inline(c.name, line_start=False)}]({c.name}.md)"]
+        + ["yes" if p in c.permissions else " " for p in PERMISSION_MEANINGS]
+        for c in catalog
+    ]
+
+
+def index_view(catalog: Catalog, links: Mapping[str, md.Links] | None = None) -> dict[str, Any]:
+    """Everything `docs/README.md.jinja` prints: groups by tag, permissions, conventions, standard errors.
+
+    `links` is each tool's `links_for`, computed here when not given."""
+    names = frozenset(catalog.names)
+    groups: dict[str, list[list[str]]] = {}
+    for contract in catalog:
+        row = _index_row(contract, links[contract.name] if links is not None else links_for(contract, names))
+        for tag in contract.tags or (UNTAGGED,):
+            groups.setdefault(tag, []).append(row)
+    ordered = sorted(k for k in groups if k != UNTAGGED) + ([UNTAGGED] if UNTAGGED in groups else [])
+    sources = f"{len(catalog)} tool{'s' * (len(catalog) != 1)}"
+    return {
+        "header": md.comment(" ".join(header_lines(sources))),
+        "count": sources,
+        "groups": [{"tag": md.heading(tag), "rows": groups[tag]} for tag in ordered],
+        "permissions": list(PERMISSION_MEANINGS),
+        "permission_meanings": [[md.code(p, in_table=False), md.cell(m)] for p, m in PERMISSION_MEANINGS.items()],
+        "matrix": _matrix(catalog),
+        "standard_errors": [
+            [md.code(code), "yes" if retryable else "no", md.cell(STANDARD_ERROR_MEANINGS[code])]
+            for code, retryable in STANDARD_ERRORS.items()
+        ],
+    }
