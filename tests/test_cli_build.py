@@ -6,11 +6,14 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner
 from factory import contract, write_json
 
+from toolgen import write
 from toolgen.cli import main
 
 
@@ -81,6 +84,51 @@ def test_failed_build_writes_nothing(project: Path) -> None:
     assert "nothing was written" in err
     assert "contracts/broken_tool.json" in err
     assert snapshot(project / "generated") == before
+
+
+def test_a_build_failing_in_a_target_writes_nothing(project: Path) -> None:
+    """A provider error stops the build after validation passed: TG304 (a description over OpenAI's
+    1,024 characters), which this project raised from a warning to an error."""
+    (project / "toolgen.toml").write_text('[rules]\nTG304 = "error"\n', encoding="utf-8")
+    write_json(project, contract("echo_text"))
+    assert run(project, "build")[0] == 0
+    before = snapshot(project / "generated")
+    write_json(project, contract("another_tool"))
+    write_json(project, contract("long_tool", description="Echo the text back. " * 60))
+    code, _, err = run(project, "build")
+    assert code == 1
+    assert "TG304" in err and "contracts/long_tool.json" in err and "nothing was written" in err
+    assert snapshot(project / "generated") == before
+
+
+def test_a_build_failing_while_writing_its_files_writes_nothing(project: Path, monkeypatch: Any) -> None:
+    """A file of the plan that fails to stream, after others were written, leaves the folder as it was."""
+    write_json(project, contract("echo_text"))
+    assert run(project, "build")[0] == 0
+    before = snapshot(project / "generated")
+    write_json(project, contract("another_tool"))
+    plain_chunks, plain_apply = write.Files.chunks, write.apply
+    applying: list[bool] = []
+    written: list[str] = []
+
+    def chunks(self: write.Files, path: str) -> Iterator[bytes]:
+        if applying and len(written) == 3:
+            raise UnicodeEncodeError("utf-8", "\ud800", 0, 1, "surrogates not allowed")
+        if applying:
+            written.append(path)
+        yield from plain_chunks(self, path)
+
+    def apply(change: write.Plan, *, force: bool = False) -> None:
+        applying.append(True)
+        plain_apply(change, force=force)
+
+    monkeypatch.setattr(write.Files, "chunks", chunks)
+    monkeypatch.setattr(write, "apply", apply)
+    code, _, err = run(project, "build", "--no-cache")
+    assert code == 3 and "internal error" in err
+    assert len(written) == 3, "the plan failed before any file was written"
+    assert snapshot(project / "generated") == before
+    assert [p.name for p in (project / "generated").iterdir() if p.name.startswith(".toolgen-staging")] == []
 
 
 def test_user_file_in_output_folder_survives_builds(project: Path) -> None:

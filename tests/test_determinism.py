@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 from conftest import REPO
@@ -36,17 +38,59 @@ def _copy_contracts(destination: Path, reverse: bool) -> None:
             shutil.copyfile(source, target)
 
 
+SEEDS = ("0", "1", "2", "3", "4")
+"""Hash seeds to build under: chosen so the permission sets of the repo's contracts iterate in
+several different orders among them (checked by `test_the_seeds_reorder_the_permission_sets`)."""
+
+
+def _permission_sets() -> list[list[str]]:
+    sets = []
+    for path in sorted((REPO / "contracts").rglob("*")):
+        if path.suffix == ".toml":
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        elif path.suffix == ".json":
+            data = json.loads(path.read_text(encoding="utf-8"))
+        else:
+            continue
+        if len(data.get("permissions", ())) > 1:
+            sets.append(sorted(data["permissions"]))
+    return sets
+
+
+def test_the_seeds_reorder_the_permission_sets() -> None:
+    """Without this, a build that leaks set order could still give the same bytes under every seed."""
+    sets = _permission_sets()
+    assert sets, "no contract in the repo has two permissions: the seed test would prove nothing"
+    script = f"import json; print(json.dumps([list(set(s)) for s in {sets!r}]))"
+    orders = set()
+    for seed in SEEDS:
+        proc = subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        orders.add(proc.stdout)
+    assert len(orders) >= 3, f"the seeds {SEEDS} give only {len(orders)} set orders"
+
+
 def test_same_bytes_across_seeds_file_order_and_cwd(tmp_path: Path) -> None:
-    first, second = tmp_path / "a", tmp_path / "b"
-    _copy_contracts(first, reverse=False)
-    _copy_contracts(second, reverse=True)
+    """Each build gets a fresh copy (a warm cache would replay the first build's bytes)."""
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    one = _build(first, cwd=first, seed="0")
-    two = _build(second, cwd=elsewhere, seed="1")
-    assert one.keys() == two.keys()
+    builds = {}
+    for index, seed in enumerate(SEEDS):
+        # Alternate file creation order (directory order differs) and the working directory.
+        project = tmp_path / f"seed-{seed}"
+        _copy_contracts(project, reverse=index % 2 == 1)
+        builds[seed] = _build(project, cwd=elsewhere if index % 2 == 1 else project, seed=seed)
+    one = builds[SEEDS[0]]
+    for seed, other in builds.items():
+        assert one.keys() == other.keys(), f"seed {seed}: different files"
+        for path in one:
+            assert one[path] == other[path], f"{path} differs between PYTHONHASHSEED={SEEDS[0]} and {seed}"
     for path in one:
-        assert one[path] == two[path], f"{path} differs between builds"
         assert b"\r\n" not in one[path], f"{path} has CRLF line endings"
         assert one[path].endswith(b"\n"), f"{path} has no trailing newline"
         assert str(tmp_path).encode() not in one[path], f"{path} leaks an absolute path"

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
@@ -340,21 +340,72 @@ JSON = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(schema=JSON, name=st.text(max_size=10), shape=st.sampled_from(["openai", "anthropic", "gemini", "mcp"]))
-def test_import_never_raises_on_arbitrary_declarations(tmp_path: Path, schema: Any, name: str, shape: str) -> None:
-    key = {"openai": "parameters", "anthropic": "input_schema", "gemini": "parameters", "mcp": "inputSchema"}[shape]
-    record = {"name": name, "description": "d", key: schema, "arguments": schema, "outputSchema": schema}
+PROPERTY_NAMES = st.sampled_from(["path", "max_lines", "Query", "2fa", "a b", "x"])
+PROPERTY = st.one_of(
+    st.fixed_dictionaries(
+        {
+            "type": st.sampled_from(["string", "integer", "number", "boolean", "str", "int", "dict", "any"]),
+            "description": st.just("What it is."),
+        },
+        optional={"default": JSON, "nullable": st.booleans()},
+    ),
+    JSON,
+)
+OBJECT = st.fixed_dictionaries(
+    {"type": st.sampled_from(["object", "dict"]), "properties": st.dictionaries(PROPERTY_NAMES, PROPERTY, max_size=4)},
+    optional={"required": st.lists(PROPERTY_NAMES, max_size=3), "additionalProperties": st.booleans() | PROPERTY},
+)
+"""Declarations close to real ones, with problems `--repair` fixes."""
+
+VALID = st.dictionaries(
+    PROPERTY_NAMES,
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(["string", "integer", "boolean"]), "description": st.just("What it is.")}
+    ),
+    max_size=4,
+).flatmap(
+    lambda properties: st.fixed_dictionaries(
+        # now and then a root that is not an object: import must refuse it, never plan it
+        {"type": st.sampled_from(["object", "object", "object", "string", "array"]), "properties": st.just(properties)},
+        optional={
+            "required": st.lists(st.sampled_from(sorted(properties)), unique=True) if properties else st.just([])
+        },
+    )
+)
+"""Valid declarations (but for the root type now and then), so the per-item checks are reached without
+`--repair` too."""
+
+
+def test_import_never_raises_on_arbitrary_declarations(tmp_path: Path) -> None:
+    """No input makes import raise; every planned contract has an object input schema that is valid.
+
+    The inputs are arbitrary JSON and near-real declarations; the test counts how often a contract is
+    planned (with and without `--repair`) and fails if the per-item checks were rarely reached.
+    """
+    reached = {False: 0, True: 0}
     settings_, _ = load_settings(tmp_path)
-    for repair in (False, True):
-        plan = plan_import(json.dumps([record, schema]), shape, settings_, Options("x.json", repair=repair))
-        assert plan.records >= 1
-        assert len(plan.planned) <= plan.records
-        for item in plan.planned:
-            assert item.document["input_schema"]["type"] == "object"
-            assert not list(
-                Draft202012Validator(Draft202012Validator.META_SCHEMA).iter_errors(item.document["input_schema"])
-            )
+    names = st.one_of(st.from_regex(r"[a-z][a-z0-9_]{2,20}", fullmatch=True), st.just("add_up"), st.text(max_size=10))
+    descriptions = st.sampled_from([DESCRIPTION, DESCRIPTION, DESCRIPTION, "d"])
+    shapes = st.sampled_from(["openai", "anthropic", "gemini", "mcp"])
+
+    @settings(max_examples=150, deadline=None, database=None)
+    @given(schema=st.one_of(VALID, VALID, OBJECT, JSON), name=names, description=descriptions, shape=shapes)
+    def check(schema: Any, name: str, description: str, shape: str) -> None:
+        key = {"openai": "parameters", "anthropic": "input_schema", "gemini": "parameters", "mcp": "inputSchema"}[shape]
+        record = {"name": name, "description": description, key: schema, "arguments": schema, "outputSchema": schema}
+        for repair in (False, True):
+            plan = plan_import(json.dumps([record, schema]), shape, settings_, Options("x.json", repair=repair))
+            assert plan.records >= 1
+            assert len(plan.planned) <= plan.records
+            reached[repair] += bool(plan.planned)
+            for item in plan.planned:
+                assert item.document["input_schema"]["type"] == "object"
+                assert not list(
+                    Draft202012Validator(Draft202012Validator.META_SCHEMA).iter_errors(item.document["input_schema"])
+                )
+
+    check()
+    assert reached[False] >= 20 and reached[True] >= 60, f"examples that planned a contract: {reached}"
 
 
 def test_shorten_cuts_at_paragraph_then_sentence_then_word() -> None:

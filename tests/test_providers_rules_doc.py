@@ -22,6 +22,7 @@ from toolgen.render.providers import codes
 
 DOC = REPO / "docs" / "rules-providers.md"
 SECTION = re.compile(r"^## (TG3\d\d): ", re.MULTILINE)
+FENCE = re.compile(r"^```(json\S*)[ \n]", re.MULTILINE)
 BLOCK = re.compile(
     r"^```json (failing|fixed)( anthropic_strict)?( unvalidated)?(?: copies=(\d+))?\n(.*?)^```",
     re.MULTILINE | re.DOTALL,
@@ -53,6 +54,23 @@ def _examples() -> list[tuple[str, str, bool, str, int | None, bool]]:
 def test_every_provider_rule_has_a_section() -> None:
     documented = SECTION.findall(DOC.read_text(encoding="utf-8"))
     assert documented == [rule.code for rule in codes.PROVIDER_RULES]
+
+
+def test_every_provider_rule_has_a_failing_and_a_fixed_example() -> None:
+    """The rules come from toolgen's table, not the doc: a rule without examples fails here."""
+    have = {(e[0], e[1]) for e in _examples()}
+    rules = [rule.code for rule in codes.PROVIDER_RULES]
+    missing = [f"{code} {kind}" for code in rules for kind in ("failing", "fixed") if (code, kind) not in have]
+    assert missing == [], "docs/rules-providers.md lacks these examples"
+
+
+def test_every_json_fence_after_the_base_is_an_example_the_test_reads() -> None:
+    """A fence whose info string the test does not read (`jsonc failing`, a typo) would be skipped."""
+    text = DOC.read_text(encoding="utf-8")
+    start = SECTION.search(text)
+    assert start is not None
+    fences = FENCE.findall(text, start.start())
+    assert len(fences) == len(_examples()), f"fences {fences}, examples read {len(_examples())}"
 
 
 @pytest.mark.parametrize(("code", "kind", "example"), [(e[0], e[1], e) for e in _examples()])

@@ -33,12 +33,22 @@ from toolgen.render.providers import stats
 EDGE_PROJECT = Path(__file__).parent / "data" / "providers" / "edge_project"
 
 
-def edge_payloads(tmp_path: Path, *, anthropic_strict: bool = False) -> tuple[dict[str, Any], pipeline.Generated]:
-    """Build the edge-case project in a temporary copy and parse its provider files."""
+def edge_payloads(
+    tmp_path: Path, *, anthropic_strict: bool = False, non_ascii: bool = False
+) -> tuple[dict[str, Any], pipeline.Generated]:
+    """Build the edge-case project in a temporary copy and parse its provider files.
+
+    `non_ascii` adds typographic and non-Latin text to one description (the project has none).
+    """
     import shutil
 
     root = tmp_path / "edge"
     shutil.copytree(EDGE_PROJECT, root)
+    if non_ascii:
+        contract = root / "contracts" / "read_text.json"
+        data = json.loads(contract.read_text(encoding="utf-8"))
+        data["description"] += " Reads “naïve” UTF-8 text — 日本語 too."
+        contract.write_text(json.dumps(data), encoding="utf-8")
     if anthropic_strict:
         config = root / "toolgen.toml"
         config.write_text(config.read_text(encoding="utf-8") + "anthropic_strict = true\n", encoding="utf-8")
@@ -150,13 +160,33 @@ def _check_payload(file: str, tools: Any, broken: set[str]) -> None:
         support.check_mcp({"tools": list(ok.values())})
 
 
+def _sdk_body(file: str, document: Any) -> bytes:
+    """The bytes an SDK sends for `document`, by the SDK's own encoder, not by `stats`.
+
+    OpenAI's and Anthropic's request encoders; pydantic's for MCP (its SDK writes JSON-RPC with
+    `model_dump_json`). google-genai sends `json.dumps` with spaces, so Gemini is held to the same
+    compact figure as the others (what `toolgen stats` documents), by OpenAI's encoder.
+    """
+    import anthropic._utils._json
+    import openai._utils._json
+    import pydantic_core
+
+    if file == "anthropic.json":
+        return anthropic._utils._json.openapi_dumps(document)
+    if file == "mcp.json":
+        return pydantic_core.to_json(document)
+    return openai._utils._json.openapi_dumps(document)
+
+
 def test_stats_sizes_are_the_compact_json_of_each_declaration(tmp_path: Path) -> None:
-    files, result = edge_payloads(tmp_path)
+    files, result = edge_payloads(tmp_path, non_ascii=True)
+    assert "日本語" in json.dumps(files["anthropic.json"], ensure_ascii=False)
     assert result.catalog is not None
     measured = stats.measure(providers.project(result.catalog, result.settings))
     sizes = {p: s.bytes for p, _, s in measured.providers}
     for file, document in files.items():
-        assert sizes[file] == len(stats.compact(document).encode("utf-8"))
+        # An independent figure: the request-body bytes of the SDK's own JSON encoder.
+        assert sizes[file] == len(_sdk_body(file, document)), file
     assert [s.bytes for _, _, s in measured.providers] == sorted(sizes.values(), reverse=True)
     largest = [max(s.bytes for s in sizes.values()) for _, sizes in measured.tools]
     assert largest == sorted(largest, reverse=True)

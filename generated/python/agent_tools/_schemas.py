@@ -78,14 +78,31 @@ def _redact(
     for sub, sub_seen in _subschemas(schema, root, seen):
         value = _redact(value, sub, root, sub_seen)
     if isinstance(value, dict):
+        dependent = schema.get("dependentSchemas", {})
+        for key in (
+            [k for k in dependent if k in value]
+            if isinstance(dependent, Mapping)
+            else ()
+        ):
+            value = _redact(value, dependent[key], root, frozenset())
         for key in list(value):
-            for sub in _property_schemas(schema, key):
+            # Over-redacting is safe: a key another subschema evaluates still gets `unevaluatedProperties`.
+            subs = _property_schemas(schema, key) or [
+                schema.get("unevaluatedProperties")
+            ]
+            for sub in subs:
                 value[key] = _redact(value[key], sub, root, frozenset())
     elif isinstance(value, list):
         prefix = schema.get("prefixItems", ())
+        rest = schema.get("items", schema.get("unevaluatedItems"))
         for index, item in enumerate(value):
-            sub = prefix[index] if index < len(prefix) else schema.get("items")
-            value[index] = _redact(item, sub, root, frozenset())
+            sub = prefix[index] if index < len(prefix) else rest
+            value[index] = _redact(
+                _redact(item, sub, root, frozenset()),
+                schema.get("contains"),
+                root,
+                frozenset(),
+            )
     return value
 
 

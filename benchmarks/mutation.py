@@ -1,0 +1,261 @@
+"""Mutation testing of the modules whose promises matter most, with mutmut, in a scratch copy.
+
+Not part of the test suite. Each module group is run in its own copy of the checkout (so `mutants/`
+and mutmut's state never land in the work tree), with the fast tests that cover it, under a time
+budget, and the surviving mutants are printed per module:
+
+    nice -n 15 .venv/bin/python benchmarks/mutation.py                 # every group
+    nice -n 15 .venv/bin/python benchmarks/mutation.py catalog compat  # some groups
+    .venv/bin/python benchmarks/mutation.py --list                     # the groups and their tests
+
+`--budget` is the wall time per group in seconds (default 420: the groups fit a few minutes each on
+2 cores); a group cut short says so and reports what it finished (`not checked`: never run). `--show`
+prints each survivor's diff; `--without TEST` leaves a test file out, to measure what it kills.
+
+mutmut mutates Python files only. The registry's schema walks (redaction, null-dropping) live in the
+Jinja template `templates/python/_schemas.py.jinja`; group `walks` takes mutmut's mutations of that
+template's Python body, writes each mutant into the template of the scratch copy, and runs the tests
+that render and import the generated package against it (slower: a package is built per mutant).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+COPIED = ("toolgen", "templates", "tests", "docs", "contracts", "README.md", "pyproject.toml")
+
+
+@dataclass(frozen=True)
+class Group:
+    """Modules mutated together and the tests that judge them."""
+
+    modules: tuple[str, ...]
+    tests: tuple[str, ...]
+
+
+GROUPS = {
+    "catalog": Group(
+        ("toolgen/catalog.py", "toolgen/frozen.py"),
+        ("tests/compat/test_catalog_normalization.py", "tests/test_compat_table.py"),
+    ),
+    "compat": Group(
+        ("toolgen/compat/contracts.py", "toolgen/compat/model.py", "toolgen/compat/table.py"),
+        ("tests/compat/test_compat_rules_stated.py", "tests/test_compat_table.py", "tests/test_compat_schema.py"),
+    ),
+    "compat-schema": Group(
+        ("toolgen/compat/schema.py", "toolgen/compat/keywords.py"),
+        (
+            "tests/compat/test_compat_rules_stated.py",
+            "tests/test_compat_schema.py",
+            "tests/test_compat_table.py",
+            "tests/test_compat_properties.py",
+        ),
+    ),
+    "compat-report": Group(
+        ("toolgen/compat/report.py", "toolgen/compat/base.py"),
+        ("tests/test_compat_schema.py", "tests/test_compat_table.py", "tests/test_cli_diff.py"),
+    ),
+    "walks": Group(
+        ("templates/python/_schemas.py.jinja",),
+        ("tests/runtime/test_redaction_keywords.py", "tests/test_python_nulls.py"),
+    ),
+    "write": Group(("toolgen/write.py",), ("tests/test_write.py", "tests/test_cli_build.py")),
+}
+"""Run in this order: `write` is last (it is being rewritten; report only)."""
+
+
+def _scratch(workdir: Path) -> Path:
+    """A fresh copy of the checkout under `workdir`, with `shared/` beside it as the tests expect."""
+    root = workdir / "checkout"
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True)
+    for name in COPIED:
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, root / name, ignore=shutil.ignore_patterns("__pycache__", ".toolgen-cache"))
+        elif source.is_file():
+            shutil.copy2(source, root / name)
+    shared = REPO.parent / "shared"
+    if shared.is_dir() and not (workdir / "shared").exists():
+        (workdir / "shared").symlink_to(shared)
+    return root
+
+
+def _selected(group: Group, without: tuple[str, ...]) -> list[str]:
+    return [t for t in group.tests if (REPO / t).exists() and t not in without]
+
+
+def _mutmut_config(group: Group, without: tuple[str, ...]) -> str:
+    tests = [*_selected(group, without), "-p", "no:cacheprovider", "-x", "-q"]
+    return (
+        "\n[tool.mutmut]\n"
+        'source_paths = ["toolgen"]\n'
+        f"only_mutate = {json.dumps(list(group.modules))}\n"
+        'also_copy = ["templates", "contracts", "docs", "README.md"]\n'
+        f"pytest_add_cli_args_test_selection = {json.dumps(tests)}\n"
+    )
+
+
+def run_mutmut(
+    name: str, group: Group, workdir: Path, budget: float, without: tuple[str, ...] = ()
+) -> tuple[Counter[str], list[str], bool]:
+    """Run mutmut over the group; (outcome counts, surviving mutant names, finished)."""
+    root = _scratch(workdir / name)
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text(encoding="utf-8") + _mutmut_config(group, without), encoding="utf-8")
+    mutmut = Path(sys.executable).with_name("mutmut")
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    finished = True
+    try:
+        subprocess.run(
+            [str(mutmut), "run", "--max-children", "2"],
+            cwd=root,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=budget,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        finished = False
+    listing = subprocess.run(
+        [str(mutmut), "results", "--all", "true"], cwd=root, capture_output=True, text=True, check=False
+    ).stdout
+    counts: Counter[str] = Counter()
+    survivors = []
+    for line in listing.splitlines():
+        match = re.match(r"\s*(\S+): (.+)$", line)
+        if match:
+            counts[match.group(2)] += 1
+            if match.group(2) == "survived":
+                survivors.append(match.group(1))
+    return counts, survivors, finished
+
+
+def show(workdir: Path, name: str, mutant: str) -> str:
+    mutmut = Path(sys.executable).with_name("mutmut")
+    checkout = workdir / name / "checkout"
+    proc = subprocess.run([str(mutmut), "show", mutant], cwd=checkout, capture_output=True, text=True, check=False)
+    return proc.stdout
+
+
+def template_mutants(text: str) -> list[tuple[str, str]]:
+    """(a name, the mutated template text) for each mutmut mutation of the template's Python body.
+
+    The Jinja header lines (`{% ... %}` and `# {{ line }}`) are kept as they are; only the Python
+    after them is parsed and mutated, with mutmut's own operators.
+    """
+    from mutmut.mutation.file_mutation import create_mutations
+
+    lines = text.splitlines(keepends=True)
+    head = 0
+    while head < len(lines) and ("{%" in lines[head] or "{{" in lines[head]):
+        head += 1
+    header, body = "".join(lines[:head]), "".join(lines[head:])
+    module, mutations, _, _ = create_mutations("template.py", body)
+    by_function: dict[str, list[tuple[str, str]]] = {}
+    for index, mutation in enumerate(mutations):
+        function = mutation.contained_by_top_level_function
+        where = function.name.value if function is not None else "module"
+        mutated = module.deep_replace(mutation.original_node, mutation.mutated_node)
+        by_function.setdefault(where, []).append((f"{where}__{index}", header + mutated.code))
+    # Round robin over the functions: a run cut short by its budget has still tried each of them.
+    queues = list(by_function.values())
+    out = []
+    while any(queues):
+        out.extend(queue.pop(0) for queue in queues if queue)
+    return out
+
+
+def run_template(
+    name: str, group: Group, workdir: Path, budget: float, without: tuple[str, ...] = ()
+) -> tuple[Counter[str], list[str], bool]:
+    """Mutate the template group's file mutant by mutant and run its tests against each."""
+    root = _scratch(workdir / name)
+    (template,) = group.modules
+    original = (REPO / template).read_text(encoding="utf-8")
+    tests = _selected(group, without)
+    started = time.monotonic()
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text(encoding="utf-8") + _mutmut_config(group, without), encoding="utf-8")
+    here = Path.cwd()
+    os.chdir(root)  # mutmut reads its configuration from the working directory
+    try:
+        mutants = template_mutants(original)
+    finally:
+        os.chdir(here)
+    counts: Counter[str] = Counter()
+    survivors = []
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    for mutant, text in mutants:
+        left = budget - (time.monotonic() - started)
+        if left <= 0:
+            return counts, survivors, False
+        (root / template).write_text(text, encoding="utf-8")
+        command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
+        try:
+            proc = subprocess.run(command, cwd=root, env=env, capture_output=True, timeout=min(left, 120), check=False)
+        except subprocess.TimeoutExpired:
+            counts["timeout"] += 1
+            continue
+        outcome = "survived" if proc.returncode == 0 else "killed"
+        counts[outcome] += 1
+        if outcome == "survived":
+            survivors.append(mutant)
+            (workdir / name / f"{mutant}.jinja").write_text(text, encoding="utf-8")
+    return counts, survivors, True
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("groups", nargs="*", help=f"groups to run, of {', '.join(GROUPS)} (default: all)")
+    parser.add_argument("--budget", type=float, default=420.0, help="seconds per group (default 420)")
+    parser.add_argument("--workdir", type=Path, default=None, help="scratch folder (default: a new temporary one)")
+    parser.add_argument("--show", action="store_true", help="print the diff of every surviving mutant")
+    parser.add_argument(
+        "--without", action="append", default=[], metavar="TEST", help="leave this test file out (to measure it)"
+    )
+    parser.add_argument("--list", action="store_true", help="list the groups, their modules and tests")
+    args = parser.parse_args()
+    if args.list:
+        for name, group in GROUPS.items():
+            print(f"{name}: {', '.join(group.modules)}\n    tests: {' '.join(group.tests)}")
+        return 0
+    unknown = [name for name in args.groups if name not in GROUPS]
+    if unknown:
+        parser.error(f"no such group: {', '.join(unknown)} (groups: {', '.join(GROUPS)})")
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="toolgen-mutation-"))
+    print(f"scratch folder: {workdir}")
+    for name in args.groups or list(GROUPS):
+        group = GROUPS[name]
+        runner = run_template if group.modules[0].endswith(".jinja") else run_mutmut
+        started = time.monotonic()
+        counts, survivors, finished = runner(name, group, workdir, args.budget, tuple(args.without))
+        total = sum(counts.values())
+        state = "" if finished else " (budget spent: partial)"
+        outcomes = ", ".join(f"{count} {outcome}" for outcome, count in sorted(counts.items()))
+        print(f"\n== {name}: {total} mutants, {outcomes}{state} in {time.monotonic() - started:.0f}s")
+        by_module = Counter(mutant.rsplit(".", 1)[0] if "." in mutant else group.modules[0] for mutant in survivors)
+        for module, count in sorted(by_module.items()):
+            print(f"   {module}: {count} survived")
+        for mutant in survivors:
+            print(f"   survived: {mutant}")
+            if args.show and runner is run_mutmut:
+                print(show(workdir, name, mutant))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
