@@ -1,7 +1,7 @@
 """Benchmark `toolgen build` / `check` against datamodel-code-generator, all in one run.
 
-    .venv/bin/python benchmarks/bench_build.py                      # 1,000 and 10,000 contracts
-    .venv/bin/python benchmarks/bench_build.py --sizes 200 --skip-10k --cli-runs 10   # a quick look
+    .venv/bin/python -m benchmarks.bench_build                      # 1,000 and 10,000 contracts
+    .venv/bin/python -m benchmarks.bench_build --sizes 200 --skip-10k --cli-runs 10   # a quick look
 
 For the base size (default 1,000) it writes a synthetic catalog (`synth_catalog.py`) into a fresh
 temporary project and times, each as a child process (`python -m toolgen`, every target on):
@@ -32,9 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import synth_catalog
+from benchmarks import REPO, synth_catalog
 
 PYTHON = sys.executable
 CODEGEN = str(Path(sys.executable).parent / "datamodel-codegen")
@@ -243,8 +241,8 @@ def bench_anchors(base: Path, count: int, cli_runs: int, report: Report, repeat:
         times: list[float] = []
         peak = 0.0
         for _ in range(repeat):
-            args = [PYTHON, __file__, "--child-generate", str(schema_path), mode]
-            run = expect(run_child(args), f"generate {mode}", report)
+            args = [PYTHON, "-m", "benchmarks.bench_build", "--child-generate", str(schema_path), mode]
+            run = expect(run_child(args, cwd=REPO), f"generate {mode}", report)
             times.append(json.loads(run.stdout)["seconds"] if run.returncode == 0 else float("nan"))
             peak = max(peak, run.peak_mb)
         figures[f"generate_{mode}"] = sorted(times)[len(times) // 2]

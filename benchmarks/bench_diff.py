@@ -1,7 +1,7 @@
 """Benchmark `toolgen diff` (the comparison and the four report formats) on real tool schemas.
 
-    .venv/bin/python benchmarks/bench_diff.py             # every MCP + BFCL schema in ../shared/corpora
-    .venv/bin/python benchmarks/bench_diff.py --limit 500 # a quick look
+    .venv/bin/python -m benchmarks.bench_diff             # every MCP + BFCL schema in the shared corpora
+    .venv/bin/python -m benchmarks.bench_diff --limit 500 # a quick look
 
 Each input schema of the corpora becomes a contract (names made snake_case and unique; BFCL's
 `"type": "dict"` read as `object`). The head catalog applies one deterministic edit per tool, in
@@ -19,15 +19,13 @@ import re
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
+from benchmarks import corpora_dir
 from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.compat import diff_catalogs, render
 
-CORPORA = next(
-    p for p in (Path(__file__).resolve().parents[2] / "shared" / "corpora", Path("/work/shared/corpora")) if p.is_dir()
-)
+CORPORA = corpora_dir()
 
 
 def _fix_types(schema: Any) -> Any:
@@ -107,6 +105,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--limit", type=int, default=None, help="Use only the first N schemas.")
     parser.add_argument("--repeat", type=int, default=3, help="Runs per figure; the best is printed.")
     args = parser.parse_args(argv)
+    if not CORPORA.is_dir():
+        parser.error(f"no corpora at {CORPORA}: put them in ../shared/corpora or set TOOLGEN_CORPORA")
     base, head = catalogs(load_schemas(args.limit))
     report = diff_catalogs(base, head)
     changes = [c for t in report.tools for c in t.changes]

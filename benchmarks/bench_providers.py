@@ -1,6 +1,7 @@
 """Provider target over the real tool schemas of the shared corpora: time, strictness and diagnostics.
 
-Run: `.venv/bin/python benchmarks/bench_providers.py [CORPORA_DIR]` (default /work/shared/corpora).
+Run: `.venv/bin/python -m benchmarks.bench_providers [CORPORA_DIR]` (default: `$TOOLGEN_CORPORA`, else
+../shared/corpora beside the checkout).
 Every record of mcp_tools.jsonl, taubench and ACEBench whose input schema is a valid draft 2020-12
 object schema becomes a contract (name turned into snake_case, first of each name kept); the catalog
 is projected for every provider with `anthropic_strict = true`.
@@ -19,6 +20,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
+from benchmarks import corpora_dir
 from toolgen.catalog import Contract, build_catalog, contract_from_document
 from toolgen.config import Settings
 from toolgen.render import providers
@@ -69,7 +71,7 @@ def load(corpora: Path) -> list[Contract]:
 
 def main() -> None:
     """Print the figures."""
-    corpora = Path(sys.argv[1] if len(sys.argv) > 1 else "/work/shared/corpora")
+    corpora = Path(sys.argv[1]) if len(sys.argv) > 1 else corpora_dir()
     catalog = build_catalog(load(corpora))
     settings = Settings(root=Path.cwd(), contracts_dir=Path.cwd(), output_dir=Path.cwd(), anthropic_strict=True)
     started = time.perf_counter()

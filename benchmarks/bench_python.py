@@ -1,7 +1,7 @@
 """Time the python target alone, cold, in this process: dcg models and the whole target.
 
-    .venv/bin/python benchmarks/bench_python.py            # the repo's contracts
-    .venv/bin/python benchmarks/bench_python.py --count 200  # 200 synthetic contracts (synth_catalog.py)
+    .venv/bin/python -m benchmarks.bench_python            # the repo's contracts
+    .venv/bin/python -m benchmarks.bench_python --count 200  # 200 synthetic contracts (synth_catalog.py)
 
 No build cache session is open, so nothing is reused; `models_for` and the target each run once
 from scratch (the target makes its models again, so its time includes them).
@@ -16,16 +16,11 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import synth_catalog
-
+from benchmarks import REPO, synth_catalog
 from toolgen.build.pipeline import load_catalog
 from toolgen.config import load_settings
 from toolgen.render import python as target
 from toolgen.render import python_models
-
-REPO = Path(__file__).resolve().parent.parent
 
 
 def main() -> int:

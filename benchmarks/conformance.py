@@ -40,7 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
+from benchmarks import corpora_dir
+
 PACKAGE = "conformance_tools"
 STATES = ("built", "rejected", "broken", "crashed")
 
@@ -320,8 +321,6 @@ def _sdk_validators() -> dict[str, Any]:
 def _validators() -> dict[str, Any]:
     """The provider helper's checks (tests/providers_support.py: the SDK types plus the strict-mode and
     Gemini-subset rules the SDKs do not check) when they exist, else the SDK types alone."""
-    if str(REPO) not in sys.path:
-        sys.path.insert(0, str(REPO))
     try:
         from tests import providers_support as checks
     except ImportError:
@@ -452,10 +451,8 @@ def table(results: list[CorpusResult]) -> str:
 
 
 def _default_files() -> list[str]:
-    for corpora in (REPO.parent / "shared" / "corpora", Path("/work/shared/corpora")):
-        if corpora.is_dir():
-            return [str(p) for p in sorted(corpora.rglob("*.jsonl"))]
-    return []
+    corpora = corpora_dir()
+    return [str(p) for p in sorted(corpora.rglob("*.jsonl"))] if corpora.is_dir() else []
 
 
 def main(argv: list[str] | None = None) -> int:

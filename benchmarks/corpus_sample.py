@@ -6,7 +6,7 @@ github-mcp-server, modelcontextprotocol/servers and docker/mcp-registry; the Liv
 mcp-proxy captures are left out, their schemas belong to third-party servers). Records are copied
 verbatim, one per line. Rerun only to change the sample:
 
-    .venv/bin/python benchmarks/corpus_sample.py [CORPORA_DIR]
+    .venv/bin/python -m benchmarks.corpus_sample [CORPORA_DIR]
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ import json
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from benchmarks import REPO, corpora_dir
+
 OUT = REPO / "tests" / "data" / "corpus_sample"
 SAMPLE = {
     "bfcl_functions.jsonl": 90,
@@ -49,4 +50,4 @@ def sample(corpora: Path) -> None:
 
 
 if __name__ == "__main__":
-    sample(Path(sys.argv[1]) if len(sys.argv) > 1 else REPO.parent / "shared" / "corpora")
+    sample(Path(sys.argv[1]) if len(sys.argv) > 1 else corpora_dir())

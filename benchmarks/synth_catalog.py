@@ -5,7 +5,7 @@ JSON, in a few sub-folders) and returns their names. The same `(n, seed)` always
 the only source of variety is a `random.Random` seeded from `(seed, index)`, so contract `i` is the
 same whatever `n` is, and changing one contract changes no other.
 
-The shapes follow what real tool catalogs hold (see /work/shared/corpora): a flat input with a few
+The shapes follow what real tool catalogs hold (see the shared corpora's README): a flat input with a few
 scalars and enums, often a nested options object, sometimes an array of objects, nullable type lists,
 local `$defs` + `$ref`, defaults, formats and bounds; an output schema on most tools; declared errors
 with `retryable`; and examples that validate against both schemas.

@@ -7,26 +7,52 @@ git diff. A failing golden comparison prints that command.
 from __future__ import annotations
 
 import difflib
+import os
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+from benchmarks import corpora_dir
 
 REPO = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE_COMMAND = ".venv/bin/pytest --update-golden"
 
 
-def _find_corpora() -> Path:
-    """The shared corpora: `shared/corpora` beside the checkout (as on CI), else /work/shared/corpora."""
-    for candidate in (REPO.parent / "shared" / "corpora", Path("/work/shared/corpora")):
-        if candidate.is_dir():
-            return candidate
-    raise RuntimeError("the shared corpora folder is missing: expected ../shared/corpora beside the checkout")
+CORPORA = corpora_dir()
+"""Use this (not an absolute path) in every test that reads the shared corpora; mark such a test `corpus`."""
+CORPORA_MISSING = (
+    f"needs the shared tool corpora, which are not in the repository: none at {CORPORA} "
+    "(put them in ../shared/corpora beside the checkout, or set TOOLGEN_CORPORA=DIR)"
+)
+
+CORPUS_SAMPLE = Path(__file__).resolve().parent / "data" / "corpus_sample"
+"""Licence-clean records of the corpora, copied into the repository (see its NOTICE.md), one folder, same
+file names: what the default tier reads instead of the corpora."""
+CORPUS_SOURCES = [
+    pytest.param(CORPUS_SAMPLE, id="sample"),
+    pytest.param(CORPORA, id="corpora", marks=pytest.mark.corpus),
+]
+"""Parametrize a test over `source` with these: the sample by default, the whole corpora with `-m corpus`."""
 
 
-CORPORA = _find_corpora()
-"""Use this (not an absolute path) for every test that reads ../shared/corpora."""
+def corpus_file(source: Path, name: str) -> Path:
+    """The corpora's file `name` (such as `other/taubench_tools.jsonl`) in `source`; the sample is flat."""
+    return CORPUS_SAMPLE / Path(name).name if source == CORPUS_SAMPLE else source / name
+
+
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+"""CI: the same examples on every run and no example database, so no run depends on an earlier one."""
+ON_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if ON_CI else "default"))
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A `corpus` test skips, saying where the data comes from, when the corpora are not there."""
+    if item.get_closest_marker("corpus") is not None and not CORPORA.is_dir():
+        pytest.skip(CORPORA_MISSING)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

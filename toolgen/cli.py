@@ -6,25 +6,36 @@ error (a bug in toolgen: rerun with --debug for the traceback). Bad input never 
 
 from __future__ import annotations
 
-import contextlib
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import click
 
 from toolgen import __version__
 from toolgen.build import cache, fastpath, pipeline, write
-from toolgen.cli_common import FORMATS, Context, emit, guarded, settings_or_exit
-from toolgen.config import Settings
-from toolgen.diagnostics import Diagnostic, has_errors
+from toolgen.cliout import (
+    Context,
+    build_result,
+    built_line,
+    check_result,
+    counts,
+    drift,
+    emit,
+    emit_unless_json,
+    guarded,
+    permission_list,
+    plural,
+    print_drift,
+    progress_bar,
+    refuse,
+    settings_or_exit,
+    summary,
+)
+from toolgen.config import find_root
+from toolgen.diagnostics import has_errors
 
-
-def _counts(found: Sequence[Diagnostic]) -> str:
-    errors = sum(1 for d in found if d.is_error)
-    warnings = len(found) - errors
-    return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+FORMATS = click.Choice(["text", "json", "github"])
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -33,42 +44,42 @@ def _counts(found: Sequence[Diagnostic]) -> str:
     "-C",
     "--project",
     "project",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=".",
-    show_default=True,
-    help="Project root (where pyproject.toml or toolgen.toml and contracts/ are).",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="Project root (default: the nearest folder up from here with toolgen.toml, [tool.toolgen] or contracts/).",
 )
 @click.option("--debug", is_flag=True, help="Show Python tracebacks for internal errors.")
 @click.pass_context
-def main(click_ctx: click.Context, project: Path, debug: bool) -> None:
+def main(click_ctx: click.Context, project: Path | None, debug: bool) -> None:
     """toolgen: one contract per tool, projected into Python, provider declarations, docs and mocks."""
-    click_ctx.obj = Context(project, debug)
+    click_ctx.obj = Context(project if project is not None else find_root(Path.cwd()), debug)
 
 
 @main.command()
 @click.option("--force", is_flag=True, help="Overwrite files in the output folder that toolgen did not generate.")
-@click.option("--format", "fmt", type=FORMATS, default="text", help="Format of diagnostics.")
+@click.option("--format", "fmt", type=FORMATS, default="text", help="Format of diagnostics (json: one document).")
 @click.option("--no-cache", is_flag=True, help="Ignore and do not update the build cache (.toolgen-cache/).")
 @click.pass_obj
 @guarded
 def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
     """Validate the contracts and write every target; unchanged files are not rewritten."""
     started = time.perf_counter()
-    settings = settings_or_exit(ctx)
+    settings = settings_or_exit(ctx, fmt=fmt)
     out = settings.rel(settings.output_dir)
     key = None if no_cache else fastpath.input_key(settings)
     state = fastpath.lookup(settings, key)
     if state is not None:
-        emit(state.diagnostics, fmt)
-        elapsed = time.perf_counter() - started
-        summary = f"{state.contracts} contracts: nothing changed, {state.files} files in {out}/ up to date"
-        click.echo(f"{summary} (no input changed since the last build; {elapsed:.2f}s)")
+        emit_unless_json(state.diagnostics, fmt)
+        build_result(fmt, state.diagnostics, out, contracts=state.contracts, unchanged=state.files)
+        seconds = time.perf_counter() - started
+        summary(built_line(state.contracts, out, unchanged=state.files, seconds=seconds, fast=True), fmt)
         return
     with cache.session(settings.root, enabled=not no_cache) as store, progress_bar(settings) as step:
         result = pipeline.generate(settings, progress=step)
-        emit(result.diagnostics, fmt)
+        emit_unless_json(result.diagnostics, fmt)
         if not result.ok:
-            click.echo(f"toolgen: build failed ({_counts(result.diagnostics)}); nothing was written.", err=True)
+            build_result(fmt, result.diagnostics, out, contracts=0, unchanged=0, ok=False)
+            click.echo(f"toolgen: build failed ({counts(result.diagnostics)}); nothing was written.", err=True)
             sys.exit(1)
         change = write.plan(result.artifacts, settings.output_dir)
         write.apply(change, force=force)
@@ -76,32 +87,12 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
         if store is not None:
             fastpath.record(settings, key, result.diagnostics, contracts, change.files, verified=change.verified)
             store.prune()
-    elapsed = time.perf_counter() - started
-    if change.up_to_date:
-        files = len(change.unchanged)
-        click.echo(f"{contracts} contracts: nothing changed, {files} files in {out}/ up to date ({elapsed:.2f}s)")
-    else:
-        click.echo(
-            f"{contracts} contracts: {len(change.write)} files written, {len(change.unchanged)} unchanged, "
-            f"{len(change.remove)} removed in {out}/ ({elapsed:.2f}s)"
-        )
-
-
-PROGRESS_MIN_CONTRACTS = 200
-"""A build of at least this many contracts shows a progress bar (on a terminal only)."""
-
-
-@contextlib.contextmanager
-def progress_bar(settings: Settings) -> Iterator[Callable[[str], None] | None]:
-    """A progress bar on stderr over the build's steps, when stderr is a terminal and the catalog is large."""
-    files = fastpath.contract_files(settings.contracts_dir) if sys.stderr.isatty() else None
-    if files is None or len(files) < PROGRESS_MIN_CONTRACTS:
-        yield None
-        return
-    steps = ["validate", *settings.targets]
-    label = f"building {len(files)} contracts"
-    with click.progressbar(length=len(steps), label=label, file=sys.stderr, item_show_func=lambda s: s) as bar:
-        yield lambda step: bar.update(1, current_item=step)
+    unchanged, written, removed = len(change.unchanged), change.write, change.remove
+    build_result(
+        fmt, result.diagnostics, out, contracts=contracts, unchanged=unchanged, written=written, removed=removed
+    )
+    seconds = time.perf_counter() - started
+    summary(built_line(contracts, out, unchanged=unchanged, written=written, removed=removed, seconds=seconds), fmt)
 
 
 @main.command()
@@ -111,34 +102,31 @@ def progress_bar(settings: Settings) -> Iterator[Callable[[str], None] | None]:
 @guarded
 def check(ctx: Context, fmt: str, no_cache: bool) -> None:
     """Prove the generated files are current: generate in memory and compare; writes nothing."""
-    settings = settings_or_exit(ctx)
+    settings = settings_or_exit(ctx, fmt=fmt)
     out = settings.rel(settings.output_dir)
     key = None if no_cache else fastpath.input_key(settings)
     recorded = fastpath.lookup(settings, key)
     if recorded is not None:
-        emit(recorded.diagnostics, fmt)
-        click.echo(f"{out}/ is up to date ({recorded.files} files; no input changed since the last build)")
+        check_result(fmt, recorded.diagnostics, out, current=recorded.files)
+        summary(f"{out}/ is up to date ({plural(recorded.files, 'file')}; no input changed since the last build)", fmt)
         return
     with cache.session(settings.root, enabled=not no_cache):
         result = pipeline.generate(settings)
-    emit(result.diagnostics, fmt)
     if not result.ok:
-        click.echo(f"toolgen: contracts are invalid ({_counts(result.diagnostics)})", err=True)
+        check_result(fmt, result.diagnostics, out, ok=False)
+        click.echo(f"toolgen: contracts are invalid ({counts(result.diagnostics)})", err=True)
         sys.exit(1)
     change = write.plan(result.artifacts, settings.output_dir)
+    drifted = drift(out, change.write, change.missing, change.remove)
+    check_result(fmt, result.diagnostics, out, current=len(change.unchanged), drifted=drifted)
     if change.up_to_date:
         if not no_cache:
             contracts = len(result.catalog) if result.catalog is not None else 0
             fastpath.record(settings, key, result.diagnostics, contracts, change.files, verified=change.verified)
-        click.echo(f"{out}/ is up to date ({len(change.unchanged)} files)")
+        summary(f"{out}/ is up to date ({plural(len(change.unchanged), 'file')})", fmt)
         return
-    for path in change.write:
-        state = "missing" if path in change.missing else "stale"
-        click.echo(f"{out}/{path}: {state}")
-        if path in change.diffs:
-            click.echo(change.diffs[path], nl=False)
-    for path in change.remove:
-        click.echo(f"{out}/{path}: orphaned (its contract or target is gone)")
+    if fmt != "json":
+        print_drift(drifted, change.diffs, out, fmt)
     click.echo(f"toolgen: {out}/ is out of date; run `toolgen build` and commit the result", err=True)
     sys.exit(1)
 
@@ -153,13 +141,13 @@ def validate(ctx: Context, paths: tuple[Path, ...], fmt: str, strict: bool) -> N
     """Validate contracts (all of them, or only PATHS) and report every problem."""
     from toolgen.validate import validate_paths
 
-    settings = settings_or_exit(ctx)
+    settings = settings_or_exit(ctx, fmt="json-list" if fmt == "json" else fmt)
     found = validate_paths(settings, list(paths))
     if strict:
         found = [d if d.is_error else d.promoted() for d in found]
     emit(found, fmt)
     if fmt == "text":
-        click.echo(f"{_counts(found)}", err=True)
+        click.echo(f"{counts(found)}", err=True)
     if has_errors(found):
         sys.exit(1)
 
@@ -174,7 +162,7 @@ def validate(ctx: Context, paths: tuple[Path, ...], fmt: str, strict: bool) -> N
 @click.pass_obj
 @guarded
 def new(ctx: Context, name: str, fmt: str, folder: str | None) -> None:
-    """Scaffold a contract NAME that passes `toolgen validate --strict`; never overwrites."""
+    """Scaffold a contract NAME that validates; --strict passes once its TODOs are written. Never overwrites."""
     from toolgen import scaffold
 
     settings = settings_or_exit(ctx)
@@ -187,7 +175,7 @@ def new(ctx: Context, name: str, fmt: str, folder: str | None) -> None:
     except scaffold.ScaffoldError as exc:
         click.echo(f"toolgen: {exc}", err=True)
         sys.exit(1)
-    click.echo(f"wrote {settings.rel(path)}; replace the TODOs, then run `toolgen validate`")
+    click.echo(f"wrote {settings.rel(path)}; replace the TODOs (TG150), then run `toolgen validate --strict`")
 
 
 @main.command()
@@ -215,29 +203,15 @@ def stats_command(ctx: Context, fmt: str) -> None:
     from toolgen.render import providers
     from toolgen.render.providers import stats
 
-    settings = settings_or_exit(ctx)
+    settings = settings_or_exit(ctx, fmt=fmt)
     catalog, problems, _ = pipeline.load_catalog(settings)
     if catalog is None:
-        emit(problems, "text")
-        click.echo(f"toolgen: contracts are invalid ({_counts(problems)})", err=True)
-        sys.exit(1)
+        refuse(problems, fmt, f"toolgen: contracts are invalid ({counts(problems)})")
     measured = stats.measure(providers.project(catalog, settings))
     if fmt == "json":
         click.echo(json.dumps(measured.to_json(), indent=2, ensure_ascii=False))
     else:
         click.echo(stats.render_text(measured), nl=False)
-
-
-def _permission_list(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[str, ...] | None:
-    from toolgen.catalog import PERMISSIONS
-
-    if value is None:
-        return None
-    chosen = tuple(p.strip() for p in value.split(",") if p.strip() and p.strip() != "none")
-    unknown = [p for p in chosen if p not in PERMISSIONS]
-    if unknown:
-        raise click.BadParameter(f"unknown {', '.join(unknown)}; choose from {', '.join(PERMISSIONS)} or none")
-    return chosen
 
 
 @main.command("import")
@@ -263,7 +237,7 @@ def _permission_list(_ctx: click.Context, _param: click.Parameter, value: str | 
 )
 @click.option(
     "--permissions",
-    callback=_permission_list,
+    callback=permission_list,
     help="Comma-separated permissions for every imported tool (or `none`); default: proposed from MCP "
     "annotations, else all four, unconfirmed.",
 )
@@ -281,7 +255,8 @@ def import_command(
     permissions: tuple[str, ...] | None,
 ) -> None:
     """Write one contract per tool declared in FILE (a provider's tools, a tools/list result, JSON Lines)."""
-    from toolgen.importing import importer, write
+    from toolgen.importing import importer
+    from toolgen.importing.write import import_file
 
     if force and update:
         raise click.UsageError("--force and --update exclude each other: --update keeps what a person decided")
@@ -289,12 +264,12 @@ def import_command(
     options = importer.Options(
         file.as_posix(), repair=repair, fmt=fmt, force=force, permissions=permissions, update=update
     )
-    plan, lines = write.import_file(file, shape, settings, options)
+    plan, lines = import_file(file, shape, settings, options)
     for line in lines:
         click.echo(line)
     emit(plan.diagnostics, "text")
     rejected = plan.records - len(plan.planned)
-    click.echo(f"{plan.records} declarations: {len(plan.planned)} imported, {rejected} rejected", err=True)
+    click.echo(f"{plural(plan.records, 'declaration')}: {len(plan.planned)} imported, {rejected} rejected", err=True)
     if plan.planned and permissions is None:
         click.echo(
             "Permissions were proposed (from MCP annotations where given, else all four) and marked unconfirmed "
@@ -328,17 +303,16 @@ def diff_command(
 
     if (base_ref is None) == (base_file is None):
         raise click.UsageError("give exactly one of --base REF and --base-file PATH")
-    settings = settings_or_exit(ctx)
+    settings = settings_or_exit(ctx, fmt=fmt)
     try:
         base = compat.read_base_file(base_file) if base_file else compat.read_base_at_ref(settings, base_ref or "")
     except compat.BaseError as exc:
         click.echo(f"toolgen: {exc}", err=True)
         sys.exit(2)
     head, problems, documents = pipeline.load_catalog(settings)
-    if head is None:
-        emit(problems, "github" if fmt == "github" else "text")
-        click.echo(f"toolgen: contracts are invalid ({_counts(problems)}); fix them before diffing", err=True)
-        sys.exit(1)
+    if head is None:  # what stops the diff; the warnings are `toolgen validate`'s to list
+        errors = [d for d in problems if d.is_error]
+        refuse(errors, fmt, f"toolgen: contracts are invalid ({counts(problems)}); fix the errors before diffing")
     off = frozenset(code for code, level in settings.rule_severities.items() if level == "off")
     report = compat.diff_catalogs(base, head, allow_escalation=allow_escalation, allow_removal=allow_removal, off=off)
     click.echo(compat.render(report, fmt, {d.rel: d.locate for d in documents}), nl=False)
@@ -362,7 +336,7 @@ def mock_server_command(ctx: Context) -> None:
     catalog, problems, _ = pipeline.load_catalog(settings)
     if catalog is None:
         emit(problems, "text")
-        click.echo(f"toolgen: contracts are invalid ({_counts(problems)}); nothing to serve", err=True)
+        click.echo(f"toolgen: contracts are invalid ({counts(problems)}); nothing to serve", err=True)
         sys.exit(1)
     tools = f"{len(catalog)} tool{'s' * (len(catalog) != 1)}"
     try:

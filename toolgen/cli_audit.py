@@ -13,11 +13,8 @@ from pathlib import Path
 import click
 
 from toolgen import diagnostics
+from toolgen.cliout import Context, plural, refuse, settings_or_exit
 from toolgen.diagnostics import Severity
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' * (count != 1)}"
 
 
 def audit_summary(result: object, tools: int) -> str:
@@ -27,11 +24,11 @@ def audit_summary(result: object, tools: int) -> str:
     assert isinstance(result, Audit)
     counts = {s: sum(1 for d in result.diagnostics if d.severity is s) for s in Severity}
     found = {i.tool for i in result.implementations}
-    implementations = _plural(len(result.implementations), "implementation")
+    implementations = plural(len(result.implementations), "implementation")
     return (
-        f"toolgen audit: {_plural(result.files, 'file')} read, {implementations} "
-        f"of {len(found)} of {_plural(tools, 'tool')}; {_plural(counts[Severity.ERROR], 'error')}, "
-        f"{_plural(counts[Severity.WARNING], 'warning')}, {counts[Severity.INFO]} info"
+        f"toolgen audit: {plural(result.files, 'file')} read, {implementations} "
+        f"of {len(found)} of {plural(tools, 'tool')}; {plural(counts[Severity.ERROR], 'error')}, "
+        f"{plural(counts[Severity.WARNING], 'warning')}, {counts[Severity.INFO]} info"
     )
 
 
@@ -41,16 +38,14 @@ def audit_summary(result: object, tools: int) -> str:
 @click.pass_obj
 def audit_command(ctx: object, paths: tuple[Path, ...], fmt: str) -> None:
     """Read implementation source and report effects their tools' permissions do not declare (exit 1)."""
-    from toolgen import audit, cli_common
+    from toolgen import audit
     from toolgen.build import pipeline
 
-    assert isinstance(ctx, cli_common.Context)
-    settings = cli_common.settings_or_exit(ctx)
+    assert isinstance(ctx, Context)
+    settings = settings_or_exit(ctx, fmt=fmt)
     catalog, problems, _ = pipeline.load_catalog(settings)
     if catalog is None:
-        cli_common.emit(problems, "text")
-        click.echo("toolgen: contracts are invalid; fix them before auditing", err=True)
-        sys.exit(1)
+        refuse(problems, fmt, "toolgen: contracts are invalid; fix them before auditing")
     files = audit.python_files(settings.root, [p.resolve() for p in paths], settings.output_dir)
     result = audit.audit(catalog, files, settings.rel, package=settings.python_package)
     if fmt == "json":
@@ -88,11 +83,11 @@ def replay_text(result: object, fmt: str) -> str:
         for tool, s in sorted(result.tools.items()):
             versions = ", ".join(sorted(s.versions)) or "no version"
             lines.append(
-                f"{tool}: {_plural(s.calls, 'call')} ({versions}), {s.refused} refused, {s.uncertain} uncertain"
+                f"{tool}: {plural(s.calls, 'call')} ({versions}), {s.refused} refused, {s.uncertain} uncertain"
             )
     lines.append(
-        f"{_plural(result.calls, 'recorded call')}: {result.refused} would now be refused; "
-        f"{_plural(result.uncertain_checks, 'check')} uncertain (redacted or shortened values)"
+        f"{plural(result.calls, 'recorded call')}: {result.refused} would now be refused; "
+        f"{plural(result.uncertain_checks, 'check')} uncertain (redacted or shortened values)"
     )
     return "\n".join(lines) + "\n"
 
@@ -103,16 +98,14 @@ def replay_text(result: object, fmt: str) -> str:
 @click.pass_obj
 def replay_command(ctx: object, traces: Path, fmt: str) -> None:
     """Judge recorded calls (a JsonlTracer file) against the contracts on disk (exit 1 if any is refused now)."""
-    from toolgen import cli_common, replay
+    from toolgen import replay
     from toolgen.build import pipeline
 
-    assert isinstance(ctx, cli_common.Context)
-    settings = cli_common.settings_or_exit(ctx)
+    assert isinstance(ctx, Context)
+    settings = settings_or_exit(ctx, fmt=fmt)
     catalog, problems, _ = pipeline.load_catalog(settings)
     if catalog is None:
-        cli_common.emit(problems, "text")
-        click.echo("toolgen: contracts are invalid; fix them before replaying", err=True)
-        sys.exit(1)
+        refuse(problems, fmt, "toolgen: contracts are invalid; fix them before replaying")
     try:
         result = replay.replay(traces, settings.rel(traces), catalog, settings.python_package)
     except OSError as exc:

@@ -15,12 +15,13 @@ import os
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from toolgen import provideroptions, rules
 from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.positions import locator_for
 
 ALL_TARGETS: tuple[str, ...] = ("catalog", "python", "providers", "docs", "mocks")
 """Every target toolgen can build, in build order."""
@@ -96,16 +97,46 @@ def _config_error(file: str, pointer: str, message: str) -> Diagnostic:
     return Diagnostic("TG100", Severity.ERROR, message, file, pointer)
 
 
+_TOML_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)")
+"""Where tomllib says a parse error is (only in its message)."""
+
+
+def _unreadable(name: str, exc: Exception, text: str) -> Diagnostic:
+    """A configuration file that does not parse, at the line and column tomllib names in its message."""
+    message = f"cannot read the configuration: {_TOML_AT.sub('', str(exc)).strip()}"
+    at = _TOML_AT.search(str(exc))
+    if at:
+        return replace(_config_error(name, "", message), line=int(at.group(1)), column=int(at.group(2)))
+    if "end of document" in message:
+        return replace(_config_error(name, "", message), line=text.count("\n") + 1)
+    return _config_error(name, "", message)
+
+
+def _located(problems: list[Diagnostic], root: Path, file: str | None) -> list[Diagnostic]:
+    """The problems with the line and column of their pointer in the configuration file."""
+    unplaced = [d for d in problems if d.line is None and d.pointer]
+    if file is None or not unplaced:
+        return problems
+    try:
+        locate = locator_for((root / file).read_text(encoding="utf-8"), "toml")
+    except (OSError, UnicodeDecodeError):
+        return problems
+    placed = {id(d): replace(d, line=locate(d.pointer)[0], column=locate(d.pointer)[1]) for d in unplaced}
+    return [placed.get(id(d), d) for d in problems]
+
+
 def _read_raw(root: Path) -> tuple[Mapping[str, Any], str | None, list[Diagnostic]]:
     """Find and parse the configuration table; return it, the file it came from, and problems."""
     for name, table_path in (("toolgen.toml", ()), ("pyproject.toml", ("tool", "toolgen"))):
         path = root / name
         if not path.is_file():
             continue
+        text = ""
         try:
-            data: Any = tomllib.loads(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
+            data: Any = tomllib.loads(text)
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            return {}, name, [_config_error(name, "", f"cannot read the configuration: {exc}")]
+            return {}, name, [_unreadable(name, exc, text)]
         for key in table_path:
             data = data.get(key, {}) if isinstance(data, dict) else {}
         if not isinstance(data, dict):
@@ -114,6 +145,25 @@ def _read_raw(root: Path) -> tuple[Mapping[str, Any], str | None, list[Diagnosti
             continue
         return data, name, []
     return {}, None, []
+
+
+def _is_root(folder: Path) -> bool:
+    """A project root: a `toolgen.toml`, a `pyproject.toml` with `[tool.toolgen]`, or a `contracts/` folder."""
+    if (folder / "toolgen.toml").is_file() or (folder / "contracts").is_dir():
+        return True
+    try:
+        data = tomllib.loads((folder / "pyproject.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    tool = data.get("tool")
+    return isinstance(tool, dict) and "toolgen" in tool
+
+
+def find_root(start: Path) -> Path:
+    """The project `start` is in: the nearest folder at or above it that is a root (as git and ruff
+    find theirs), else `start` itself (whose problems the commands then report)."""
+    start = start.resolve()
+    return next((folder for folder in (start, *start.parents) if _is_root(folder)), start)
 
 
 def _check_rules(raw: Any, file: str, pointer: str) -> tuple[dict[str, Severity], list[Diagnostic]]:
@@ -201,4 +251,4 @@ def load_settings(root: Path, overrides: Mapping[str, Any] | None = None) -> tup
         config_file=file,
         providers=_providers(merged["providers"], label, f"{pointer_base}/providers", problems),
     )
-    return settings, problems
+    return settings, _located(problems, root, file)

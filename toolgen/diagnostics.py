@@ -124,17 +124,18 @@ def _github_escape(text: str, *, property_value: bool = False) -> str:
     return text
 
 
+def github_command(kind: str, message: str, **props: object) -> str:
+    """A GitHub Actions workflow command (`::error file=...,line=...::message`); None props are left out."""
+    given = ",".join(f"{k}={_github_escape(str(v), property_value=True)}" for k, v in props.items() if v is not None)
+    return f"::{kind} {given}::{_github_escape(message)}"
+
+
 def format_github(diagnostic: Diagnostic) -> str:
-    """A GitHub Actions workflow command (`::error file=...,line=...::message`)."""
+    """A diagnostic as a GitHub Actions annotation on its file, line and column."""
     kind = {Severity.ERROR: "error", Severity.INFO: "notice"}.get(diagnostic.severity, "warning")
-    props = [f"file={_github_escape(diagnostic.file, property_value=True)}"]
-    if diagnostic.line is not None:
-        props.append(f"line={diagnostic.line}")
-    if diagnostic.column is not None:
-        props.append(f"col={diagnostic.column}")
-    props.append(f"title={diagnostic.code}")
     at = f" [at {diagnostic.pointer}]" if diagnostic.pointer else ""
-    return f"::{kind} {','.join(props)}::{_github_escape(diagnostic.message + at)}"
+    props = {"file": diagnostic.file, "line": diagnostic.line, "col": diagnostic.column, "title": diagnostic.code}
+    return github_command(kind, diagnostic.message + at, **props)
 
 
 def render(diagnostics: Sequence[Diagnostic], fmt: str) -> str:

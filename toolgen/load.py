@@ -110,6 +110,17 @@ def _parse_error_position(exc: Exception, text: str) -> tuple[int | None, int | 
     return None, None
 
 
+def _comma_hint(exc: json.JSONDecodeError) -> str:
+    """The fix for JSON's most common mistake, a comma before `}` or `]` (TOML and JavaScript allow one)."""
+    before = exc.doc[: exc.pos].rstrip()
+    closing = exc.doc[exc.pos : exc.pos + 1]
+    if not before.endswith(",") or closing not in ("}", "]"):
+        return ""
+    line = before.count("\n") + 1
+    column = len(before) - before.rfind("\n")
+    return f"; remove the trailing comma at line {line}, column {column - 1}: JSON allows no comma before {closing!r}"
+
+
 def load_file(path: Path, settings: Settings) -> tuple[RawDocument | None, list[Diagnostic]]:
     """Read and parse one contract file."""
     rel = settings.rel(path)
@@ -133,7 +144,9 @@ def load_file(path: Path, settings: Settings) -> tuple[RawDocument | None, list[
         data = parse_text(text, fmt)
     except (ValueError, tomllib.TOMLDecodeError, RecursionError) as exc:
         line, column = _parse_error_position(exc, text)
-        message = exc.msg if isinstance(exc, json.JSONDecodeError) else _TOML_AT.sub("", str(exc)).strip()
+        message = (
+            exc.msg + _comma_hint(exc) if isinstance(exc, json.JSONDecodeError) else _TOML_AT.sub("", str(exc)).strip()
+        )
         if isinstance(exc, RecursionError):
             message = "nested too deeply to parse"
         return None, [_error("TG102", rel, f"malformed {fmt.upper()}: {message}", line, column)]

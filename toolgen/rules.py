@@ -58,6 +58,7 @@ RULES: Mapping[str, Rule] = {
         Rule("TG127", _E, "contract is too large or nested too deeply"),
         Rule("TG128", _E, "rule override is invalid"),
         Rule("TG129", _E, "key appears twice in a JSON object"),
+        Rule("TG150", _W, "text is a placeholder left to fill in (TODO)"),
         # TG2xx: the review checklist (toolgen.validate.lint), TG24x the timeout key
         Rule("TG201", _W, "description is too short or only repeats the name"),
         Rule("TG202", _W, "description is very long"),

@@ -1,4 +1,5 @@
-"""`toolgen new`: write a starting contract that already passes `toolgen validate --strict`.
+"""`toolgen new`: write a starting contract that validates, with `TODO` placeholders where only a person
+knows what to say; each is a TG150 warning, so `toolgen validate --strict` fails until they are written.
 
 The scaffold carries the editor-schema line (a taplo `#:schema` comment in TOML, a `$schema` key in
 JSON) pointing at `<output>/contract.schema.json`, relative to the new file. It refuses a bad name,

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from tests.test_import_shapes import DESCRIPTION, assert_catalog_loads, read_contract, run_import
+from tests.importing.test_import_shapes import DESCRIPTION, assert_catalog_loads, read_contract, run_import
 from toolgen.config import load_settings
 from toolgen.importing import tomlemit
 from toolgen.validate import validate_paths

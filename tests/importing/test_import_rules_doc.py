@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_validate_rules_doc import BLOCK, TEXT, diagnose
+from tests.validate.test_validate_rules_doc import BLOCK, TEXT, diagnose
 from toolgen import rules
 
 SECTIONS = dict(re.findall(r"^## (TG45\d):.*?\n(.*?)(?=^#{1,2} |\Z)", TEXT, flags=re.MULTILINE | re.DOTALL))

@@ -172,7 +172,8 @@ def check_errors(errors: list[Any], report: Reporter) -> set[str]:
             report(
                 "TG106",
                 join(pointer, "retryable"),
-                f"`retryable` must be true or false, not {type_name(error['retryable'])}",
+                f"`retryable` must be true or false, not {type_name(error['retryable'])}"
+                + _boolean_hint(error["retryable"]),
             )
         if "code" in error and not isinstance(code, str):
             report("TG106", join(pointer, "code"), "an error code must be a string")
@@ -243,6 +244,16 @@ def _check_example_error(error: Any, pointer: str, known: set[str], report: Repo
             join(pointer, "code"),
             f"example error {code!r} is neither declared in `errors` nor standard{hint}; declare it under [[errors]]",
         )
+
+
+_YES_NO = {"no": False, "false": False, "0": False, "n": False, "yes": True, "true": True, "1": True, "y": True}
+"""Strings people write for a boolean."""
+
+
+def _boolean_hint(value: object) -> str:
+    """`; write retryable = false, without quotes` for a string that means a boolean, else nothing."""
+    meant = _YES_NO.get(value.strip().lower()) if isinstance(value, str) else None
+    return "" if meant is None else f"; write retryable = {str(meant).lower()}, without quotes"
 
 
 def check_rules_table(table: Mapping[str, Any], report: Reporter) -> dict[str, str]:

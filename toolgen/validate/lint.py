@@ -32,6 +32,8 @@ _PATH = re.compile(
     r"(?<![\w.:/~])(?:/(?:home|Users|root|etc|var|usr|opt|tmp|mnt|private)/[^\s`'\"]*"
     r"|~/[^\s`'\"]+|[A-Za-z]:\\[^\s`'\"]*)"
 )
+_PLACEHOLDER = re.compile(r"(?m)^\s*(?:TODO|FIXME|TBD)\b")
+"""A line that starts as a note to fill in, like those `toolgen new` writes (TG150); example values may say TODO."""
 _SECRET = re.compile(
     r"(?:sk-[A-Za-z0-9_-]{20,}|gh[pousr]_[A-Za-z0-9]{30,}|AKIA[0-9A-Z]{16}|xox[abprs]-[A-Za-z0-9-]{10,}"
     r"|-----BEGIN [A-Z ]*PRIVATE KEY-----|AIza[0-9A-Za-z_-]{35}"
@@ -208,6 +210,10 @@ def _texts(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
 
 
 def _text_checks(pointer: str, text: str, report: Reporter) -> None:
+    if _PLACEHOLDER.search(text) and not pointer.startswith("/examples"):
+        report(
+            "TG150", pointer, "this is placeholder text (`TODO`); write what it should say for the model and reviewers"
+        )
     path = _PATH.search(text)
     if path:
         report(

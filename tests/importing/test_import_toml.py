@@ -6,7 +6,7 @@ import tomllib
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from toolgen.importing.tomlemit import TomlEmitError, dumps, key, string
@@ -28,6 +28,7 @@ DOCUMENTS = st.dictionaries(TEXT, VALUES, max_size=6)
 
 @settings(max_examples=150, deadline=None)
 @given(DOCUMENTS)
+@example({"0\n": []})  # found by this test: a bare key may not end in a newline (`$` matches before one)
 def test_round_trip(document: dict[str, Any]) -> None:
     assert tomllib.loads(dumps(document)) == document
 
@@ -77,4 +78,5 @@ def test_keys_and_strings() -> None:
     assert key("plain_key-1") == "plain_key-1"
     assert key("") == '""'
     assert key("a.b") == '"a.b"'
+    assert key("0\n") == '"0\\n"'
     assert string("é\x7f") == '"é\\u007F"'

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from jsonschema.exceptions import SchemaError
 
+from tests.conftest import CORPORA
 from tests.providers_support import (
-    SHARED_CORPORA,
     catalog_of,
     check_all,
     check_anthropic,
@@ -30,7 +30,7 @@ from toolgen.config import load_settings
 from toolgen.render import providers
 from toolgen.render.providers import stats
 
-EDGE_PROJECT = Path(__file__).parent / "data" / "providers" / "edge_project"
+EDGE_PROJECT = Path(__file__).parents[1] / "data" / "providers" / "edge_project"
 
 
 def edge_payloads(
@@ -106,7 +106,7 @@ def _corpus_contracts() -> list[Any]:
     contracts = []
     seen: set[str] = set()
     for file in ("mcp_tools.jsonl", "other/taubench_tools.jsonl", "other/acebench_en_functions.jsonl"):
-        for line in (SHARED_CORPORA / file).read_text(encoding="utf-8").splitlines()[::SAMPLE_EVERY]:
+        for line in (CORPORA / file).read_text(encoding="utf-8").splitlines()[::SAMPLE_EVERY]:
             record = json.loads(line)
             schema = record.get("inputSchema") or record.get("parameters")
             name = re.sub(r"[^a-z0-9_]", "_", re.sub(r"(?<!^)(?=[A-Z])", "_", record["name"]).lower()).strip("_")[:64]
@@ -125,6 +125,7 @@ def _corpus_contracts() -> list[Any]:
 
 
 @pytest.mark.slow
+@pytest.mark.corpus
 def test_corpus_sweep_validates_with_every_sdk(tmp_path: Path) -> None:
     """Real schemas: every tool is declared (TG304 and TG306 are warnings now) and validates with the SDK types."""
     contracts = _corpus_contracts()

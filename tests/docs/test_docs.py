@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from markdown_it import MarkdownIt
 
-from tests.conftest import CORPORA, GOLDEN, assert_golden
+from tests.conftest import CORPUS_SOURCES, GOLDEN, assert_golden
 from tests.docs_support import HOSTILE, SECRET, Page, edge_catalog, parse, write_project
 from tests.factory import contract
 from toolgen.catalog import Catalog, build_catalog, contract_from_document
@@ -282,11 +282,11 @@ def test_python_dash_m_builds_the_docs(tmp_path: Path) -> None:
     assert [r[0] for r in page.tables[0][1]] == ["text"]
 
 
-def _corpus_catalog() -> Catalog:
-    """Every tool of the MCP corpus as a contract (not validated: its text and schemas are the point)."""
+def _corpus_catalog(source: Path) -> Catalog:
+    """Every tool of the MCP corpus (or its sample) as a contract (unvalidated: its text and schemas are the point)."""
     contracts = []
     seen: set[str] = set()
-    for line in (CORPORA / "mcp_tools.jsonl").read_text(encoding="utf-8").splitlines():
+    for line in (source / "mcp_tools.jsonl").read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
         name = re.sub(r"[^a-z0-9_]", "_", record["name"].lower())[:60]
         name = name if name[:1].isalpha() else "t_" + name
@@ -306,8 +306,9 @@ def _corpus_catalog() -> Catalog:
     return build_catalog(contracts)
 
 
-def test_docs_of_every_mcp_corpus_tool_parse_with_the_right_shape(tmp_path: Path) -> None:
-    catalog = _corpus_catalog()
+@pytest.mark.parametrize("source", CORPUS_SOURCES)
+def test_docs_of_every_mcp_corpus_tool_parse_with_the_right_shape(tmp_path: Path, source: Path) -> None:
+    catalog = _corpus_catalog(source)
     settings = Settings(root=tmp_path, contracts_dir=tmp_path / "contracts", output_dir=tmp_path / "generated")
     result = render_docs(catalog, settings)
     assert len(result.artifacts) == len(catalog) + 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ from click.testing import CliRunner, Result
 from jsonschema import Draft202012Validator
 
 from tests.conftest import REPO
-from tests.test_validate_cases import CASES, case_names, make_project
+from tests.validate.test_validate_cases import CASES, case_names, make_project
 from toolgen.cli import main
 from toolgen.formatschema import SCHEMA_FILE, schema, schema_text
 from toolgen.load import MAX_FILE_BYTES, parse_text
@@ -49,11 +50,24 @@ def read(path: Path) -> Any:
 
 
 @pytest.mark.parametrize("fmt", ["toml", "json"])
-def test_new_writes_a_contract_that_passes_strict_validation(project: Path, fmt: str) -> None:
+def test_new_contract_validates_and_passes_strict_once_its_todos_are_written(project: Path, fmt: str) -> None:
     result = run(project, "new", "find_symbol", "--format", fmt)
     assert result.exit_code == 0, result.output
     path = project / "contracts" / f"find_symbol.{fmt}"
     assert f"wrote contracts/find_symbol.{fmt}" in result.stdout
+    relaxed = run(project, "validate")
+    assert relaxed.exit_code == 0, relaxed.output
+    assert "0 errors, 4 warnings" in relaxed.stderr
+    strict = run(project, "validate", "--strict", "--format", "json")
+    assert strict.exit_code == 1
+    assert {(d["code"], d["pointer"]) for d in json.loads(strict.stdout)} == {
+        ("TG150", "/description"),
+        ("TG150", "/input_schema/properties/query/description"),
+        ("TG150", "/output_schema/properties/result/description"),
+        ("TG150", "/errors/0/description"),
+    }
+    written = re.sub(r"TODO: [^\"\n]*", "Find where a symbol is defined in the workspace, by name.", path.read_text())
+    path.write_text(written, encoding="utf-8")
     checked = run(project, "validate", "--strict")
     assert checked.exit_code == 0, checked.output
     assert "0 errors, 0 warnings" in checked.stderr

@@ -19,7 +19,7 @@ from tests.conftest import GOLDEN, REPO, assert_golden
 from toolgen.cli import main
 from toolgen.render import providers
 
-EDGE_PROJECT = Path(__file__).parent / "data" / "providers" / "edge_project"
+EDGE_PROJECT = Path(__file__).parents[1] / "data" / "providers" / "edge_project"
 
 
 def run(project: Path, *args: str) -> tuple[int, str, str]:
@@ -56,7 +56,7 @@ def test_build_matches_golden_files(edge: Path, update_golden: bool, anthropic_s
 def test_warnings_name_file_provider_and_pointer_and_can_be_turned_off(edge: Path) -> None:
     code, out, _ = run(edge, "build", "--format", "json")
     assert code == 0
-    found, _ = json.JSONDecoder().raw_decode(out)
+    found = json.loads(out)["diagnostics"]  # stdout is one JSON document
     fallback = next(d for d in found if d["code"] == "TG301")
     assert fallback["file"] == "contracts/set_headers.json"
     assert fallback["pointer"] == "/input_schema/properties/headers"

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from tests.test_import_shapes import assert_catalog_loads, read_contract, run_import
+from tests.importing.test_import_shapes import assert_catalog_loads, read_contract, run_import
 from toolgen.catalog import normalize_text
 from toolgen.config import load_settings
 from toolgen.importing.importer import Options, plan_import

@@ -1,7 +1,8 @@
 """The output synthesizer that ships in the generated package (`_mock_synth.py`), tested as rendered.
 
-It must give, for every output schema in ../shared/corpora/mcp_tools.jsonl (and every input schema,
-for breadth), a value that validates with formats checked, and the same value on every run.
+It must give, for every output schema in the shared corpora's mcp_tools.jsonl (and every input schema,
+for breadth; by default those of its licence-clean sample), a value that validates with formats checked,
+and the same value on every run.
 """
 
 from __future__ import annotations
@@ -22,11 +23,9 @@ from urllib.parse import urlparse
 import jsonschema
 import pytest
 
-from tests.conftest import CORPORA
+from tests.conftest import CORPORA, CORPUS_SAMPLE, CORPUS_SOURCES
 from toolgen.config import Settings
 from toolgen.render.mocks import TEMPLATES, render_module
-
-MCP_TOOLS = CORPORA / "mcp_tools.jsonl"
 
 
 @pytest.fixture(scope="module")
@@ -86,16 +85,17 @@ def assert_valid(value: Any, schema: dict[str, Any]) -> None:
     assert not errors, [f"{list(e.absolute_path)}: {e.message}" for e in errors]
 
 
-def corpus_schemas(key: str) -> list[tuple[str, dict[str, Any]]]:
-    """(server/name, schema) for every record of the MCP corpus that has `key`."""
+def corpus_schemas(key: str, source: Path = CORPORA) -> list[tuple[str, dict[str, Any]]]:
+    """(server/name, schema) for every record of the MCP corpus (or its sample) that has `key`."""
     found = []
-    for line in MCP_TOOLS.read_text(encoding="utf-8").splitlines():
+    for line in (source / "mcp_tools.jsonl").read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
         if isinstance(record.get(key), dict):
             found.append((f"{record['server']}/{record['name']}", record[key]))
     return found
 
 
+@pytest.mark.corpus  # the licence-clean records have no output schemas
 def test_every_corpus_output_schema_gets_a_valid_output(synth: ModuleType) -> None:
     schemas = corpus_schemas("outputSchema")
     assert len(schemas) >= 100
@@ -105,13 +105,15 @@ def test_every_corpus_output_schema_gets_a_valid_output(synth: ModuleType) -> No
         assert_valid(value, schema)
 
 
-def test_every_corpus_input_schema_gets_a_valid_value_too(synth: ModuleType) -> None:
-    schemas = corpus_schemas("inputSchema")
-    assert len(schemas) >= 800
+@pytest.mark.parametrize("source", CORPUS_SOURCES)
+def test_every_corpus_input_schema_gets_a_valid_value_too(synth: ModuleType, source: Path) -> None:
+    schemas = corpus_schemas("inputSchema", source)
+    assert len(schemas) >= (50 if source == CORPUS_SAMPLE else 800)
     for _, schema in schemas:
         assert_valid(synth.synthesize(schema), schema)
 
 
+@pytest.mark.corpus
 def test_same_schema_same_output_within_a_run(synth: ModuleType) -> None:
     for _, schema in corpus_schemas("outputSchema"):
         assert json.dumps(synth.synthesize(schema)) == json.dumps(synth.synthesize(json.loads(json.dumps(schema))))
@@ -131,9 +133,10 @@ print(digest.hexdigest())
 """
 
 
-def test_same_output_in_every_process_whatever_the_hash_seed(synth_file: Path, synth: ModuleType) -> None:
+@pytest.mark.parametrize("source", CORPUS_SOURCES)
+def test_same_output_in_every_process_whatever_the_hash_seed(synth_file: Path, synth: ModuleType, source: Path) -> None:
     local = hashlib.sha256()
-    for line in MCP_TOOLS.read_text(encoding="utf-8").splitlines():
+    for line in (source / "mcp_tools.jsonl").read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
         for key in ("outputSchema", "inputSchema"):
             if isinstance(record.get(key), dict):
@@ -142,7 +145,7 @@ def test_same_output_in_every_process_whatever_the_hash_seed(synth_file: Path, s
     for seed in ("0", "1", "12345"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
         done = subprocess.run(
-            [sys.executable, "-c", _DIGEST_SCRIPT, str(synth_file.parent.parent), str(MCP_TOOLS)],
+            [sys.executable, "-c", _DIGEST_SCRIPT, str(synth_file.parent.parent), str(source / "mcp_tools.jsonl")],
             capture_output=True,
             text=True,
             check=True,

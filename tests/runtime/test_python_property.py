@@ -1,8 +1,8 @@
 """Property test: values drawn from each input schema pass the model and the registry; mutants fail.
 
-Schemas: the repository's contracts and a fixed sample of 50 input schemas from
-`../shared/corpora/mcp_tools.jsonl` (object roots, valid draft 2020-12, only local `$ref`s), read
-in-test from the shared folder and never copied into the repository.
+Schemas: the repository's contracts and a fixed sample of 50 input schemas from the licence-clean
+MCP records in `tests/data/corpus_sample/mcp_tools.jsonl` (object roots, valid draft 2020-12, only
+local `$ref`s; see its NOTICE.md), so the test needs nothing outside the repository.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 from jsonschema import Draft202012Validator
 
-from tests.conftest import REPO
+from tests.conftest import CORPUS_SAMPLE, REPO
 from tests.python_support import build, write_package, write_project
 
-CORPUS = REPO.parent / "shared" / "corpora" / "mcp_tools.jsonl"
+CORPUS = CORPUS_SAMPLE / "mcp_tools.jsonl"
 SAMPLE = 50
 DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from tests.test_import_shapes import DESCRIPTION, WEATHER, read_contract, run_import
+from tests.importing.test_import_shapes import DESCRIPTION, WEATHER, read_contract, run_import
 from toolgen.cli import main
 from toolgen.config import load_settings
 from toolgen.importing.update import PLACEHOLDER

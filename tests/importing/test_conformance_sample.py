@@ -7,28 +7,15 @@ provider JSON checked with the SDK types (`benchmarks/conformance.py`). Nothing 
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-SAMPLE = REPO / "tests" / "data" / "corpus_sample"
+from benchmarks import conformance
+from tests.conftest import CORPUS_SAMPLE
 
-
-def _harness() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("conformance", REPO / "benchmarks" / "conformance.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["conformance"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-conformance = _harness()
+SAMPLE = CORPUS_SAMPLE
 
 
 @pytest.mark.slow

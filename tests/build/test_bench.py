@@ -10,11 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from benchmarks import REPO, synth_catalog
 from toolgen.cli import main
-
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-sys.path.insert(0, str(BENCHMARKS))
-import synth_catalog  # noqa: E402
 
 
 def test_synthetic_catalog_is_deterministic_and_valid(tmp_path: Path) -> None:
@@ -49,9 +46,9 @@ def _props(doc: dict[str, object]) -> list[dict[str, object]]:
 @pytest.mark.slow
 def test_benchmark_runs_end_to_end_at_a_tiny_size(tmp_path: Path) -> None:
     report = tmp_path / "bench.json"
-    command = [sys.executable, str(BENCHMARKS / "bench_build.py"), "--sizes", "3", "6", "--cli-runs", "1"]
+    command = [sys.executable, "-m", "benchmarks.bench_build", "--sizes", "3", "6", "--cli-runs", "1"]
     command += ["--repeat", "1", "--json", str(report)]
-    done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=600)
+    done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=600, cwd=REPO)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "| toolgen cold build, 3 contracts |" in done.stdout
     assert "| no-change build |" in done.stdout and "| one contract changed |" in done.stdout

@@ -47,6 +47,7 @@ def record_contract(record: dict[str, Any], name: str, **extra: Any) -> Contract
     return make_contract(name, schema_of(record), description=record["description"], **extra)
 
 
+@pytest.mark.corpus  # a third-party capture, read from the corpora, never copied
 def test_x_annotations_are_removed_everywhere(tmp_path: Path) -> None:
     record = shared_record("mcp_tools.jsonl", "random_int", LIVE)
     assert "x-fastmcp-wrap-result" in record["outputSchema"]
@@ -139,6 +140,7 @@ def test_long_description_is_shortened_for_openai_only_with_a_warning(tmp_path: 
     assert len(whole) > 1024
 
 
+@pytest.mark.corpus  # a third-party capture, read from the corpora, never copied
 def test_gemini_inlines_refs(tmp_path: Path) -> None:
     record = shared_record("mcp_tools.jsonl", "generate_district_map", LIVE)
     files, diagnostics = project(tmp_path, record_contract(record, "generate_district_map"))
@@ -155,6 +157,7 @@ def _documents(files: dict[str, Any]) -> dict[str, Any]:
     return {**tools, "gemini.json": gemini, "mcp.json": {"tools": tools["mcp.json"]}}
 
 
+@pytest.mark.corpus  # a third-party capture, read from the corpora, never copied
 def test_recursion_through_an_optional_property_is_kept_for_gemini_and_not_anthropic_strict(tmp_path: Path) -> None:
     record = shared_record("mcp_tools.jsonl", "generate_mind_map", LIVE)
     files, diagnostics = project(tmp_path, record_contract(record, "generate_mind_map"), anthropic_strict=True)
@@ -168,6 +171,7 @@ def test_recursion_through_an_optional_property_is_kept_for_gemini_and_not_anthr
     assert any(d.code == "TG307" and "recursive" in d.message for d in diagnostics)
 
 
+@pytest.mark.corpus  # a third-party capture, read from the corpora, never copied
 def test_gemini_const_becomes_enum_and_empty_string_enum_moves_to_description(tmp_path: Path) -> None:
     record = shared_record("mcp_tools.jsonl", "get-bbc-news", LIVE)
     files, diagnostics = project(tmp_path, record_contract(record, "get_bbc_news"))
@@ -232,6 +236,7 @@ def test_anthropic_strict_lowering_and_per_request_limits(tmp_path: Path) -> Non
     assert strict_schema["properties"]["perPage"].get("maximum") is None
 
 
+@pytest.mark.corpus  # a third-party capture, read from the corpora, never copied
 def test_openai_enum_value_limit(tmp_path: Path) -> None:
     record = shared_record("mcp_tools.jsonl", "lol-champion-analysis", LIVE)
     champion = next(s for s in schema_of(record)["properties"].values() if len(s.get("enum", [])) > 150)

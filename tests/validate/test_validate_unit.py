@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_validate_props import SETTINGS, _examples, document
+from tests.validate.test_validate_props import SETTINGS, _examples, document
 from toolgen.config import Settings
 from toolgen.diagnostics import Severity
 from toolgen.validate import validate_documents

@@ -11,7 +11,6 @@ marker, a class dcg numbered, a batch that warns and a batch that fails.
 from __future__ import annotations
 
 import json
-import sys
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from benchmarks import synth_catalog
 from tests import factory
 from tests.conftest import CORPORA, REPO
 from toolgen.catalog import Contract, contract_from_document
@@ -27,9 +27,6 @@ from toolgen.render import python_format as fmt
 from toolgen.render import python_models
 from toolgen.render.python import BLACK_MODE
 from toolgen.render.python_models import BATCH_MARK, batch_models, tool_models
-
-sys.path.insert(0, str(REPO / "benchmarks"))
-import synth_catalog
 
 PACKAGE = "pkg"
 CORPUS_FILES = (
@@ -88,6 +85,7 @@ def _assert_batched_equal(contracts: list[Contract], size: int = 40, black_too: 
 
 
 @pytest.mark.slow
+@pytest.mark.corpus
 def test_every_corpus_tool_batches_to_its_own_models() -> None:
     contracts = list(_corpus_contracts())
     assert len(contracts) > 7000

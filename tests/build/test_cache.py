@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 import toolgen
+from benchmarks import synth_catalog
 from tests.conftest import REPO
 from toolgen import templating
 from toolgen.build import cache, fastpath, parallel, pipeline, write
@@ -23,9 +24,6 @@ from toolgen.build.executor import Building
 from toolgen.cli import main
 from toolgen.config import load_settings
 from toolgen.diagnostics import Severity
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-import synth_catalog
 
 FAST = "no input changed since the last build"
 """What build and check say when the fast path answered."""
@@ -109,6 +107,7 @@ def test_the_fast_path_record_trusts_only_files_the_plan_just_verified(tmp_path:
     assert not state.exists()
 
 
+@pytest.mark.slow  # ~10 s: six builds of the repo catalog
 def test_provider_entries_from_the_cache_give_the_same_files_diagnostics_and_notes(tmp_path: Path) -> None:
     """The providers cache each tool's entries, diagnostics and notes; a build from the cache must
     say and write exactly what a build without it does (the repo's contracts carry TG301 warnings
@@ -152,7 +151,7 @@ def test_cached_incremental_build_is_byte_identical_to_a_cold_build(tmp_path: Pa
 SIZES = [
     pytest.param(4, "1", id="stage-by-stage"),
     pytest.param(60, "2", id="together-in-workers"),
-    pytest.param(pipeline.APART_MIN, "2", id="docs-in-a-forked-process"),
+    pytest.param(pipeline.APART_MIN, "2", id="docs-in-a-forked-process", marks=pytest.mark.slow),  # ~13 s each
 ]
 
 
@@ -263,10 +262,10 @@ def test_edited_output_is_never_taken_for_current(tmp_path: Path) -> None:
     page.write_text("hand edit\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["-C", str(root), "check"])
     assert result.exit_code == 1 and "stale" in result.output
-    assert "1 files written" in _build(root)
+    assert "1 file written" in _build(root)
     assert page.read_bytes() == original
     page.unlink()
-    assert "1 files written" in _build(root)
+    assert "1 file written" in _build(root)
 
 
 def test_a_corrupt_cache_is_a_miss_not_a_wrong_answer(tmp_path: Path) -> None:
@@ -361,6 +360,7 @@ def test_batches_and_background_do_not_depend_on_the_number_of_workers() -> None
             failing.result()
 
 
+@pytest.mark.slow  # ~25 s: two builds of APART_MIN contracts
 def test_targets_rendered_apart_give_the_same_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """At `APART_MIN` contracts the providers and docs targets render in a forked process
     while the python target runs; the output is the same as rendering them one after the other."""
@@ -419,18 +419,18 @@ class _Terminal:
 
 
 def test_progress_bar_on_a_terminal_for_large_catalogs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolgen import cli
+    from toolgen import cliout
 
     root = _project(tmp_path / "p", 3)
     settings, _ = load_settings(root)
-    with cli.progress_bar(settings) as step:
+    with cliout.progress_bar(settings) as step:
         assert step is None  # stderr under pytest is not a terminal
     terminal = _Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
-    with cli.progress_bar(settings) as step:
+    with cliout.progress_bar(settings) as step:
         assert step is None  # 3 contracts: too few to bother
-    monkeypatch.setattr(cli, "PROGRESS_MIN_CONTRACTS", 2)
-    with cli.progress_bar(settings) as step:
+    monkeypatch.setattr(cliout, "PROGRESS_MIN_CONTRACTS", 2)
+    with cliout.progress_bar(settings) as step:
         assert step is not None
         assert pipeline.generate(settings, progress=step).ok
     assert "building 3 contracts" in terminal.text and "100%" in terminal.text
@@ -445,5 +445,5 @@ def test_a_same_size_edit_of_an_output_file_is_caught(tmp_path: Path) -> None:
     assert len(page.read_bytes()) == len(original)
     result = CliRunner().invoke(main, ["-C", str(root), "check"])
     assert result.exit_code == 1 and FAST not in result.output
-    assert "1 files written" in _build(root)
+    assert "1 file written" in _build(root)
     assert page.read_bytes() == original

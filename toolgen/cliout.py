@@ -1,0 +1,253 @@
+"""What the commands print (diagnostics, counts, the one JSON document of `--format json`, progress,
+an internal error as one line), and the context and option parsers the commands share.
+
+The conventions (ruff's, mypy's): with `--format json` stdout holds exactly one JSON document, which
+carries everything the text output says (diagnostics, files written, drift), and any summary line
+goes to stderr; in text and github formats diagnostics go to stderr and the summary to stdout.
+`--format github` annotates files a reviewer cannot otherwise see in the pull request: stale,
+missing and orphaned generated files, at the first changed line where there is one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import re
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
+
+import click
+
+from toolgen import diagnostics
+from toolgen.build import fastpath, write
+from toolgen.config import Settings, load_settings
+from toolgen.diagnostics import Diagnostic, has_errors
+
+_HUNK = re.compile(r"@@ -(\d+)")
+"""A unified diff's hunk header, with the hunk's first line in the old file (check's diffs: the file on disk)."""
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What every command shares: the project root and whether to show tracebacks."""
+
+    root: Path
+    debug: bool
+
+
+def guarded(func: F) -> F:
+    """Turn unexpected exceptions into a one-line message and exit 3 (a traceback with --debug)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+            raise
+        except write.WriteError as exc:
+            click.echo(f"toolgen: {exc}", err=True)
+            sys.exit(1)
+        except Exception as exc:
+            ctx = click.get_current_context().find_object(Context)
+            if ctx is not None and ctx.debug:
+                raise
+            click.echo(f"toolgen: internal error: {type(exc).__name__}: {exc}", err=True)
+            click.echo("This is a bug in toolgen; rerun with --debug for the traceback and report it.", err=True)
+            sys.exit(3)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """`1 file`, `2 files`; `many` for nouns that do not just take an s."""
+    return f"{count} {noun if count == 1 else many or noun + 's'}"
+
+
+def counts(found: Sequence[Diagnostic]) -> str:
+    """`1 error, 2 warnings`."""
+    errors = sum(1 for d in found if d.is_error)
+    return f"{plural(errors, 'error')}, {plural(len(found) - errors, 'warning')}"
+
+
+def emit(found: Sequence[Diagnostic], fmt: str) -> None:
+    """Print diagnostics in the chosen format (text and github to stderr, json to stdout)."""
+    if not found and fmt != "json":
+        return
+    click.echo(diagnostics.render(found, fmt), nl=False, err=fmt != "json")
+
+
+def emit_unless_json(found: Sequence[Diagnostic], fmt: str) -> None:
+    """Diagnostics now, unless they go into the command's JSON document at the end."""
+    if fmt != "json":
+        emit(found, fmt)
+
+
+def refuse(found: Sequence[Diagnostic], fmt: str, why: str) -> NoReturn:
+    """Stop with exit 1: the problems in `fmt` (json: the one document; json-list: `validate`'s list of
+    diagnostics; markdown and text: text on stderr), then `why` on stderr."""
+    if fmt == "json":
+        document(found, ok=False)
+    else:
+        emit(found, {"json-list": "json", "github": "github"}.get(fmt, "text"))
+    click.echo(why, err=True)
+    sys.exit(1)
+
+
+def summary(line: str, fmt: str) -> None:
+    """The closing line: stdout, or stderr when stdout holds the JSON document."""
+    click.echo(line, err=fmt == "json")
+
+
+def document(found: Sequence[Diagnostic], **fields: Any) -> None:
+    """Print the command's one JSON document: `fields`, then every diagnostic in reading order."""
+    records = [d.as_json() for d in diagnostics.sort_diagnostics(found)]
+    click.echo(json.dumps({**fields, "diagnostics": records}, indent=2, ensure_ascii=False))
+
+
+def build_result(
+    fmt: str,
+    found: Sequence[Diagnostic],
+    out: str,
+    *,
+    contracts: int,
+    unchanged: int,
+    written: Sequence[str] = (),
+    removed: Sequence[str] = (),
+    ok: bool = True,
+) -> None:
+    """A build's JSON document (in the other formats its diagnostics are printed already)."""
+    if fmt == "json":
+        written_paths, removed_paths = [f"{out}/{p}" for p in written], [f"{out}/{p}" for p in removed]
+        document(
+            found,
+            ok=ok,
+            output=out,
+            contracts=contracts,
+            written=written_paths,
+            unchanged=unchanged,
+            removed=removed_paths,
+        )
+
+
+def built_line(
+    contracts: int,
+    out: str,
+    *,
+    unchanged: int,
+    written: Sequence[str] = (),
+    removed: Sequence[str] = (),
+    seconds: float,
+    fast: bool = False,
+) -> str:
+    """The summary of a successful build."""
+    line = f"{plural(contracts, 'contract')}: "
+    if not written and not removed:
+        line += f"nothing changed, {plural(unchanged, 'file')} in {out}/ up to date"
+    else:
+        line += f"{plural(len(written), 'file')} written, {unchanged} unchanged, {len(removed)} removed in {out}/"
+    return line + (f" (no input changed since the last build; {seconds:.2f}s)" if fast else f" ({seconds:.2f}s)")
+
+
+def check_result(
+    fmt: str,
+    found: Sequence[Diagnostic],
+    out: str,
+    *,
+    current: int = 0,
+    drifted: Sequence[Mapping[str, str]] = (),
+    ok: bool = True,
+) -> None:
+    """`check`'s diagnostics, or its JSON document: drift as data, each file with its state."""
+    if fmt != "json":
+        emit(found, fmt)
+        return
+    fresh = ok and not drifted
+    document(found, ok=fresh, up_to_date=fresh, output=out, current=current, drift=list(drifted))
+
+
+def drift(out: str, write: Sequence[str], missing: Sequence[str], remove: Sequence[str]) -> list[dict[str, str]]:
+    """Every generated file that differs from what the contracts make: path (project-relative) and state."""
+    found = [{"path": f"{out}/{p}", "state": "missing" if p in missing else "stale"} for p in write]
+    return found + [{"path": f"{out}/{p}", "state": "orphaned"} for p in remove]
+
+
+_WHY = {
+    "stale": "differs from what the contracts generate",
+    "missing": "is not there although the contracts generate it",
+    "orphaned": "was generated for a contract or target that is gone",
+}
+
+
+def first_changed_line(diff: str) -> int | None:
+    """The line of the file on disk that a unified diff changes first (past its context lines)."""
+    line = None
+    for text in diff.splitlines():
+        hunk = _HUNK.match(text)
+        if hunk:
+            line = int(hunk.group(1))
+        elif line is not None and text[:1] in ("+", "-"):
+            return max(line, 1)
+        elif line is not None and text[:1] == " ":
+            line += 1
+    return None
+
+
+def print_drift(entries: Sequence[Mapping[str, str]], diffs: Mapping[str, str], out: str, fmt: str) -> None:
+    """The drift `check` found, as text (with short diffs) or as GitHub annotations on each file."""
+    for entry in entries:
+        path, state = entry["path"], entry["state"]
+        diff = diffs.get(path.removeprefix(f"{out}/"), "") if state == "stale" else ""
+        if fmt == "github":
+            line = first_changed_line(diff)
+            message = f"{path} {_WHY[state]}; run `toolgen build` and commit the result"
+            click.echo(diagnostics.github_command("error", message, file=path, line=line, title=f"toolgen: {state}"))
+        elif state == "orphaned":
+            click.echo(f"{path}: orphaned (its contract or target is gone)")
+        else:
+            click.echo(f"{path}: {state}")
+            click.echo(diff, nl=False)
+
+
+PROGRESS_MIN_CONTRACTS = 200
+"""A build of at least this many contracts shows a progress bar (on a terminal only)."""
+
+
+@contextlib.contextmanager
+def progress_bar(settings: Settings) -> Iterator[Callable[[str], None] | None]:
+    """A progress bar on stderr over the build's steps, when stderr is a terminal and the catalog is large."""
+    files = fastpath.contract_files(settings.contracts_dir) if sys.stderr.isatty() else None
+    if files is None or len(files) < PROGRESS_MIN_CONTRACTS:
+        yield None
+        return
+    steps = ["validate", *settings.targets]
+    label = f"building {len(files)} contracts"
+    with click.progressbar(length=len(steps), label=label, file=sys.stderr, item_show_func=lambda s: s) as bar:
+        yield lambda step: bar.update(1, current_item=step)
+
+
+def permission_list(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[str, ...] | None:
+    """`--permissions read,write` (or `none`) as a tuple; unknown names are a usage error."""
+    from toolgen.catalog import PERMISSIONS
+
+    if value is None:
+        return None
+    chosen = tuple(p.strip() for p in value.split(",") if p.strip() and p.strip() != "none")
+    unknown = [p for p in chosen if p not in PERMISSIONS]
+    if unknown:
+        raise click.BadParameter(f"unknown {', '.join(unknown)}; choose from {', '.join(PERMISSIONS)} or none")
+    return chosen
+
+
+def settings_or_exit(ctx: Context, overrides: dict[str, Any] | None = None, fmt: str = "text") -> Settings:
+    """Resolve the configuration; print its problems (as `fmt` would) and exit 1 when it is invalid."""
+    settings, problems = load_settings(ctx.root, overrides)
+    if has_errors(problems):
+        refuse(problems, fmt, "toolgen: the configuration is invalid")
+    return settings
