@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -48,7 +49,13 @@ def guarded(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return func(*args, **kwargs)
+            try:
+                return func(*args, **kwargs)
+            finally:
+                sys.stdout.flush()  # a closed pipe shows here, not as a warning at exit
+        except BrokenPipeError:
+            _drop_stdout()
+            sys.exit(1)
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise
         except write.WriteError as exc:
@@ -63,6 +70,13 @@ def guarded(func: F) -> F:
             sys.exit(3)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _drop_stdout() -> None:
+    """Point stdout at the null device, so nothing more fails on the pipe whose reader left."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def plural(count: int, noun: str, many: str | None = None) -> str:

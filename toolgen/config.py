@@ -210,15 +210,7 @@ def load_settings(root: Path, overrides: Mapping[str, Any] | None = None) -> tup
         merged[key] = value
     merged.update({k: v for k, v in (overrides or {}).items() if v is not None})
 
-    for key in ("contracts", "output", "python_package"):
-        if not isinstance(merged[key], str) or not merged[key]:
-            problems.append(_config_error(label, f"{pointer_base}/{key}", "must be a non-empty string"))
-            merged[key] = DEFAULTS[key]
-    if not _PACKAGE_RE.match(merged["python_package"]):
-        problems.append(
-            _config_error(label, f"{pointer_base}/python_package", "must be a lower-case Python identifier")
-        )
-        merged["python_package"] = DEFAULTS["python_package"]
+    problems.extend(_check_names(merged, label, pointer_base))
     targets = merged["targets"]
     if not isinstance(targets, list) or any(t not in ALL_TARGETS for t in targets):
         problems.append(
@@ -231,24 +223,100 @@ def load_settings(root: Path, overrides: Mapping[str, Any] | None = None) -> tup
     problems.extend(rule_problems)
     if not isinstance(merged["anthropic_strict"], bool):
         problems.append(_config_error(label, f"{pointer_base}/anthropic_strict", "must be true or false"))
-    templates = merged["templates"]
-    if templates is not None and not isinstance(templates, str):
-        problems.append(_config_error(label, f"{pointer_base}/templates", "must be a folder path"))
-        templates = None
-    output_dir = (root / merged["output"]).resolve()
-    if output_dir == root or root.is_relative_to(output_dir):
-        problems.append(_config_error(label, f"{pointer_base}/output", "must be a folder inside the project"))
-        output_dir = (root / DEFAULTS["output"]).resolve()
+    contracts_dir, output_dir, templates_dir = _folders(root, merged, label, pointer_base, problems)
     settings = Settings(
         root=root,
-        contracts_dir=Path(os.path.abspath(root / merged["contracts"])),
+        contracts_dir=contracts_dir,
         output_dir=output_dir,
         targets=tuple(t for t in ALL_TARGETS if t in targets),
         python_package=merged["python_package"],
-        templates_dir=(root / templates).resolve() if templates else None,
+        templates_dir=templates_dir,
         rule_severities=severities,
         anthropic_strict=merged["anthropic_strict"] is True,
         config_file=file,
         providers=_providers(merged["providers"], label, f"{pointer_base}/providers", problems),
     )
     return settings, _located(problems, root, file)
+
+
+def _check_names(merged: dict[str, Any], label: str, pointer_base: str) -> list[Diagnostic]:
+    """The folder and package names must be non-empty strings (the package an identifier); a bad
+    one is replaced by its default in `merged`."""
+    problems: list[Diagnostic] = []
+    for key in ("contracts", "output", "python_package"):
+        if not isinstance(merged[key], str) or not merged[key]:
+            problems.append(_config_error(label, f"{pointer_base}/{key}", "must be a non-empty string"))
+            merged[key] = DEFAULTS[key]
+    if not _PACKAGE_RE.match(merged["python_package"]):
+        message = "must be a lower-case Python identifier"
+        problems.append(_config_error(label, f"{pointer_base}/python_package", message))
+        merged["python_package"] = DEFAULTS["python_package"]
+    return problems
+
+
+def _folders(
+    root: Path, merged: Mapping[str, Any], label: str, pointer_base: str, problems: list[Diagnostic]
+) -> tuple[Path, Path, Path | None]:
+    """The contracts, output and templates folders; the output folder's refusal (TG130, TG131) and a
+    templates value that is not a path are added to `problems`."""
+    templates = merged["templates"]
+    if templates is not None and not isinstance(templates, str):
+        problems.append(_config_error(label, f"{pointer_base}/templates", "must be a folder path"))
+        templates = None
+    contracts_dir = Path(os.path.abspath(root / merged["contracts"]))
+    templates_dir = (root / templates).resolve() if templates else None
+    output_dir = Path(os.path.normpath(root / merged["output"]))
+    refusal = output_problem(root, output_dir, contracts_dir, templates_dir)
+    if refusal is not None:
+        problems.append(Diagnostic(refusal[0], Severity.ERROR, refusal[1], label, f"{pointer_base}/output"))
+    return contracts_dir, output_dir, templates_dir
+
+
+def output_problem(root: Path, output: Path, contracts: Path, templates: Path | None) -> tuple[str, str] | None:
+    """(code, message) when `output` (absolute, normalized) may not be the output folder, else None.
+
+    It must be a real folder inside the project (TG130: not outside it, not reached through a
+    symlink, not a file) that overlaps nothing toolgen reads or keeps (TG131)."""
+    shown = _shown(root, output)
+    if not output.is_relative_to(root) or output == root:
+        if root.is_relative_to(output):
+            return "TG131", f"{shown} is the project root or holds it; use a folder of its own, such as `generated`"
+        return "TG130", f"{shown} is outside the project; the output folder must be a folder inside it"
+    step = root
+    for part in output.relative_to(root).parts:
+        step = step / part
+        if step.is_symlink():
+            return "TG130", (
+                f"{_shown(root, step)} is a symlink; toolgen writes only into real folders of the project: "
+                "replace the link with a folder, or choose another output folder"
+            )
+        if step.exists() and not step.is_dir():
+            return "TG130", f"{_shown(root, step)} is a file, not a folder; move it, or choose another output folder"
+    for label, folder in _kept_folders(root, contracts, templates):
+        if output == folder or output.is_relative_to(folder) or folder.is_relative_to(output):
+            return "TG131", (
+                f"{shown} overlaps {label} ({_shown(root, folder)}); use a folder of its own, such as `generated`"
+            )
+    return None
+
+
+def _shown(root: Path, path: Path) -> str:
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) and path != root else path.as_posix()
+
+
+def _kept_folders(root: Path, contracts: Path, templates: Path | None) -> list[tuple[str, Path]]:
+    """The folders the output may not overlap, by what they are (real paths too, for links)."""
+    from toolgen.build.cache import CACHE_DIR
+
+    package = Path(__file__).resolve().parent
+    kept = [
+        ("the contracts folder", contracts),
+        ("the cache", root / CACHE_DIR),
+        ("the git repository", root / ".git"),
+        ("the templates folder", root / "templates"),
+        ("toolgen's own code", package),
+        ("toolgen's built-in templates", package.parent / "templates"),
+    ]
+    if templates is not None:
+        kept.append(("the templates folder", templates))
+    return kept + [(label, Path(os.path.realpath(path))) for label, path in kept[:1]]

@@ -105,20 +105,31 @@ def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     return sorted(set(diagnostics), key=Diagnostic.sort_key)
 
 
+def printable(text: str) -> str:
+    """`text` with every character that is not printable (newlines, escape bytes, bidirectional
+    controls, often taken from property names) written as its Python escape, so one diagnostic
+    stays one line and cannot restyle or reorder a terminal."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
 def format_text(diagnostic: Diagnostic) -> str:
-    """`path:line:col: CODE message`, like ruff and mypy; the pointer follows when there is one."""
-    where = diagnostic.file
+    """`path:line:col: CODE message`, like ruff and mypy; the pointer follows when there is one.
+
+    Every part is passed through `printable`."""
+    where = printable(diagnostic.file)
     if diagnostic.line is not None:
         where += f":{diagnostic.line}"
         if diagnostic.column is not None:
             where += f":{diagnostic.column}"
     level = "" if diagnostic.is_error else f" ({diagnostic.severity.value})"
-    at = f" [at {diagnostic.pointer}]" if diagnostic.pointer else ""
-    return f"{where}: {diagnostic.code}{level} {diagnostic.message}{at}"
+    at = f" [at {printable(diagnostic.pointer)}]" if diagnostic.pointer else ""
+    return f"{where}: {diagnostic.code}{level} {printable(diagnostic.message)}{at}"
 
 
 def _github_escape(text: str, *, property_value: bool = False) -> str:
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    text = printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
     if property_value:
         text = text.replace(":", "%3A").replace(",", "%2C")
     return text

@@ -6,12 +6,14 @@ binary files, malformed TOML/JSON, symlink loops, oversized files) become diagno
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
+import stat
 import tomllib
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ MAX_FILE_BYTES = 1024 * 1024
 """A contract larger than this is refused (TG127) before it is parsed."""
 
 CONTRACT_SUFFIXES = (".json", ".toml")
+"""Matched whatever their case (`tool.TOML` is a TOML contract)."""
 
 Locate = Callable[[str], tuple[int | None, int | None]]
 """Maps an RFC 6901 pointer into the document to a 1-based (line, column), either may be None."""
@@ -38,6 +41,8 @@ class RawDocument:
     text: str
     data: Any
     locate: Locate
+    digest: str = ""
+    """sha256 (hex) of the bytes read: what the no-change shortcut records as this file's input."""
 
     @property
     def stem(self) -> str:
@@ -63,25 +68,52 @@ def discover(contracts_dir: Path, settings: Settings) -> tuple[list[Path], list[
         where = settings.rel(Path(exc.filename)) if exc.filename else settings.rel(contracts_dir)
         problems.append(_error("TG101", where, f"cannot read this folder: {exc.strerror or exc}"))
 
+    allowed = (settings.root, contracts_dir.resolve())
     for dirpath, dirnames, filenames in os.walk(contracts_dir, followlinks=True, onerror=on_error):
         here = Path(dirpath)
         real = here.resolve()
-        if real in seen:
-            message = "symlink loop: this folder was already read through another path; remove the link"
-            problems.append(_error("TG101", settings.rel(here), message))
+        if real in seen or not _within(real, allowed):
+            loop = "symlink loop: this folder was already read through another path"
+            message = loop if real in seen else _OUTSIDE
+            problems.append(_error("TG101", settings.rel(here), f"{message}; remove the link"))
             dirnames[:] = []
             continue
         seen.add(real)
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for name in dirnames:
-            if name.endswith(CONTRACT_SUFFIXES):
+            if is_contract_name(name):
                 message = "this is a folder named like a contract file; a contract must be a file"
                 problems.append(_error("TG101", settings.rel(here / name), message))
         for name in sorted(filenames):
-            if name.startswith(".") or not name.endswith(CONTRACT_SUFFIXES):
-                continue
-            found.append(here / name)
+            if is_contract_name(name) and not _leaves(here / name, allowed):
+                found.append(here / name)
+            elif is_contract_name(name):
+                problems.append(_error("TG101", settings.rel(here / name), f"{_OUTSIDE}; copy the file in"))
     return sorted(found, key=settings.rel), problems
+
+
+_OUTSIDE = "this is a symlink that leads outside the project, and toolgen reads nothing through one"
+
+
+def is_contract_name(name: str) -> bool:
+    """A file name `discover` reads: not hidden, ending in .json or .toml in any case."""
+    return not name.startswith(".") and name.lower().endswith(CONTRACT_SUFFIXES)
+
+
+def _leaves(path: Path, allowed: tuple[Path, ...]) -> bool:
+    """Whether `path` is a symlink to a regular file outside the project (a link to a device or a
+    FIFO is left to `load_file`, which names what it is)."""
+    if not path.is_symlink():
+        return False
+    try:
+        regular = stat.S_ISREG(path.stat().st_mode)
+    except OSError:
+        return False
+    return regular and not _within(path.resolve(), allowed)
+
+
+def _within(path: Path, folders: tuple[Path, ...]) -> bool:
+    return any(path.is_relative_to(folder) for folder in folders)
 
 
 def parse_text(text: str, fmt: str) -> Any:
@@ -124,22 +156,10 @@ def _comma_hint(exc: json.JSONDecodeError) -> str:
 def load_file(path: Path, settings: Settings) -> tuple[RawDocument | None, list[Diagnostic]]:
     """Read and parse one contract file."""
     rel = settings.rel(path)
-    fmt = path.suffix[1:]
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            return None, [_error("TG127", rel, f"file is {size:,} bytes; a contract may be at most {MAX_FILE_BYTES:,}")]
-        raw = path.read_bytes()
-    except OSError as exc:
-        return None, [_error("TG101", rel, f"cannot read the file: {exc.strerror or exc}")]
-    if b"\x00" in raw:
-        return None, [_error("TG101", rel, "this is a binary file, not a TOML or JSON contract")]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return None, [_error("TG101", rel, f"the file is not UTF-8 (byte {exc.start}); save it as UTF-8")]
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    fmt = path.suffix[1:].lower()
+    raw, text, problem = _read_text(path, rel)
+    if problem is not None:
+        return None, [problem]
     try:
         data = parse_text(text, fmt)
     except (ValueError, tomllib.TOMLDecodeError, RecursionError) as exc:
@@ -150,7 +170,122 @@ def load_file(path: Path, settings: Settings) -> tuple[RawDocument | None, list[
         if isinstance(exc, RecursionError):
             message = "nested too deeply to parse"
         return None, [_error("TG102", rel, f"malformed {fmt.upper()}: {message}", line, column)]
-    return RawDocument(path=path, rel=rel, format=fmt, text=text, data=data, locate=locator_for(text, fmt)), []
+    locate = locator_for(text, fmt)
+    unencodable = _unencodable(data, rel, locate) if fmt == "json" and _SURROGATE_ESCAPE.search(text) else []
+    if unencodable:
+        return None, unencodable
+    digest = hashlib.sha256(raw).hexdigest()
+    return RawDocument(path=path, rel=rel, format=fmt, text=text, data=data, locate=locate, digest=digest), []
+
+
+def _read_text(path: Path, rel: str) -> tuple[bytes, str, Diagnostic | None]:
+    """The bytes of a contract file and their text (BOM dropped), or the TG101/TG127 that stops it."""
+    try:
+        raw = read_contract_bytes(path)
+    except TooLarge as exc:
+        message = f"file is {exc.size:,} bytes; a contract may be at most {MAX_FILE_BYTES:,}"
+        return b"", "", _error("TG127", rel, message)
+    except NotRegular as exc:
+        message = f"this is {exc.kind}, not a regular file; a contract must be a plain TOML or JSON file"
+        return b"", "", _error("TG101", rel, message)
+    except OSError as exc:
+        return b"", "", _error("TG101", rel, f"cannot read the file: {exc.strerror or exc}")
+    if b"\x00" in raw:
+        return raw, "", _error("TG101", rel, "this is a binary file, not a TOML or JSON contract")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return raw, "", _error("TG101", rel, f"the file is not UTF-8 (byte {exc.start}); save it as UTF-8")
+    return raw, text[1:] if text.startswith("\ufeff") else text, None
+
+
+class NotRegular(OSError):
+    """A contract path that is a FIFO, a device, a socket or a folder."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(kind)
+        self.kind = kind
+
+
+class TooLarge(OSError):
+    """A contract file larger than `MAX_FILE_BYTES`."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(size)
+        self.size = size
+
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def _kind(mode: int) -> str | None:
+    """None for a regular file, else what it is."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return next((name for test, name in _KINDS if test(mode)), "a folder" if stat.S_ISDIR(mode) else "a special file")
+
+
+def read_contract_bytes(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes; raises NotRegular, TooLarge or OSError.
+
+    It never blocks on a FIFO (opened non-blocking, after a stat says what it is, and checked again
+    on the open file) and never reads more than `limit + 1` bytes, whatever the size a device reports."""
+    kind = _kind(os.stat(path).st_mode)
+    if kind is not None:
+        raise NotRegular(kind)
+    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with os.fdopen(handle, "rb") as stream:
+        info = os.fstat(handle)
+        kind = _kind(info.st_mode)
+        if kind is not None:
+            raise NotRegular(kind)
+        if info.st_size > limit:
+            raise TooLarge(info.st_size)
+        data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise TooLarge(len(data))
+    return data
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+"""A JSON escape of a UTF-16 surrogate: only then can the parsed data hold a lone one."""
+
+
+def _unencodable(data: Any, rel: str, locate: Locate) -> list[Diagnostic]:
+    """TG137 for every key and string value holding a lone surrogate (none is printed: it cannot be)."""
+    found: list[Diagnostic] = []
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        pointer, value = stack.pop()
+        if isinstance(value, str) and not _encodable(value):
+            found.append(_surrogate(rel, pointer, "this text", value, locate))
+        items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        for key, item in items:
+            if isinstance(key, str) and not _encodable(key):
+                found.append(_surrogate(rel, pointer, "a key here", key, locate))
+                continue
+            stack.append((f"{pointer}/{str(key).replace('~', '~0').replace('/', '~1')}", item))
+    return sorted(found, key=Diagnostic.sort_key)
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _surrogate(rel: str, pointer: str, what: str, text: str, locate: Locate) -> Diagnostic:
+    lone = next(f"U+{ord(c):04X}" for c in text if 0xD800 <= ord(c) <= 0xDFFF)
+    message = (
+        f"{what} holds a lone surrogate ({lone}, from a \\u escape), which cannot be written as UTF-8; "
+        "remove it, or escape the whole character as its surrogate pair"
+    )
+    line, column = locate(pointer)
+    return Diagnostic("TG137", Severity.ERROR, message, rel, pointer, line, column)
 
 
 def load_documents(settings: Settings) -> tuple[list[RawDocument], list[Diagnostic]]:
@@ -163,3 +298,61 @@ def load_documents(settings: Settings) -> tuple[list[RawDocument], list[Diagnost
         if document is not None:
             documents.append(document)
     return documents, problems
+
+
+def load_named(
+    settings: Settings, paths: Sequence[Path], loaded: Sequence[RawDocument]
+) -> tuple[list[RawDocument], list[Diagnostic]]:
+    """The contracts named on the command line that `load_documents` did not read (`loaded`): files
+    anywhere, and every contract under a named folder outside the contracts folder, read with the
+    same rules. A named file that is not a contract (`.toml` or `.json`, not hidden) is TG101."""
+    seen = {os.path.abspath(d.path) for d in loaded}
+    files: list[Path] = []
+    problems: list[Diagnostic] = []
+    for path in paths:
+        candidate = named_path(settings, path)
+        if candidate is None:
+            continue
+        if candidate.is_dir():
+            if not _within(Path(os.path.abspath(candidate)), (Path(os.path.abspath(settings.contracts_dir)),)):
+                found, trouble = discover(candidate, settings)
+                files.extend(found)
+                problems.extend(trouble)
+        elif not is_contract_name(candidate.name):
+            message = "this is not a contract: toolgen reads files ending in .toml or .json (not hidden ones)"
+            problems.append(_error("TG101", settings.rel(candidate), message))
+        else:
+            files.append(candidate)
+    documents: list[RawDocument] = []
+    for file in files:
+        if os.path.abspath(file) in seen:
+            continue
+        seen.add(os.path.abspath(file))
+        document, trouble = load_file(file, settings)
+        problems.extend(trouble)
+        documents.extend([document] if document is not None else [])
+    return documents, problems
+
+
+def named_path(settings: Settings, path: Path) -> Path | None:
+    """A PATH argument as it exists: from the working directory, then from the project root."""
+    candidates = [path] if path.is_absolute() else [Path.cwd() / path, settings.root / path]
+    return next((c for c in candidates if c.exists() or c.is_symlink()), None)
+
+
+def locate(diagnostics: Iterable[Diagnostic], documents: Iterable[RawDocument]) -> list[Diagnostic]:
+    """Fill in line and column for diagnostics that carry only a pointer into a contract."""
+    return located(diagnostics, {d.rel: d.locate for d in documents})
+
+
+def located(diagnostics: Iterable[Diagnostic], locators: Mapping[str, Locate]) -> list[Diagnostic]:
+    """`locate` with each file's locator (its text and line starts, not its parsed data)."""
+    out: list[Diagnostic] = []
+    for diagnostic in diagnostics:
+        locator = locators.get(diagnostic.file)
+        if diagnostic.line is None and locator is not None:
+            line, column = locator(diagnostic.pointer)
+            out.append(replace(diagnostic, line=line, column=column))
+        else:
+            out.append(diagnostic)
+    return out

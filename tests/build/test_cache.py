@@ -84,7 +84,8 @@ def test_no_change_build_and_check_take_the_fast_path(tmp_path: Path) -> None:
     assert FAST in _build(root)
     result = CliRunner().invoke(main, ["-C", str(root), "check"])
     assert result.exit_code == 0 and "is up to date" in result.output and FAST in result.output
-    state = json.loads((root / cache.CACHE_DIR / fastpath.STATE).read_text())
+    sealed = (root / cache.CACHE_DIR / fastpath.STATE).read_bytes()
+    state = json.loads(cache.unseal(fastpath.STATE, sealed) or "null")
     assert state["contracts"] == 4
     assert (root / cache.CACHE_DIR / ".gitignore").read_text().strip().endswith("*")
 
@@ -117,6 +118,8 @@ def test_provider_entries_from_the_cache_give_the_same_files_diagnostics_and_not
     for strict in (False, True):
         root = tmp_path / f"strict-{strict}"
         shutil.copytree(REPO / "contracts", root / "contracts")
+        command = root / "contracts" / "run_command.toml"  # keep its TG301 warning, which it turns off
+        command.write_text(command.read_text(encoding="utf-8").replace('rules = { TG301 = "off", TG309 = "off" }', ""))
         (root / "toolgen.toml").write_text(f"anthropic_strict = {str(strict).lower()}\n", encoding="utf-8")
         settings, _ = load_settings(root)
         plain = pipeline.generate(settings)
@@ -261,8 +264,10 @@ def test_edited_output_is_never_taken_for_current(tmp_path: Path) -> None:
     original = page.read_bytes()
     page.write_text("hand edit\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["-C", str(root), "check"])
-    assert result.exit_code == 1 and "stale" in result.output
-    assert "1 file written" in _build(root)
+    assert result.exit_code == 1 and "stale" in result.output and "TG132" in result.output
+    result = CliRunner().invoke(main, ["-C", str(root), "build"])
+    assert result.exit_code == 1 and "TG132" in result.output, "a hand edit is never overwritten silently"
+    assert "1 file written" in _build(root, "--force")
     assert page.read_bytes() == original
     page.unlink()
     assert "1 file written" in _build(root)
@@ -445,5 +450,5 @@ def test_a_same_size_edit_of_an_output_file_is_caught(tmp_path: Path) -> None:
     assert len(page.read_bytes()) == len(original)
     result = CliRunner().invoke(main, ["-C", str(root), "check"])
     assert result.exit_code == 1 and FAST not in result.output
-    assert "1 file written" in _build(root)
+    assert "1 file written" in _build(root, "--force")
     assert page.read_bytes() == original

@@ -50,7 +50,6 @@ def test_rule_severities_are_parsed(tmp_path: Path) -> None:
         ('python_package = "Agent-Tools"\n', "/python_package", "Python identifier"),
         ('rules = { TG999 = "off" }\n', "/rules/TG999", "unknown rule code"),
         ('rules = { TG203 = "loud" }\n', "/rules/TG203", "error, warning, off"),
-        ('output = "."\n', "/output", "inside the project"),
         ("anthropic_strict = 1\n", "/anthropic_strict", "true or false"),
         ("output = [\n", "", "cannot read the configuration"),
     ],

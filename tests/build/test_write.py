@@ -80,7 +80,13 @@ def test_edited_generated_file_is_stale_with_a_diff(tmp_path: Path) -> None:
     change = write.plan(_arts(a="line 1\nline 2"), out)
     assert change.write == ("a",)
     assert "-edited" in change.diffs["a"] and "+line 2" in change.diffs["a"]
-    assert change.foreign == (), "an owned file that was edited is ours to rewrite"
+    assert change.foreign == (), "an owned file that was edited is not foreign ..."
+    assert change.edited == ("a",), "... but its edit is never overwritten without force"
+    with pytest.raises(write.WriteError, match="edited by hand"):
+        write.apply(change)
+    assert (out / "a").read_text() == "line 1\nedited\n"
+    write.apply(change, force=True)
+    assert (out / "a").read_text() == "line 1\nline 2\n"
 
 
 @pytest.mark.parametrize("bad", ["../escape", "/abs", "a/../../b", "", ".toolgen-manifest.json"])

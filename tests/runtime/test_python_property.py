@@ -51,7 +51,17 @@ def _usable(schema: Any) -> bool:
         Draft202012Validator.check_schema(schema)
     except Exception:
         return False
-    return not _nonlocal_ref(schema)
+    return not _nonlocal_ref(schema) and not _bad_defaults(schema)
+
+
+def _bad_defaults(schema: dict[str, Any]) -> bool:
+    """A default its own schema refuses (TG214, an error: the build stops) leaves the record out."""
+    from toolgen.validate.report import Reporter
+    from toolgen.validate.schemacheck import check_defaults
+
+    report = Reporter("corpus", lambda pointer: (None, None))
+    check_defaults(schema, "/input_schema", report)
+    return bool(report.found)
 
 
 @functools.cache

@@ -7,7 +7,7 @@ import sys
 
 from toolgen import rules
 from toolgen.compat.table import _TOOL, DECISIONS
-from toolgen.render import python
+from toolgen.render import python_checks as python
 from toolgen.render.providers.codes import PROVIDER_RULES
 
 
@@ -39,5 +39,5 @@ def test_emitting_modules_take_their_rules_from_the_table() -> None:
     assert all(rules.RULES[r.code] is r for r in PROVIDER_RULES)
     assert {r.code for r in PROVIDER_RULES} == {c for c in rules.RULES if "TG300" < c < "TG350"}
     found = (python.MODELS_FAILED, python.MODEL_WEAKER, python.TEMPLATE_FAILED, python.OBJECT_DEFAULT)
-    assert [r.code for r in found] == ["TG350", "TG351", "TG352", "TG353"]
+    assert [r.code for r in found] == ["TG350", "TG351", "TG352", "TG353"] and python.NORMALIZED_NAME.code == "TG354"
     assert not hasattr(rules, "register"), "rules are not added at run time"

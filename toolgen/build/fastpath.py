@@ -1,15 +1,18 @@
 """The no-change fast path: prove the output is current without loading, validating or rendering anything.
 
-`input_key(settings)` digests every input of a build: each contract file's path and bytes, the
-resolved settings, every template that could be used, and `cache.environment()` (toolgen's version
-and source digest, the pinned dependencies). After a successful build (or a `check` that found the
-output current) `record()` stores that key in `.toolgen-cache/state.json` with the build's
-diagnostics and the digest of the manifest it wrote. `lookup()` answers "nothing changed" only when
-the key is equal, the manifest on disk is the one recorded, and every output file still has the
-size, modification time (ns) and inode recorded just after the build, when its bytes were checked
-(writing or replacing a file changes them, as make and git rely on); anything else (a missing or
-edited file, a new contract, a template, a version) falls through to a full build. It imports
-nothing heavy, so a no-change run stays cheap.
+`probe(settings)` digests every input of a build: each contract file's path and bytes, the resolved
+settings, every template that could be used, and `cache.environment()` (toolgen's version and
+source digest, the pinned dependencies). After a successful build (or a `check` that found the
+output current) `record()` stores a key in `.toolgen-cache/state.json` with the build's diagnostics
+and the digest of the manifest it wrote; that key is made from the bytes the build itself read
+(`loaded_key`: each contract's digest as loaded, and the templates only if they did not change
+during the build), so a file changed and put back meanwhile never makes it vouch for the wrong
+text. `lookup()` answers "nothing changed" only when the key is equal, the record's seal is intact,
+no interrupted build left anything in the output folder, every output file still has the size,
+modification time (ns) and inode recorded just after the build, when its bytes were checked
+(writing or replacing a file changes them, as make and git rely on), and the manifest on disk is the
+one recorded; anything else falls through to a full build. It imports nothing heavy, so a no-change
+run stays cheap.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from toolgen.build import cache
+from toolgen.build.journal import leftovers
 from toolgen.build.write import MANIFEST, Files, file_stat
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic
@@ -50,48 +54,105 @@ def _sha(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-def input_key(settings: Settings) -> str | None:
-    """The digest of every input of a build, or None when the contracts cannot be listed plainly."""
-    paths = contract_files(settings.contracts_dir)
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    """The inputs of a build as they are on disk now: `key` digests them all (None when the
+    contracts cannot be listed or read plainly); `base` and `templates` are its parts without the
+    contracts, for `loaded_key`."""
+
+    key: str | None
+    base: str
+    templates: str
+
+
+def probe(settings: Settings) -> Inputs:
+    """Read every input of a build once (each contract with a size bound) and digest it."""
+    templates = templates_digest(settings.templates_dir)
+    base = hashlib.sha256()
+    for text in (cache.environment(), settings.fingerprint(), templates):
+        base.update(text.encode("utf-8") + b"\0")
+    found = Inputs(None, base.hexdigest(), templates)
+    paths = contract_files(settings.contracts_dir, settings.root)
     if paths is None:
-        return None
-    digest = hashlib.sha256()
-    for text in (cache.environment(), settings.fingerprint(), templates_digest(settings.templates_dir)):
-        digest.update(text.encode("utf-8") + b"\0")
+        return found
+    from toolgen.load import read_contract_bytes
+
+    inputs: list[tuple[str, str]] = []
     for rel, path in paths:
         try:
-            data = path.read_bytes()
+            inputs.append((rel, hashlib.sha256(read_contract_bytes(path)).hexdigest()))
         except OSError:
-            return None
-        digest.update(rel.encode("utf-8") + b"\0" + hashlib.sha256(data).digest())
+            return found
+    return Inputs(_key(found.base, inputs), found.base, templates)
+
+
+def input_key(settings: Settings) -> str | None:
+    """The digest of every input of a build as on disk now (`probe(settings).key`)."""
+    return probe(settings).key
+
+
+def loaded_key(settings: Settings, before: Inputs, inputs: Sequence[tuple[str, str]]) -> str | None:
+    """The key of the build that read `inputs` (each contract's path under the contracts folder and
+    the sha256 of the bytes it read), probed as `before`; None when a template changed meanwhile."""
+    if templates_digest(settings.templates_dir) != before.templates:
+        return None
+    return _key(before.base, inputs)
+
+
+def _key(base: str, inputs: Sequence[tuple[str, str]]) -> str:
+    digest = hashlib.sha256(base.encode("ascii") + b"\0")
+    for rel, sha in sorted(inputs):
+        digest.update(rel.encode("utf-8") + b"\0" + bytes.fromhex(sha))
     return digest.hexdigest()
 
 
-def contract_files(folder: Path) -> list[tuple[str, Path]] | None:
+def contract_files(folder: Path, root: Path | None = None) -> list[tuple[str, Path]] | None:
     """Every file `load.discover` would read (same filters), sorted; None on anything unusual.
 
-    A cheap re-implementation (no path resolution): a symlink loop, an unreadable folder or a
-    missing contracts folder gives None, and the build then takes the full path that reports it.
-    """
-    from toolgen.load import CONTRACT_SUFFIXES
+    A cheap re-implementation over `os.scandir`: a symlink loop, a link that leaves the project
+    (`root`) or the contracts folder, a contract name that is not a regular file, an unreadable
+    folder or a missing contracts folder gives None, and the build then takes the full path that
+    reports it."""
+    from toolgen.load import is_contract_name
 
     if not folder.is_dir():
         return None
+    allowed = tuple(p for p in (root, folder.resolve()) if p is not None)
     found: list[tuple[str, Path]] = []
     seen: set[tuple[int, int]] = set()
-    failed: list[OSError] = []
-    for dirpath, dirnames, filenames in os.walk(folder, followlinks=True, onerror=failed.append):
-        here = Path(dirpath)
-        info = here.stat()
-        if (info.st_dev, info.st_ino) in seen:
-            return None
-        seen.add((info.st_dev, info.st_ino))
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        prefix = here.relative_to(folder).as_posix()
-        for name in filenames:
-            if not name.startswith(".") and name.endswith(CONTRACT_SUFFIXES):
-                found.append((name if prefix == "." else f"{prefix}/{name}", here / name))
-    return None if failed else sorted(found)
+    pending = [("", folder)]
+    try:
+        while pending:
+            prefix, here = pending.pop()
+            info = here.stat()
+            if (info.st_dev, info.st_ino) in seen:
+                return None
+            seen.add((info.st_dev, info.st_ino))
+            with os.scandir(here) as entries:
+                for entry in entries:
+                    item = _listed(entry, prefix, allowed, is_contract_name(entry.name))
+                    if item is None:
+                        return None
+                    kind, rel = item
+                    if kind == "dir":
+                        pending.append((rel, Path(entry.path)))
+                    elif kind == "file":
+                        found.append((rel, Path(entry.path)))
+    except OSError:
+        return None
+    return sorted(found)
+
+
+def _listed(entry: os.DirEntry[str], prefix: str, allowed: tuple[Path, ...], contract: bool) -> tuple[str, str] | None:
+    """("dir" | "file" | "skip", relative path) of one folder entry, or None when it is unusual."""
+    rel = f"{prefix}/{entry.name}" if prefix else entry.name
+    if entry.name.startswith(".") or not (contract or entry.is_dir()):
+        return "skip", rel
+    if entry.is_symlink() and not any(Path(entry.path).resolve().is_relative_to(p) for p in allowed):
+        return None
+    if entry.is_dir():
+        return None if contract else ("dir", rel)
+    return ("file", rel) if entry.is_file() else None
 
 
 def _state_path(settings: Settings) -> Path:
@@ -99,8 +160,11 @@ def _state_path(settings: Settings) -> Path:
 
 
 def _read_state(settings: Settings) -> State | None:
+    if not cache.usable(settings.root):
+        return None
     try:
-        data = json.loads(_state_path(settings).read_text(encoding="utf-8"))
+        text = cache.unseal(STATE, _state_path(settings).read_bytes())
+        data = json.loads(text or "null")
         return State(
             key=str(data["key"]),
             manifest=str(data["manifest"]),
@@ -118,15 +182,15 @@ def lookup(settings: Settings, key: str | None) -> State | None:
     if key is None:
         return None
     state = _read_state(settings)
-    if state is None or state.key != key:
-        return None
     out = settings.output_dir
+    if state is None or state.key != key or MANIFEST not in state.stats or leftovers(out):
+        return None
     try:
-        if _sha((out / MANIFEST).read_bytes()) != state.manifest:
-            return None
         for rel, recorded in state.stats.items():
             if file_stat(out / rel) != recorded:
                 return None
+        if _sha((out / MANIFEST).read_bytes()) != state.manifest:
+            return None
     except OSError:
         return None
     return state
@@ -169,11 +233,13 @@ def record(
         return
     document["stats"] = stats
     path = _state_path(settings)
+    if not cache.usable(settings.root):
+        return
     with contextlib.suppress(OSError):
         cache.Store(path.parent).ensure_root()
         handle, temp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            json.dump(document, stream, ensure_ascii=False)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(cache.seal(STATE, json.dumps(document, ensure_ascii=False)))
         os.replace(temp, path)
 
 

@@ -7,10 +7,10 @@ when validation found no error; an error from any target means nothing may be wr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from toolgen.build import cache
@@ -18,8 +18,8 @@ from toolgen.build.executor import Building
 from toolgen.build.parallel import Workers
 from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
-from toolgen.diagnostics import Diagnostic, has_errors, resolve_severities, sort_diagnostics
-from toolgen.load import Locate, RawDocument, load_documents
+from toolgen.diagnostics import Diagnostic, Severity, has_errors, resolve_severities, sort_diagnostics
+from toolgen.load import RawDocument, load_documents, located
 from toolgen.render import Artifact, RenderResult, targets
 from toolgen.render.context import RenderContext
 
@@ -32,6 +32,9 @@ class Generated:
     diagnostics: tuple[Diagnostic, ...]
     catalog: Catalog | None = None
     artifacts: tuple[Artifact, ...] = ()
+    inputs: tuple[tuple[str, str], ...] = ()
+    """(path under the contracts folder, sha256 of the bytes read) of every contract this run read:
+    what the no-change shortcut records (`fastpath.loaded_key`)."""
 
     @property
     def ok(self) -> bool:
@@ -91,24 +94,6 @@ def _decode_checked(data: Any) -> Checked:
     return [Diagnostic.from_json(d) for d in data["found"]], overrides
 
 
-def locate(diagnostics: Iterable[Diagnostic], documents: Iterable[RawDocument]) -> list[Diagnostic]:
-    """Fill in line and column for diagnostics that carry only a pointer into a contract."""
-    return _located(diagnostics, {d.rel: d.locate for d in documents})
-
-
-def _located(diagnostics: Iterable[Diagnostic], locators: Mapping[str, Locate]) -> list[Diagnostic]:
-    """`locate` with each file's locator (its text and line starts, not its parsed data)."""
-    out: list[Diagnostic] = []
-    for diagnostic in diagnostics:
-        locator = locators.get(diagnostic.file)
-        if diagnostic.line is None and locator is not None:
-            line, column = locator(diagnostic.pointer)
-            out.append(replace(diagnostic, line=line, column=column))
-        else:
-            out.append(diagnostic)
-    return out
-
-
 def generate(settings: Settings, *, progress: Callable[[str], None] | None = None) -> Generated:
     """Validate and render every configured target in memory.
 
@@ -122,6 +107,7 @@ def generate(settings: Settings, *, progress: Callable[[str], None] | None = Non
         return Generated(settings, tuple(problems))
     # the parsed documents weigh as much as the catalog: keep only what places a target's diagnostics
     locators = {d.rel: d.locate for d in documents}
+    inputs = tuple(sorted((_under(d.path, settings.contracts_dir), d.digest) for d in documents))
     del documents
     per_file = {c.source: c.rules for c in catalog}
     results = _render_targets(catalog, settings, Building(Workers(settings.jobs)), step)
@@ -129,12 +115,48 @@ def generate(settings: Settings, *, progress: Callable[[str], None] | None = Non
     for name in list(results):
         result = results.pop(name)
         found = resolve_severities(result.diagnostics, settings.rule_severities, per_file)
-        problems.extend(_located(found, locators))
+        problems.extend(located(found, locators))
         artifacts.extend(result.artifacts)
+    artifacts.sort(key=lambda a: a.path)
+    problems.extend(case_collisions(artifacts, catalog))
     diagnostics = tuple(sort_diagnostics(problems))
     if has_errors(diagnostics):
         return Generated(settings, diagnostics, catalog)
-    return Generated(settings, diagnostics, catalog, tuple(sorted(artifacts, key=lambda a: a.path)))
+    return Generated(settings, diagnostics, catalog, tuple(artifacts), inputs)
+
+
+def _under(path: Path, folder: Path) -> str:
+    """`path` relative to `folder`, as the no-change shortcut lists contract files."""
+    try:
+        return path.relative_to(folder).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def case_collisions(artifacts: Sequence[Artifact], catalog: Catalog) -> list[Diagnostic]:
+    """TG136 for each two output paths (files or folders) that differ only in case, naming the tools
+    they are made from; on macOS and Windows one would overwrite the other."""
+    seen: dict[str, str] = {}
+    found: list[Diagnostic] = []
+    for artifact in artifacts:
+        parts = artifact.path.split("/")
+        for end in range(1, len(parts) + 1):
+            prefix = "/".join(parts[:end])
+            other = seen.setdefault(prefix.casefold(), prefix)
+            if other != prefix:
+                found.append(_collision(other, prefix, catalog))
+                break
+    return found
+
+
+def _collision(first: str, second: str, catalog: Catalog) -> Diagnostic:
+    tools = [c for c in (catalog.get(PurePosixPath(p).stem) for p in (first, second)) if c is not None]
+    owners = [f"`{c.name}` ({c.source})" for c in tools] or ["toolgen's own files"]
+    message = (
+        f"the generated paths {first} and {second} differ only in case (made for {' and '.join(owners)}); "
+        "on macOS and Windows one would overwrite the other: rename the tool"
+    )
+    return Diagnostic("TG136", Severity.ERROR, message, tools[0].source if tools else first)
 
 
 APART: frozenset[str] = frozenset({"providers", "docs", "mocks"})

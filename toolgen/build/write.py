@@ -1,33 +1,48 @@
 """Writing: compare rendered artifacts with the output folder, then apply or report the difference.
 
 The writer is the only code that touches `generated/`. It keeps a manifest of the files toolgen owns
-(`.toolgen-manifest.json`), so it deletes only files it generated and refuses to overwrite a file it
-did not. A build stages every changed file in a temporary folder and moves them into place only
-after all of them were written; unchanged files are not touched (their mtimes are kept). `check` is
-the same comparison with nothing applied.
+(`.toolgen-manifest.json`, each with the digest of its bytes) and overwrites or deletes a file only
+when its bytes are exactly what the manifest says toolgen wrote there: a file changed by hand (TG132)
+or never written by toolgen (TG133) stops the build before anything is written, unless `--force`.
+Nothing is read, written or deleted through a symlink, and a path that is a folder or a special file
+where a file goes stops the build too (TG134). Changed files are staged and moved into place under a
+journal (`journal.py`), so an interrupted build is completed by the next one; unchanged files are
+not touched (their mtimes are kept). `check` is the same comparison with nothing applied.
 """
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import os
-import re
-import shutil
-import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolgen import __version__
+from toolgen.build import journal
+from toolgen.build.safepaths import MISSING, REGULAR, Probe, file_digest
+from toolgen.build.shortdiff import LazyDiffs, short_diff
+from toolgen.diagnostics import Diagnostic, Severity, format_text
 from toolgen.render import Artifact
 
-MANIFEST = ".toolgen-manifest.json"
+MANIFEST = journal.MANIFEST
+"""The manifest file in the output folder."""
+
+_short_diff = short_diff
+"""The short diff `check` prints (its old name here)."""
 
 
 class WriteError(Exception):
-    """The output folder cannot be updated safely; nothing was written."""
+    """The output folder cannot be updated safely; nothing was written.
+
+    `diagnostics` holds the coded refusals (TG132 to TG135), when the reason is one of them."""
+
+    def __init__(self, problem: str | Sequence[Diagnostic]) -> None:
+        self.diagnostics: tuple[Diagnostic, ...] = () if isinstance(problem, str) else tuple(problem)
+        self.notes: list[str] = []
+        """What the build completed before it stopped (an interrupted build's update, `update`)."""
+        super().__init__(problem if isinstance(problem, str) else "\n".join(map(format_text, self.diagnostics)))
 
 
 def manifest_text(files: Files) -> bytes:
@@ -53,13 +68,14 @@ def read_manifest(output_dir: Path) -> dict[str, str]:
 
 
 def _safe_relpath(path: str) -> bool:
+    """A relative POSIX path inside the folder, none of whose parts is toolgen's own (`.toolgen-*`)."""
     parts = path.split("/")
-    return bool(path) and not path.startswith("/") and all(p not in ("", ".", "..") for p in parts)
+    return bool(path) and all(p not in ("", ".", "..") and not p.startswith(".toolgen-") for p in parts)
 
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """What a build would do to the output folder."""
+    """What a build would do to the output folder, and what would stop it."""
 
     output_dir: Path
     files: Files
@@ -68,6 +84,15 @@ class Plan:
     remove: tuple[str, ...] = ()
     missing: tuple[str, ...] = ()
     foreign: tuple[str, ...] = ()
+    """Files to overwrite that the manifest does not list (TG133)."""
+    edited: tuple[str, ...] = ()
+    """Owned files to overwrite or delete whose bytes are not the manifest's (TG132)."""
+    blocked: Mapping[str, str] = field(default_factory=dict)
+    """Path -> why it cannot be written (a symlink, a folder or a special file on the way; TG134)."""
+    before: Mapping[str, str | None] = field(default_factory=dict)
+    """Digest of what each path to write or remove holds now (None: absent)."""
+    label: str = ""
+    """The output folder as the user names it (in diagnostics)."""
     diffs: Mapping[str, str] = field(default_factory=dict)
     verified: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)
     """`file_stat` of each unchanged file, taken around the byte-for-byte comparison that found it
@@ -76,86 +101,50 @@ class Plan:
     @property
     def up_to_date(self) -> bool:
         """True when the folder already holds exactly these files."""
-        return not self.write and not self.remove
+        return not self.write and not self.remove and not self.blocked
+
+    def shown(self, path: str) -> str:
+        """`path` as the user sees it: under the output folder's name."""
+        return f"{self.label}/{path}" if self.label and path else path or self.label
+
+    def drift(self) -> Iterator[str]:
+        """What `check` lists: each missing, stale (with a short diff), orphaned or blocked file."""
+        for path in self.write:
+            yield f"{self.shown(path)}: {'missing' if path in self.missing else 'stale'}\n"
+            if path in self.diffs:
+                yield self.diffs[path]
+        for path in self.remove:
+            yield f"{self.shown(path)}: orphaned (its contract or target is gone)\n"
+        for path in self.blocked:
+            yield f"{self.shown(path)}: cannot be written (TG134)\n"
+
+    def refusals(self, *, force: bool = False) -> list[Diagnostic]:
+        """Why the plan may not be applied: TG134 always, TG132 and TG133 unless `force`."""
+        found = [
+            _refusal("TG134", self.shown(p), f"{why}; move it away and build again") for p, why in self.blocked.items()
+        ]
+        if not force:
+            found += [_refusal("TG132", self.shown(p), _edited_message(p in self.remove)) for p in self.edited]
+            found += [_refusal("TG133", self.shown(p), _FOREIGN) for p in self.foreign]
+        return sorted(found, key=Diagnostic.sort_key)
 
 
-def _read(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-        return None
+_FOREIGN = (
+    f"exists in the output folder but was not generated by toolgen (it is not in {MANIFEST}); "
+    "move it away, or pass --force to overwrite it"
+)
 
 
-def _short_diff(path: str, old: bytes, new: bytes, limit: int = 20) -> str:
-    try:
-        old_lines = old.decode("utf-8").splitlines(keepends=True)
-    except UnicodeDecodeError:
-        return "(binary content differs)\n"
-    new_lines = new.decode("utf-8").splitlines(keepends=True)
-    # difflib is quadratic in the lines it is given: give it only the span between the common
-    # head and tail (plus one line of context), then put the true line numbers back in the hunks.
-    head = 0
-    while head < min(len(old_lines), len(new_lines)) and old_lines[head] == new_lines[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(old_lines), len(new_lines)) - head and old_lines[-1 - tail] == new_lines[-1 - tail]:
-        tail += 1
-    skip = max(head - 1, 0)
-    old_span, new_span = (
-        old_lines[skip : len(old_lines) - max(tail - 1, 0)],
-        new_lines[skip : len(new_lines) - max(tail - 1, 0)],
+def _edited_message(deleted: bool) -> str:
+    what = "delete it (its contract or target is gone)" if deleted else "overwrite it"
+    return (
+        f"edited by hand since toolgen wrote it (its bytes are not the ones in {MANIFEST}), and the build "
+        f"would {what}; move the file elsewhere to keep the edit, or pass --force to discard it"
     )
-    lines = list(difflib.unified_diff(old_span, new_span, f"{path} (on disk)", f"{path} (expected)", n=1))
-    lines = [_shift_hunk(line, skip) for line in lines]
-    more = len(lines) - limit
-    shown = "".join(line if line.endswith("\n") else line + "\n" for line in lines[:limit])
-    return shown + (f"... ({more} more diff lines)\n" if more > 0 else "")
 
 
-_HUNK_RE = re.compile(r"^@@ -(\d+)((?:,\d+)?) \+(\d+)((?:,\d+)?) @@")
-
-
-def _shift_hunk(line: str, offset: int) -> str:
-    """A hunk header with its line numbers moved down by `offset` (other lines unchanged)."""
-    match = _HUNK_RE.match(line) if offset and line.startswith("@@") else None
-    if match is None:
-        return line
-    old_start, old_len, new_start, new_len = match.groups()
-    shifted = f"@@ -{_moved(old_start, old_len, offset)}{old_len} +{_moved(new_start, new_len, offset)}{new_len} @@"
-    return shifted + line[match.end() :]
-
-
-def _moved(start: str, length: str, offset: int) -> int:
-    # an empty range (",0") names the line before it; it moves all the same
-    return int(start) + offset if int(start) or length != ",0" else offset
-
-
-class LazyDiffs(Mapping[str, str]):
-    """Short diffs by path, computed only when read: a build never pays for them, `check` does.
-
-    Neither side is held meanwhile: the old bytes are read from the output folder again, the new
-    ones made from the files of the plan.
-    """
-
-    def __init__(self, paths: Iterable[str], files: Mapping[str, bytes], output_dir: Path) -> None:
-        self._paths = list(paths)
-        self._files = files
-        self._output_dir = output_dir
-        self._done: dict[str, str] = {}
-
-    def __getitem__(self, path: str) -> str:
-        if path not in self._done:
-            if path not in self._paths:
-                raise KeyError(path)
-            old = _read(self._output_dir / path) or b""
-            self._done[path] = _short_diff(path, old, self._files[path])
-        return self._done[path]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._paths)
-
-    def __len__(self) -> int:
-        return len(self._paths)
+def _refusal(code: str, file: str, message: str) -> Diagnostic:
+    return Diagnostic(code, Severity.ERROR, message, file)
 
 
 class Files(Mapping[str, bytes]):
@@ -215,8 +204,9 @@ class Files(Mapping[str, bytes]):
 
 
 def file_stat(path: Path) -> tuple[int, int, int]:
-    """What changes whenever a file is written or replaced: size, modification time (ns), inode."""
-    info = path.stat()
+    """What changes whenever a file is written or replaced: size, modification time (ns), inode
+    (of the path itself: a symlink put in a file's place has its own)."""
+    info = os.lstat(path)
     return (info.st_size, info.st_mtime_ns, info.st_ino)
 
 
@@ -227,97 +217,156 @@ def _stat_or_none(path: Path) -> tuple[int, int, int] | None:
         return None
 
 
-def plan(artifacts: Iterable[Artifact], output_dir: Path) -> Plan:
-    """Compare the artifacts (plus the manifest) with what is on disk."""
-    by_path: dict[str, Artifact] = {}
-    for artifact in artifacts:
-        if not _safe_relpath(artifact.path) or artifact.path == MANIFEST:
-            raise WriteError(f"refusing to write outside the output folder: {artifact.path!r}")
-        if artifact.path in by_path:
-            raise WriteError(f"two targets produce the same file {artifact.path!r}")
-        by_path[artifact.path] = artifact
-    owned = read_manifest(output_dir)
-    files = Files(by_path)
+def plan(artifacts: Iterable[Artifact], output_dir: Path, *, label: str = "") -> Plan:
+    """Compare the artifacts (plus the manifest) with what is on disk, without following a symlink."""
+    files = Files(_by_path(artifacts))
     files.add(MANIFEST, manifest_text(files))
-    write: list[str] = []
-    unchanged: list[str] = []
-    missing: list[str] = []
-    foreign: list[str] = []
-    changed: list[str] = []
-    verified: dict[str, tuple[int, int, int]] = {}
+    owned = read_manifest(output_dir)
+    probe = Probe(output_dir)
+    sort = _Sorting()
     for path in sorted(files):
-        target = output_dir / path
-        before = _stat_or_none(target)
-        if before is not None and files.same_on_disk(path, target):
-            unchanged.append(path)
-            if _stat_or_none(target) == before:
-                verified[path] = before
-            continue
-        write.append(path)
-        if not target.is_file():
-            missing.append(path)
-            continue
-        changed.append(path)
-        if path not in owned and path != MANIFEST:
-            foreign.append(path)
-    remove = [p for p in sorted(owned) if p not in files and (output_dir / p).is_file()]
+        sort.place(path, files, owned, probe)
+    for path in sorted(p for p in owned if p not in files):
+        sort.orphan(path, owned, probe)
     return Plan(
         output_dir=output_dir,
         files=files,
-        write=tuple(write),
-        unchanged=tuple(unchanged),
-        remove=tuple(remove),
-        missing=tuple(missing),
-        foreign=tuple(foreign),
-        diffs=LazyDiffs(changed, files, output_dir),
-        verified=verified,
+        write=tuple(sort.write),
+        unchanged=tuple(sort.unchanged),
+        remove=tuple(sort.remove),
+        missing=tuple(sort.missing),
+        foreign=tuple(sort.foreign),
+        edited=tuple(sort.edited),
+        blocked=sort.blocked,
+        before=sort.before,
+        label=label,
+        diffs=LazyDiffs(sort.changed, files, output_dir),
+        verified=sort.verified,
     )
 
 
-def apply(change: Plan, *, force: bool = False) -> None:
-    """Make the output folder match the plan: stage changed files, move them in, then delete orphans.
+def _by_path(artifacts: Iterable[Artifact]) -> dict[str, Artifact]:
+    """The artifacts by path; WriteError for a path outside the folder, twice, or equal but for case."""
+    by_path: dict[str, Artifact] = {}
+    folded: dict[str, str] = {}
+    for artifact in artifacts:
+        path = artifact.path
+        if not _safe_relpath(path):
+            raise WriteError(f"refusing to write outside the output folder: {path!r}")
+        if path in by_path:
+            raise WriteError(f"two targets produce the same file {path!r}")
+        by_path[path] = artifact
+        parts = path.split("/")
+        for end in range(1, len(parts) + 1):
+            prefix = "/".join(parts[:end])
+            other = folded.setdefault(prefix.casefold(), prefix)
+            if other != prefix:
+                raise WriteError(
+                    f"{other} and {prefix} differ only in case: on macOS and Windows one overwrites the other"
+                )
+    return by_path
 
-    Raises WriteError, with nothing written, when a file to overwrite was not generated by toolgen
-    (unless `force`).
-    """
-    if change.foreign and not force:
-        names = ", ".join(change.foreign)
-        raise WriteError(
-            f"{names}: exists in the output folder but was not generated by toolgen "
-            f"(it is not in {MANIFEST}); move it away, or pass --force to overwrite it"
-        )
+
+@dataclass
+class _Sorting:
+    """The lists `plan` fills, path by path."""
+
+    write: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    remove: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    foreign: list[str] = field(default_factory=list)
+    edited: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    blocked: dict[str, str] = field(default_factory=dict)
+    before: dict[str, str | None] = field(default_factory=dict)
+    verified: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+
+    def place(self, path: str, files: Files, owned: Mapping[str, str], probe: Probe) -> None:
+        """Sort one file of the build: unchanged, missing, to overwrite (and whether it may be), or blocked."""
+        state, where = probe.state(path)
+        target = probe.root / path
+        if state == MISSING:
+            self.write.append(path)
+            self.missing.append(path)
+            self.before[path] = None
+            return
+        if state != REGULAR:
+            self.blocked.setdefault(where, state)
+            return
+        before = _stat_or_none(target)
+        if files.same_on_disk(path, target):
+            self.unchanged.append(path)
+            if before is not None and _stat_or_none(target) == before:
+                self.verified[path] = before
+            return
+        self.write.append(path)
+        self.changed.append(path)
+        self.before[path] = digest = file_digest(target)
+        if path != MANIFEST and path not in owned:
+            self.foreign.append(path)
+        elif path != MANIFEST and owned[path] != digest:
+            self.edited.append(path)
+
+    def orphan(self, path: str, owned: Mapping[str, str], probe: Probe) -> None:
+        """A file the manifest lists and the build no longer makes: removed only if it is a regular
+        file reached through real folders; an edited one is named (a folder or a link is left alone)."""
+        if probe.state(path)[0] != REGULAR:
+            return
+        self.remove.append(path)
+        self.before[path] = digest = file_digest(probe.root / path)
+        if digest != owned[path]:
+            self.edited.append(path)
+
+
+def apply(change: Plan, *, force: bool = False) -> None:
+    """Make the output folder match the plan: stage changed files, journal the moves and deletes, apply.
+
+    Raises WriteError, with nothing written, when the plan has a refusal (`Plan.refusals`)."""
+    problems = change.refusals(force=force)
+    if problems:
+        raise WriteError(problems)
     if change.up_to_date:
         return
-    out = change.output_dir
-    out.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".toolgen-staging-", dir=out))
+    removes = {p: d for p in change.remove if (d := change.before.get(p)) is not None}
+    journal.commit(change.output_dir, change.files, change.write, removes, change.before)
+
+
+def update(
+    artifacts: Iterable[Artifact], output_dir: Path, *, force: bool = False, label: str = ""
+) -> tuple[Plan, list[str]]:
+    """A build's write phase: with the output folder locked, complete what an interrupted build left,
+    plan, and apply. The plan, and notes on what was recovered."""
     try:
-        for path in change.write:
-            target = staging / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with target.open("wb") as stream:
-                for piece in change.files.chunks(path):
-                    stream.write(piece)
-        for path in change.write:
-            if path == MANIFEST:
-                continue
-            destination = out / path
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(staging / path, destination)
-        for path in change.remove:
-            (out / path).unlink(missing_ok=True)
-            _prune_empty_parents(out / path, out)
-        if MANIFEST in change.write:
-            os.replace(staging / MANIFEST, out / MANIFEST)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        with journal.locked(output_dir):
+            notes = journal.recover(output_dir) if output_dir.is_dir() else []
+            change = plan(artifacts, output_dir, label=label)
+            try:
+                apply(change, force=force)
+            except WriteError as exc:
+                exc.notes = notes
+                raise
+    except journal.JournalError as exc:
+        raise WriteError([_refusal("TG135", label or output_dir.as_posix(), str(exc))]) from exc
+    except OSError as exc:
+        where = label or output_dir.as_posix()
+        raise WriteError(f"{where}: the update failed ({exc}); the next build completes or undoes it") from exc
+    return change, notes
 
 
-def _prune_empty_parents(path: Path, root: Path) -> None:
-    parent = path.parent
-    while parent != root and root in parent.parents:
-        try:
-            parent.rmdir()
-        except OSError:
-            return
-        parent = parent.parent
+def interrupted(output_dir: Path, label: str = "") -> list[Diagnostic]:
+    """What interrupted builds left in the output folder, as `check` reports it: TG135 for a journal
+    (the folder is half updated), a TG135 warning for a staging folder alone (nothing was changed)."""
+    found: list[Diagnostic] = []
+    where = label or output_dir.as_posix()
+    for name in journal.leftovers(output_dir):
+        if name == journal.JOURNAL:
+            message = (
+                f"a build was interrupted while it moved files into place (it left {name}), so the "
+                "folder is part old and part new; run `toolgen build` to complete it"
+            )
+            found.append(_refusal("TG135", where, message))
+        else:
+            message = f"{name} was left by a build interrupted before it changed anything; the next build removes it"
+            found.append(Diagnostic("TG135", Severity.WARNING, message, where))
+    return found

@@ -35,9 +35,10 @@ from black.parsing import InvalidInput
 
 from toolgen.catalog import PERMISSIONS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
-from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.diagnostics import Diagnostic
 from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render.context import PLAIN, PLAIN_CONTEXT, Executor, RenderContext, as_text
+from toolgen.render.python_checks import TEMPLATE_FAILED, model_failure, notes
 from toolgen.render.python_format import format_source
 from toolgen.render.python_imports import import_block
 from toolgen.render.python_layout import (
@@ -51,9 +52,8 @@ from toolgen.render.python_layout import (
     signature_lines,
     tuple_lines,
 )
-from toolgen.render.python_models import BATCH_SIZE, DCG_VERSION, ModelsFailed, ToolModels, models_for, object_defaults
+from toolgen.render.python_models import BATCH_SIZE, DCG_VERSION, ModelsFailed, ToolModels, models_for
 from toolgen.render.python_shared import SHARED, declarations
-from toolgen.rules import RULES
 from toolgen.templating import environment, templates_digest
 
 BLACK_VERSION = metadata.version("black")
@@ -81,11 +81,6 @@ RENDER_CHUNK = 2000
 
 RESERVED_MODULES: frozenset[str] = frozenset({"integrations", "mocks"})
 """Module names the package uses itself (besides `_runtime` and `__init__`, which no tool name can be)."""
-
-MODELS_FAILED = RULES["TG350"]
-MODEL_WEAKER = RULES["TG351"]
-TEMPLATE_FAILED = RULES["TG352"]
-OBJECT_DEFAULT = RULES["TG353"]  # checked in `python_models.object_defaults`
 
 
 def module_names(names: Iterable[str]) -> dict[str, str]:
@@ -189,9 +184,8 @@ def _models(catalog: Catalog, package: str, executor: Executor) -> tuple[dict[st
     for contract in catalog:
         try:
             found.update(models_for([contract], package, executor))
-        except ModelsFailed as exc:
-            message = f"cannot make Python models for tool {contract.name!r}: {exc}"
-            problems.append(Diagnostic(MODELS_FAILED.code, Severity.ERROR, message, contract.source, "/input_schema"))
+        except ModelsFailed as exc:  # what dcg raised is its cause, which says where and why
+            problems.append(model_failure(contract, exc.__cause__ if isinstance(exc.__cause__, Exception) else exc))
     return found, problems
 
 
@@ -206,17 +200,20 @@ def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_
         models, problems = _models(catalog, settings.python_package, executor)
         if problems:
             return RenderResult(diagnostics=tuple(problems))
-    notes = [
-        Diagnostic(MODEL_WEAKER.code, MODEL_WEAKER.severity, _weaker(name, text), catalog_source(catalog, name), ptr)
-        for name, found in sorted(models.items())
-        for ptr, text in found.notes
-    ]
-    notes.extend(object_defaults(catalog))
+    found = notes(catalog, models)
     try:
         artifacts = _package(catalog, settings, models, executor, tools)
     except (jinja2.TemplateError, InvalidInput) as exc:
         return RenderResult(diagnostics=(_template_problem(settings, exc),))
-    return RenderResult(artifacts=tuple(sorted(artifacts, key=lambda a: a.path)), diagnostics=tuple(notes))
+    return RenderResult(artifacts=tuple(sorted(artifacts, key=lambda a: a.path)), diagnostics=tuple(found))
+
+
+def check(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> list[Diagnostic]:
+    """What `render` reports about the contracts (TG350, TG351, TG353, TG354), without rendering a file.
+
+    `toolgen validate` runs it; only TG352, about template overrides, needs the files rendered."""
+    models, problems = _models(catalog, settings.python_package, context.executor)
+    return problems or notes(catalog, models)
 
 
 TOGETHER_MIN = 48
@@ -343,13 +340,6 @@ def catalog_source(catalog: Catalog, name: str) -> str:
     return contract.source if contract is not None else name
 
 
-def _weaker(name: str, text: str) -> str:
-    return (
-        f"python: the model of tool {name!r} is weaker than its schema ({text}); "
-        "the registry still enforces the schema with jsonschema"
-    )
-
-
 def _runtime_view() -> dict[str, Any]:
     return {
         "header": _header("no contract (the shared runtime)"),
@@ -372,6 +362,7 @@ __all__ = [
     "LAYOUT_WIDTH",
     "RESERVED_MODULES",
     "call_lines",
+    "check",
     "format_python",
     "module_names",
     "pyblock",

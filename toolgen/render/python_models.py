@@ -25,12 +25,8 @@ from importlib import metadata
 from typing import Any
 
 from toolgen.catalog import Contract, canonical_json
-from toolgen.diagnostics import Diagnostic
 from toolgen.frozen import thaw
-from toolgen.positions import join
 from toolgen.render.context import PLAIN, Executor
-from toolgen.rules import RULES
-from toolgen.validate.schemacheck import subschemas
 
 DCG_VERSION = metadata.version("datamodel-code-generator")
 """The dcg version the models are made with (recorded in each generated header)."""
@@ -117,9 +113,11 @@ def _generate(source: Any, **options: Any) -> object:
 
 def _checked(code: object, root: str) -> str:
     if not isinstance(code, str):
-        raise ModelsFailed(f"datamodel-code-generator returned {type(code).__name__} for {root}")
+        wrong = TypeError(f"datamodel-code-generator returned {type(code).__name__} for {root}")
+        raise ModelsFailed(str(wrong)) from wrong
     if not re.search(rf"^class {root}\(", code, re.MULTILINE):
-        raise ModelsFailed(f"datamodel-code-generator did not make the class {root}")
+        missing = ValueError(f"datamodel-code-generator did not make the class {root}")
+        raise ModelsFailed(str(missing)) from missing
     return code
 
 
@@ -312,27 +310,3 @@ def _decode(data: Any) -> ToolModels:
         output_class=None if data["output_class"] is None else str(data["output_class"]),
         notes=tuple((str(pointer), str(text)) for pointer, text in data["notes"]),
     )
-
-
-def object_defaults(catalog: Iterable[Contract]) -> list[Diagnostic]:
-    """TG353: dcg writes an object default of a model-typed field as a dict, which mypy --strict rejects."""
-    found: list[Diagnostic] = []
-    for contract in catalog:
-        for key, schema in (("input_schema", contract.input_schema), ("output_schema", contract.output_schema)):
-            for here, node in subschemas(schema, f"/{key}") if schema is not None else ():
-                if isinstance(node.get("default"), Mapping) and ("properties" in node or "$ref" in node):
-                    message = (
-                        "python: this object default becomes a dict assigned to a model-typed field, which "
-                        "`mypy --strict` rejects in the generated package (pydantic accepts it); drop the default "
-                        "or describe it in the description"
-                    )
-                    found.append(
-                        Diagnostic(
-                            RULES["TG353"].code,
-                            RULES["TG353"].severity,
-                            message,
-                            contract.source,
-                            join(here, "default"),
-                        )
-                    )
-    return found

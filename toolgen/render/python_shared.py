@@ -12,6 +12,8 @@ SHARED: tuple[str, ...] = (
     "_runtime",
     "_results",
     "_schemas",
+    "_redact",
+    "_policy",
     "_invoke",
     "_roundtrip",
     "_tracefile",

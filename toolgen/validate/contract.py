@@ -18,7 +18,7 @@ from toolgen import provideroptions, rules
 from toolgen.catalog import CONTRACT_KEYS, PERMISSIONS, STANDARD_ERRORS
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity, resolve_severities, sort_diagnostics
-from toolgen.load import RawDocument, load_documents
+from toolgen.load import RawDocument, load_documents, load_named
 from toolgen.positions import join, json_duplicates, locator_for, unescape
 from toolgen.validate import lint
 from toolgen.validate.report import Reporter, did_you_mean, type_name
@@ -266,7 +266,7 @@ def check_rules_table(table: Mapping[str, Any], report: Reporter) -> dict[str, s
             report("TG128", pointer, f"unknown rule code {code!r}{did_you_mean(code, list(rules.RULES))}")
         elif level not in ("error", "warning", "off"):
             report("TG128", pointer, f'severity of {code} must be "error", "warning" or "off", not {level!r}')
-        elif rule is not None and code.startswith("TG1") and level != "error":
+        elif rule is not None and rules.locked(code) and level != "error":
             report("TG128", pointer, f"{code} is a contract error and cannot be turned down; fix the contract instead")
         else:
             out[code] = level
@@ -346,7 +346,7 @@ def validate_documents(
         found.extend(problems)
         per_file[document.rel] = overrides
     found.extend(_duplicates(documents))
-    project = {c: s for c, s in settings.rule_severities.items() if not c.startswith("TG1") or s is Severity.ERROR}
+    project = {c: s for c, s in settings.rule_severities.items() if not rules.locked(c) or s is Severity.ERROR}
     ignored = _ignored_project_rules(settings, set(settings.rule_severities) - set(project))
     return sort_diagnostics([*resolve_severities(found, project, per_file), *ignored])
 
@@ -378,10 +378,20 @@ def _wanted(settings: Settings, path: Path) -> str | None:
 def validate_paths(settings: Settings, paths: Sequence[Path]) -> list[Diagnostic]:
     """Load and validate the project's contracts; with `paths`, report only on those files or folders.
 
-    Duplicate names are still checked across the whole catalog. A path that does not exist is TG101.
+    Duplicate names are still checked across the whole catalog. A named file or folder outside the
+    contracts folder is loaded and checked with it. A path that does not exist is TG101.
+    When no contract has an error, the checks of the configured targets run too (`toolgen.build.targetchecks`:
+    TG3xx, TG35x), so validation reports what a build would.
     """
     documents, problems = load_documents(settings)
+    if paths:  # files named outside the contracts folder are checked too, never reported clean unread
+        named, trouble = load_named(settings, paths, documents)
+        documents, problems = [*documents, *named], [*problems, *trouble]
     problems.extend(validate_documents(documents, settings))
+    if not any(d.is_error for d in problems):
+        from toolgen.build.targetchecks import target_diagnostics  # the targets' checks, run as a build runs them
+
+        problems.extend(target_diagnostics(documents, settings))
     if paths:
         wanted = [_wanted(settings, p) for p in paths]
         missing = [

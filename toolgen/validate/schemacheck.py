@@ -22,6 +22,7 @@ from jsonschema import Draft202012Validator
 
 from toolgen.positions import join, unescape
 from toolgen.validate.report import Reporter, did_you_mean
+from toolgen.validate.schemarules import FORMAT_CHECKER, check_node
 from toolgen.validate.schemawalk import LIST_KEYWORDS, MAP_KEYWORDS, ONE_KEYWORDS, children
 
 MAX_DEPTH = 64
@@ -123,7 +124,7 @@ def subschemas(schema: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, M
 
 
 def check_schema(schema: Any, pointer: str, report: Reporter) -> bool:
-    """Check one schema (TG114-TG118, TG213); True when it is sound enough to validate examples with."""
+    """Check one schema (TG114-TG118, TG213, TG216-TG220); True when it is sound enough to validate examples with."""
     label = pointer.lstrip("/")
     if not isinstance(schema, dict):
         report("TG114", pointer, f'`{label}` must be a table/object holding a JSON Schema, like {{ type = "object" }}')
@@ -142,6 +143,7 @@ def check_schema(schema: Any, pointer: str, report: Reporter) -> bool:
     for here, node in subschemas(schema, pointer):
         _check_refs(schema, here, node, report)
         _check_keywords(here, node, report)
+        check_node(here, node, report)
     check_ref_cycles(schema, pointer, report)
     return not any(d.code in ("TG114", "TG116", "TG117", "TG118") for d in report.found[before:])
 
@@ -290,8 +292,8 @@ def _check_keywords(here: str, node: Mapping[str, Any], report: Reporter) -> Non
 
 
 def check_defaults(schema: Mapping[str, Any], pointer: str, report: Reporter) -> None:
-    """TG214: each `default` in a sound schema must match the schema it sits in."""
-    root = Draft202012Validator(schema, registry=REGISTRY, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    """TG214: each `default` in a sound schema must match the schema it sits in (formats checked)."""
+    root = Draft202012Validator(schema, registry=REGISTRY, format_checker=FORMAT_CHECKER)
     for here, node in subschemas(schema, pointer):
         if "default" not in node:
             continue
@@ -314,7 +316,7 @@ def check_defaults(schema: Mapping[str, Any], pointer: str, report: Reporter) ->
 
 def validate_instance(schema: Mapping[str, Any], instance: Any, pointer: str, code: str, report: Reporter) -> None:
     """Report every way `instance` fails `schema` (formats checked), at pointers under `pointer`."""
-    validator = Draft202012Validator(schema, registry=REGISTRY, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    validator = Draft202012Validator(schema, registry=REGISTRY, format_checker=FORMAT_CHECKER)
     what = "input" if code == "TG119" else "output"
     try:
         errors = sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.absolute_path])

@@ -22,7 +22,8 @@ the trace.
   use `acall` (blocking the loop to wait for it would stall every other task).
 - The time limit is the contract's `timeout_ms`, else the registry's `default_timeout_s`, else none.
   A `TIMEOUT` has the contract's `retryable` for the code (true unless the contract declares
-  otherwise). An exception the implementation raises, `TimeoutError` included, is `INTERNAL`.
+  otherwise). An exception the implementation raises, `TimeoutError`, `SystemExit` and `GeneratorExit`
+  included, is `INTERNAL`; `KeyboardInterrupt` propagates (after `Registry` has traced the call).
 """
 
 from __future__ import annotations
@@ -108,7 +109,11 @@ def _blocking(implementation: Callable[[Any], Any], model: Any) -> Ran:
         if inspect.isawaitable(result):
             result = asyncio.run(_awaited(result))
         return Ran(result)
-    except Exception:
+    except (
+        Exception,
+        SystemExit,
+        GeneratorExit,
+    ):  # an implementation cannot end the caller's program
         return _crashed()
 
 
@@ -147,7 +152,7 @@ async def arun(
             )
             return _timed_out(contract, limit or 0.0, after)
         return _crashed()
-    except Exception:
+    except (Exception, SystemExit, GeneratorExit):
         return _crashed()
 
 

@@ -3,8 +3,9 @@
 # Models by datamodel-code-generator 0.89.0; formatted by black 26.10.1.
 """The runtime shared by every tool module of this package: results, policy, registry, traces.
 
-The results live in `_results.py` and the schema walks (redaction, nulls) in `_schemas.py`; this
-module re-exports their public names, so import everything from here or from the package.
+The results live in `_results.py`, `Policy` in `_policy.py`, the secrets walk in `_redact.py` and
+the other schema walks (nulls, error messages) in `_schemas.py`; this module re-exports their public
+names, so import everything from here or from the package.
 
 Needs only the standard library, pydantic v2 and jsonschema.
 
@@ -21,20 +22,30 @@ Public API (other generated modules, such as `mocks.py`, build on exactly this):
   `errors`, `idempotent`, `deprecated`, `digest`, `input_model`, `output_model`, `examples`).
   `contract.error_codes` lists declared and standard codes; `contract.retryable(code)` and
   `contract.error(code, message, details=None)` build an `Err` with the contract's `retryable`.
-  Each `<tool>.py` module has one as `CONTRACT`; the package exports `CATALOG` (sorted by name) and
+  Each `<tool>.py` module has one as `CONTRACT`, typed `ToolContract[<Tool>Input, <Tool>Output]`
+  (`Any` output without an output schema); the package exports `CATALOG` (sorted by name) and
   `CONTRACTS` (a read-only mapping name -> record).
 - `Policy()` grants nothing, `Policy(allow={"read"})` grants those permissions, `Policy.allow_all()`
   grants all of them; `policy.missing(permissions)` lists what is not granted.
 - `Registry(policy=None, tracer=None, contracts=None)`: `policy=None` means `Policy()` (deny);
   `contracts=None` means the package's `CATALOG`. `register(name, implementation)` raises
   `KeyError` for an unknown name and `ValueError` for a second registration. `call(name, arguments)`
-  takes a mapping or a JSON text, never raises, and returns a `ToolResult`: `UNKNOWN_TOOL`,
-  `PERMISSION_DENIED`, `INVALID_INPUT` (every failing path in `details["errors"]`), the
+  takes a mapping or a JSON text and returns a `ToolResult`: `UNKNOWN_TOOL`,
+  `PERMISSION_DENIED`, `INVALID_INPUT` (the failing paths in `details["errors"]`, at most 100, the
+  rest counted in `details["omitted"]`; a message quotes at most 200 characters of a value and
+  says how long it was), the
   implementation's own `Err` (its `retryable` set from the contract), `Ok` (for a tool with an
   output schema its data is the output model; a `None` in an optional field the schema does not
   let be null counts as absent), or `INTERNAL` (an exception, a result that is not a `ToolResult`,
   an undeclared error code, or output that fails the output schema; the message never carries
   exception text, which goes to the trace). `contracts` and `registered` list what it knows.
+  `call` never raises: an implementation's `Exception`, `SystemExit` and `GeneratorExit` become
+  `INTERNAL` with a trace record. Only `KeyboardInterrupt` propagates, after its trace record
+  (code `INTERNAL`) has been given to the tracer.
+  `registry.tool(read_file.CONTRACT)` is the typed way: a `Tool` whose `call(arguments)` (a
+  mapping, a JSON text or a `ReadFileInput`) returns `ToolResult[ReadFileOutput]`.
+  Inputs are judged by draft 2020-12, with formats checked, whatever `$schema` a schema names
+  (`toolgen validate` refuses any other), as the build judges the contract's examples.
   An implementation is called with the validated input model. Before validation, a `null` given
   for an optional property whose schema does not accept null is dropped, at any depth the schema
   describes (nested objects, array items, `$ref`): OpenAI strict declarations make every optional
@@ -45,6 +56,12 @@ Public API (other generated modules, such as `mocks.py`, build on exactly this):
   and the contract's `timeout_ms` limit how long a call runs (`TIMEOUT`, retryable); how each kind
   of implementation is run and stopped is in `_invoke.py`. The provider round trips
   (`answer_openai_chat`, ...) are in `_roundtrip.py`.
+- Secrets: every value a schema marks `"x-sensitive": true`, in the input and in the output, at
+  any depth (through `$ref`, `allOf`/`anyOf`/`oneOf`, properties, pattern and additional
+  properties, array items), is kept out of every text the registry produces: an error message or
+  detail about it names the failing keyword but not the value, and any other message, detail or
+  traceback (an implementation's exception text or `Err`, an output-schema failure) has the value
+  replaced by `REDACTED`. `Ok` data is the tool's output and is returned as it is.
 - `TraceRecord`, `JsonlTracer`: one record per call, given to `tracer` (`_tracefile.py`).
 - `Registry(enforce=True)`: while an implementation runs, an operation its contract's permissions do
   not declare (a write, a program run, a network connection) is stopped before it happens and the
@@ -64,34 +81,29 @@ from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal, TypeAlias
+from typing import Any, Generic, Literal, TypeAlias
 
 import jsonschema  # type: ignore[import-untyped,unused-ignore]
 from pydantic import BaseModel, ValidationError
+from typing_extensions import TypeVar
 
 from . import _invoke
 from ._invoke import INTERNAL_MESSAGE
+from ._policy import PERMISSIONS, Policy
+from ._redact import NO_SECRETS, REDACTED, Secrets, combined, find_secrets, redact
 from ._results import Err, Ok, ToolModel, ToolResult, freeze, thaw
 from ._roundtrip import Answers
 from ._schemas import (
-    REDACTED,
     drop_invited_nulls,
+    input_problems,
+    invalid,
+    model_message,
     output_problems,
+    parse_arguments,
     pointer,
-    redact,
-    sensitive_free,
+    validator,
 )
 from ._tracefile import JsonlTracer, TraceRecord, trace_record
-
-PERMISSIONS: frozenset[str] = frozenset(
-    {
-        "execute",
-        "network",
-        "read",
-        "write",
-    }
-)
-"""Every permission a contract can declare."""
 
 STANDARD_ERRORS: Mapping[str, bool] = MappingProxyType(
     {
@@ -118,8 +130,14 @@ class ErrorInfo:
     retryable: bool
 
 
+InputT = TypeVar("InputT", bound=BaseModel, default=BaseModel, covariant=True)
+OutputT = TypeVar("OutputT", default=Any, covariant=True)
+In = TypeVar("In", bound=BaseModel)
+Out = TypeVar("Out")
+
+
 @dataclass(frozen=True, slots=True)
-class ToolContract:
+class ToolContract(Generic[InputT, OutputT]):
     """The frozen record of one tool's contract, with its generated models."""
 
     name: str
@@ -133,8 +151,8 @@ class ToolContract:
     idempotent: bool
     deprecated: bool | str
     digest: str
-    input_model: type[BaseModel]
-    output_model: type[BaseModel] | None
+    input_model: type[InputT]
+    output_model: type[OutputT] | None
     examples: tuple[Mapping[str, Any], ...] = ()
     timeout_ms: int | None = None
     declarations: Mapping[str, Any] = field(
@@ -168,74 +186,6 @@ class ToolContract:
         return Err(code, message, self.retryable(code), details)
 
 
-class Policy:
-    """Which permissions calls may use. `Policy()` grants nothing."""
-
-    __slots__ = ("_allow",)
-
-    def __init__(self, allow: Iterable[str] = ()) -> None:
-        granted = frozenset(allow)
-        unknown = sorted(granted - PERMISSIONS)
-        if unknown:
-            raise ValueError(
-                f"unknown permission(s) {unknown}; known: {sorted(PERMISSIONS)}"
-            )
-        self._allow = granted
-
-    @classmethod
-    def allow_all(cls) -> Policy:
-        """A policy that grants every permission."""
-        return cls(PERMISSIONS)
-
-    @property
-    def allow(self) -> frozenset[str]:
-        """The granted permissions."""
-        return self._allow
-
-    def missing(self, permissions: Iterable[str]) -> tuple[str, ...]:
-        """The permissions in `permissions` that this policy does not grant, sorted."""
-        return tuple(sorted(set(permissions) - self._allow))
-
-    def grants(self, permissions: Iterable[str]) -> bool:
-        """True when every permission in `permissions` is granted."""
-        return not self.missing(permissions)
-
-    def __repr__(self) -> str:
-        return f"Policy(allow={sorted(self._allow)!r})"
-
-
-def _invalid(errors: Iterable[tuple[str, str]], what: str) -> Err:
-    found = sorted(set(errors))
-    listed = "; ".join(f"{path or '/'}: {message}" for path, message in found)
-    details = {
-        "errors": [{"path": path, "message": message} for path, message in found]
-    }
-    return Err(
-        "INVALID_INPUT",
-        f"The {what} do not match the input schema: {listed}",
-        False,
-        details,
-    )
-
-
-def _not_json(constant: str) -> Any:
-    raise ValueError(f"{constant} is not JSON")
-
-
-def _parse(arguments: Mapping[str, Any] | str | bytes) -> dict[str, Any] | Err:
-    if isinstance(arguments, (str, bytes)):
-        try:  # strict JSON: Python's NaN and Infinity extensions are refused
-            arguments = json.loads(arguments, parse_constant=_not_json)
-        except ValueError:
-            return _invalid(
-                [("", "the arguments are not valid JSON text")], "arguments"
-            )
-    if not isinstance(arguments, Mapping):
-        return _invalid([("", "the arguments must be a JSON object")], "arguments")
-    parsed: dict[str, Any] = thaw(arguments)
-    return parsed
-
-
 Implementation: TypeAlias = Callable[[Any], "ToolResult[Any]"]
 """What `Registry.register` accepts: called with the validated input model."""
 
@@ -247,6 +197,8 @@ class _Outcome:
     missing: tuple[str, ...] = ()
     traceback: str | None = None
     reads: tuple[str, ...] = ()
+    secrets: Secrets = NO_SECRETS
+    """The output's sensitive values (the input's are known to `call`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,10 +265,14 @@ class Registry(Answers):
         contract = self._contracts[name]
         output = contract.output_schema
         self._validators[name] = (
-            _validator(contract.input_schema),
-            _validator(output) if output is not None else None,
+            validator(contract.input_schema),
+            validator(output) if output is not None else None,
         )
         self._implementations[name] = implementation
+
+    def tool(self, contract: ToolContract[In, Out]) -> Tool[In, Out]:
+        """The typed way to call one tool: `registry.tool(read_file.CONTRACT).call({...})`."""
+        return Tool(self, contract)
 
     def call(
         self, name: str, arguments: Mapping[str, Any] | str | bytes
@@ -324,13 +280,18 @@ class Registry(Answers):
         """Validate, check the policy, run the implementation and trace; never raises."""
         started = time.perf_counter()
         contract = self._contracts.get(name)
-        parsed, step = self._begin(name, contract, arguments)
+        parsed, step, secrets = self._begin(name, contract, arguments)
         if isinstance(step, _Ready):
-            with self._guarded(step.contract) as guard:
-                ran = _invoke.run(
-                    step.implementation, step.model, step.contract, step.limit
-                )
+            try:
+                with self._guarded(step.contract) as guard:
+                    ran = _invoke.run(
+                        step.implementation, step.model, step.contract, step.limit
+                    )
+            except KeyboardInterrupt:
+                self._interrupted(name, contract, parsed, started, secrets)
+                raise
             step = self._finish(step, ran, guard)
+        step = _private(step, secrets)
         self._trace(name, contract, parsed, step, started)
         return step.result
 
@@ -340,13 +301,18 @@ class Registry(Answers):
         """`call` for an event loop: awaits an async implementation, a sync one runs in a thread."""
         started = time.perf_counter()
         contract = self._contracts.get(name)
-        parsed, step = self._begin(name, contract, arguments)
+        parsed, step, secrets = self._begin(name, contract, arguments)
         if isinstance(step, _Ready):
-            with self._guarded(step.contract) as guard:
-                ran = await _invoke.arun(
-                    step.implementation, step.model, step.contract, step.limit
-                )
+            try:
+                with self._guarded(step.contract) as guard:
+                    ran = await _invoke.arun(
+                        step.implementation, step.model, step.contract, step.limit
+                    )
+            except KeyboardInterrupt:
+                self._interrupted(name, contract, parsed, started, secrets)
+                raise
             step = self._finish(step, ran, guard)
+        step = _private(step, secrets)
         self._trace(name, contract, parsed, step, started)
         return step.result
 
@@ -355,22 +321,43 @@ class Registry(Answers):
         name: str,
         contract: ToolContract | None,
         arguments: Mapping[str, Any] | str | bytes,
-    ) -> tuple[dict[str, Any] | Err, _Outcome | _Ready]:
-        """The parsed arguments and either what the implementation runs with or the call's outcome."""
+    ) -> tuple[dict[str, Any] | Err, _Outcome | _Ready, Secrets]:
+        """The parsed arguments, what the implementation runs with or the call's outcome, and the secrets."""
         parsed: dict[str, Any] | Err
+        secrets = NO_SECRETS
         try:
-            parsed = _parse(arguments)
-            return parsed, self._run(name, contract, parsed)
+            parsed = parse_arguments(arguments)
+            if contract is not None and not isinstance(parsed, Err):
+                secrets = find_secrets(parsed, contract.input_schema)
+            return parsed, self._run(name, contract, parsed, secrets), secrets
         except RecursionError:
-            parsed = _invalid(
-                [("", "the arguments are nested too deeply")], "arguments"
-            )
-            return parsed, _Outcome(parsed)
-        except (
-            Exception
-        ):  # a bug in this runtime must still not reach the caller as an exception
+            parsed = invalid([("", "the arguments are nested too deeply")], "arguments")
+            return parsed, _Outcome(parsed), secrets
+        # a bug in this runtime must still not reach the caller as an exception
+        except Exception:
             parsed = Err("INTERNAL", INTERNAL_MESSAGE, False)
-            return parsed, _Outcome(parsed, "unchecked", (), traceback.format_exc())
+            return (
+                parsed,
+                _Outcome(parsed, "unchecked", (), traceback.format_exc()),
+                secrets,
+            )
+
+    def _interrupted(
+        self,
+        name: str,
+        contract: ToolContract | None,
+        parsed: dict[str, Any] | Err,
+        started: float,
+        secrets: Secrets,
+    ) -> None:
+        """The trace record of a call a `KeyboardInterrupt` ends (the caller's to handle, once it is out)."""
+        outcome = _Outcome(
+            Err("INTERNAL", INTERNAL_MESSAGE, False),
+            "granted",
+            (),
+            traceback.format_exc(),
+        )
+        self._trace(name, contract, parsed, _private(outcome, secrets), started)
 
     def _guarded(self, contract: ToolContract) -> AbstractContextManager[Any]:
         """`_enforce.enforced(...)` around the implementation with `enforce=True`, else nothing."""
@@ -403,7 +390,11 @@ class Registry(Answers):
         return outcome
 
     def _run(
-        self, name: str, contract: ToolContract | None, parsed: dict[str, Any] | Err
+        self,
+        name: str,
+        contract: ToolContract | None,
+        parsed: dict[str, Any] | Err,
+        secrets: Secrets,
     ) -> _Outcome | _Ready:
         if contract is None or name not in self._implementations:
             known = ", ".join(self.registered) or "none"
@@ -423,27 +414,17 @@ class Registry(Answers):
             return _Outcome(parsed, "granted")
         input_validator = self._validators[name][0]
         drop_invited_nulls(parsed, input_validator)
-        errors = [
-            (pointer(e.absolute_path), e.message)
-            for e in input_validator.iter_errors(parsed)
-        ]
+        errors = input_problems(parsed, input_validator, secrets)
         if errors:
-            return _Outcome(
-                _invalid(
-                    sensitive_free(errors, parsed, contract.input_schema), "arguments"
-                ),
-                "granted",
-            )
+            return _Outcome(invalid(errors, "arguments"), "granted")
         try:
             model = contract.input_model.model_validate(parsed)
         except ValidationError as exc:
-            found = [(pointer(e["loc"]), e["msg"]) for e in exc.errors()]
-            return _Outcome(
-                _invalid(
-                    sensitive_free(found, parsed, contract.input_schema), "arguments"
-                ),
-                "granted",
-            )
+            found = [
+                (pointer(e["loc"]), model_message(e["loc"], e["msg"], secrets))
+                for e in exc.errors()
+            ]
+            return _Outcome(invalid(found, "arguments"), "granted")
         limit = _invoke.time_limit(contract.timeout_ms, self.default_timeout_s)
         return _Ready(
             contract, model, self._implementations[name], limit
@@ -475,15 +456,35 @@ class Registry(Answers):
             pass
 
 
-def _validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validator:
-    plain = thaw(schema)
-    cls = jsonschema.validators.validator_for(
-        plain, default=jsonschema.Draft202012Validator
+@dataclass(frozen=True, slots=True)
+class Tool(Generic[In, Out]):
+    """One tool of a registry, typed: `call` returns `ToolResult[<Tool>Output]` (`Any` data without one)."""
+
+    registry: Registry
+    contract: ToolContract[In, Out]
+
+    def call(self, arguments: In | Mapping[str, Any] | str | bytes) -> ToolResult[Out]:
+        """`Registry.call` for this tool; an input model instance is sent as the data it holds."""
+        given = thaw(arguments) if isinstance(arguments, BaseModel) else arguments
+        result: ToolResult[Out] = self.registry.call(self.contract.name, given)
+        return result
+
+
+def _private(outcome: _Outcome, secrets: Secrets) -> _Outcome:
+    """`outcome` with every sensitive value of the call (input and output) scrubbed from its texts."""
+    found = combined(secrets, outcome.secrets)
+    result = outcome.result
+    if isinstance(result, Err):
+        details = (
+            found.scrub_data(result.details) if result.details is not None else None
+        )
+        result = Err(
+            result.code, found.scrub(result.message), result.retryable, details
+        )
+    trace = found.scrub(outcome.traceback) if outcome.traceback is not None else None
+    return _Outcome(
+        result, outcome.permission, outcome.missing, trace, outcome.reads, found
     )
-    validator: jsonschema.protocols.Validator = cls(
-        plain, format_checker=cls.FORMAT_CHECKER
-    )
-    return validator
 
 
 def _checked(
@@ -504,27 +505,36 @@ def _checked(
     if not isinstance(result, Ok):
         note = f"{contract.name} returned {type(result).__name__}, not Ok or Err"
         return _Outcome(Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), note)
+    secrets = NO_SECRETS
     try:
         data = thaw(result.data)
         json.dumps(data, allow_nan=False)
         if output_validator is None or contract.output_model is None:
             return _Outcome(result, "granted")
-        problems = output_problems(data, output_validator)
+        secrets = find_secrets(data, contract.output_schema)
+        problems = output_problems(data, output_validator, secrets)
         if problems:
             note = (
                 f"{contract.name} returned output that fails its output schema: "
                 + "; ".join(sorted(problems))
             )
             return _Outcome(
-                Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), note
+                Err("INTERNAL", INTERNAL_MESSAGE, False),
+                "granted",
+                (),
+                note,
+                secrets=secrets,
             )
-        return _Outcome(Ok(contract.output_model.model_validate(data)), "granted")
+        return _Outcome(
+            Ok(contract.output_model.model_validate(data)), "granted", secrets=secrets
+        )
     except Exception:
         return _Outcome(
             Err("INTERNAL", INTERNAL_MESSAGE, False),
             "granted",
             (),
             traceback.format_exc(),
+            secrets=secrets,
         )
 
 
@@ -545,6 +555,7 @@ __all__ = [
     "Ok",
     "Policy",
     "Registry",
+    "Tool",
     "ToolContract",
     "ToolModel",
     "ToolResult",

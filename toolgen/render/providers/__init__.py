@@ -102,14 +102,28 @@ def _tool_parts(
         parts_of=lambda c: (settings.fingerprint(), c.source, c.digest, *(spec.name for spec in specs)),
         compute_many=compute,
         encode=lambda part: part,
-        decode=_part,
+        decode=lambda data: _part(data, specs),
     )
 
 
-def _part(data: Any) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise TypeError("a cached provider entry is not an object")
+def _part(data: Any, specs: Sequence[Spec]) -> dict[str, Any]:
+    """A cached tool part, checked to have every provider's entries, diagnostics and notes (a part of
+    any other shape is a miss, never a crash later)."""
+    if not isinstance(data, dict) or not all(_is_part(data.get(spec.name), spec) for spec in specs):
+        raise TypeError("a cached provider entry is not of the shape toolgen stores")
     return data
+
+
+def _is_part(value: Any, spec: Spec) -> bool:
+    if not isinstance(value, dict) or not isinstance(value.get("entries"), dict):
+        return False
+    entries, diagnostics, notes = value["entries"], value.get("diagnostics"), value.get("notes")
+    if not all(file in spec.files and isinstance(text, str) for file, text in entries.items()):
+        return False
+    if not isinstance(diagnostics, list) or not isinstance(notes, list):
+        return False
+    # from_json raises on a malformed diagnostic, which makes the entry a miss too
+    return all(isinstance(note, str) for note in notes) and all(Diagnostic.from_json(d) for d in diagnostics)
 
 
 def _assembled(spec: Spec, catalog: Catalog, settings: Settings, parts: Sequence[Mapping[str, Any]]) -> Output:

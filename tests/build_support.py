@@ -1,0 +1,65 @@
+"""Helpers for the tests of the writer, the cache and the output folder (tests/build/)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from tests.factory import contract, write_json
+from toolgen.cli import main
+
+
+def run(project: Path, *args: str) -> tuple[int, str, str]:
+    """`toolgen -C project ARGS` in this process: exit code, stdout, stderr."""
+    result = CliRunner().invoke(main, ["-C", str(project), *args], catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder` (hidden ones included) by relative path, and every folder as b"<dir>"."""
+    if not folder.exists():
+        return {}
+    found: dict[str, bytes] = {}
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder).as_posix()
+        if path.is_symlink():
+            found[rel] = b"<link to " + str(path.readlink()).encode() + b">"
+        elif path.is_dir():
+            found[rel] = b"<dir>"
+        else:
+            found[rel] = path.read_bytes()
+    return found
+
+
+def two_tools(project: Path, names: tuple[str, ...] = ("echo_text", "write_file")) -> dict[str, Path]:
+    """Write a valid contract per name; the paths by name."""
+    return {name: write_json(project, contract(name)) for name in names}
+
+
+def reworded(project: Path, name: str, suffix: str = " Reworded.") -> None:
+    """Change the description of contract `name` (every file made from it changes)."""
+    data = contract(name)
+    data["description"] += suffix
+    write_json(project, data)
+
+
+def sha(data: bytes) -> str:
+    """A manifest digest."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def manifest(output: Path) -> dict[str, str]:
+    """The files of the manifest in `output`."""
+    files: dict[str, str] = json.loads((output / ".toolgen-manifest.json").read_text(encoding="utf-8"))["files"]
+    return files
+
+
+def add_to_manifest(output: Path, entries: dict[str, str]) -> None:
+    """Add entries to the manifest on disk, as a person or a tool might."""
+    path = output / ".toolgen-manifest.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["files"].update(entries)
+    path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")

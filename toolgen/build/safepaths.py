@@ -1,0 +1,115 @@
+"""What a path in the output folder is, found without following a symlink.
+
+The writer reads, overwrites or deletes a path only when every folder on the way to it is a real
+folder (not a symlink, not a file) and the path itself is a regular file or absent. These helpers
+answer that with `lstat`, remember each folder's answer for a build, and digest a file's bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from pathlib import Path
+
+MISSING = "missing"
+"""The state of a path (or a folder on its way) that does not exist."""
+
+REGULAR = "regular"
+"""The state of a regular file."""
+
+
+class Probe:
+    """Answers `state(rel)` for paths under one output folder, checking each folder once."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._folders: dict[str, str | None] = {"": _folder_state(root, "")}
+
+    def folder(self, rel: str) -> str | None:
+        """None for a real folder; MISSING; or why the folder `rel` ("" is the root) cannot hold files."""
+        if rel not in self._folders:
+            parent = rel.rpartition("/")[0]
+            above = self.folder(parent)
+            self._folders[rel] = above if above is not None else _folder_state(self.root, rel)
+        return self._folders[rel]
+
+    def state(self, rel: str) -> tuple[str, str]:
+        """(state, where): REGULAR or MISSING with `rel`, or a reason with the path it is about."""
+        parent = rel.rpartition("/")[0]
+        above = self.folder(parent)
+        if above == MISSING:
+            return MISSING, rel
+        if above is not None:
+            return above, self.blocker(parent)
+        return _file_state(self.root / rel), rel
+
+    def blocker(self, rel: str) -> str:
+        """The first folder on the way to `rel` (itself included) that is not a real folder."""
+        parts = rel.split("/") if rel else []
+        for end in range(len(parts) + 1):
+            here = "/".join(parts[:end])
+            if self._folders.get(here) not in (None, MISSING):
+                return here
+        return rel
+
+
+def _folder_state(root: Path, rel: str) -> str | None:
+    path = root / rel if rel else root
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return MISSING
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    if stat.S_ISLNK(mode):
+        return "is a symlink, and toolgen never writes, deletes or reads through one"
+    if not stat.S_ISDIR(mode):
+        return "is a file where toolgen needs a folder"
+    return None
+
+
+def _file_state(path: Path) -> str:
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return MISSING
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    if stat.S_ISREG(mode):
+        return REGULAR
+    if stat.S_ISLNK(mode):
+        return "is a symlink, and toolgen never writes, deletes or reads through one"
+    if stat.S_ISDIR(mode):
+        return "is a folder where toolgen writes a file"
+    return "is a special file (a FIFO, socket or device) where toolgen writes a file"
+
+
+def file_digest(path: Path) -> str:
+    """`sha256:<hex>` of a file's bytes, read in pieces."""
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        for piece in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(piece)
+    return f"sha256:{digest.hexdigest()}"
+
+
+def holds(root: Path, rel: str, digest: str | None) -> bool:
+    """Whether `rel` under `root`, reached through real folders only, is absent (digest None) or a
+    regular file with exactly these bytes."""
+    state, _ = Probe(root).state(rel)
+    if digest is None:
+        return state == MISSING
+    if state != REGULAR:
+        return False
+    try:
+        return file_digest(root / rel) == digest
+    except OSError:
+        return False
+
+
+def reachable(root: Path, rel: str) -> bool:
+    """Whether every folder on the way to `rel` is a real folder or absent (so it can be made)."""
+    probe = Probe(root)
+    above = probe.folder(rel.rpartition("/")[0])
+    return above in (None, MISSING)

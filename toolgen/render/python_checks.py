@@ -1,0 +1,148 @@
+"""The Python target's diagnostics about a valid catalog (TG350, TG351, TG353, TG354), without a file rendered.
+
+`render` reports them with the package; `check` makes the same diagnostics alone, for `toolgen
+validate`, so the pre-commit hook sees what the build would. The rules of the target live here.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from toolgen.catalog import Catalog, Contract
+from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.positions import join
+from toolgen.render.python_models import ToolModels
+from toolgen.rules import RULES
+from toolgen.validate.schemacheck import subschemas
+
+MODELS_FAILED = RULES["TG350"]
+MODEL_WEAKER = RULES["TG351"]
+TEMPLATE_FAILED = RULES["TG352"]
+OBJECT_DEFAULT = RULES["TG353"]
+NORMALIZED_NAME = RULES["TG354"]
+
+
+def notes(catalog: Catalog, models: Mapping[str, ToolModels]) -> list[Diagnostic]:
+    """TG351 (from dcg's warnings), TG353 and TG354 for a catalog whose models were made."""
+    found = [
+        Diagnostic(MODEL_WEAKER.code, MODEL_WEAKER.severity, weaker(name, text), _source(catalog, name), pointer)
+        for name, made in sorted(models.items())
+        for pointer, text in made.notes
+    ]
+    for contract in catalog:
+        for here, node in _schema_nodes(contract):
+            found.extend(_object_default(contract, here, node))
+            found.extend(_normalized_names(contract, here, node))
+    return found
+
+
+def model_failure(contract: Contract, exc: Exception) -> Diagnostic:
+    """TG350 for a contract dcg cannot make models for: where and why, when dcg's schema reader says so."""
+    cause: BaseException | None = exc
+    while cause is not None and not hasattr(cause, "errors"):
+        cause = cause.__cause__ or cause.__context__
+    errors = _reader_errors(cause) if cause is not None else []
+    for key, schema in (("input_schema", contract.input_schema), ("output_schema", contract.output_schema)):
+        for location, text in errors:
+            pointer = _pointer_in(schema, location, f"/{key}")
+            if pointer is not None:
+                message = (
+                    f"cannot make Python models for tool {contract.name!r}: its schema reader refuses this: {text}"
+                )
+                return Diagnostic(MODELS_FAILED.code, Severity.ERROR, message, contract.source, pointer)
+    message = f"cannot make Python models for tool {contract.name!r}: {type(exc).__name__}: {exc}"
+    return Diagnostic(MODELS_FAILED.code, Severity.ERROR, message, contract.source, "/input_schema")
+
+
+def _reader_errors(error: BaseException) -> list[tuple[tuple[Any, ...], str]]:
+    """(location, message) of each error of a pydantic ValidationError, the union's other branches left out."""
+    try:
+        found = error.errors()  # type: ignore[attr-defined]
+    except Exception:
+        return []
+    out = []
+    for item in found:
+        if isinstance(item, Mapping) and item.get("type") != "bool_type":
+            shown = repr(item.get("input"))
+            out.append((tuple(item.get("loc", ())), f"{item.get('msg')} (the value {shown[:80]})"))
+    return out
+
+
+def _pointer_in(schema: Any, location: tuple[Any, ...], pointer: str) -> str | None:
+    """The pointer of `location` in `schema`, skipping the reader's own names (such as `JsonSchemaObject`)."""
+    node = schema
+    for part in location:
+        inside = isinstance(node, Mapping) and part in node
+        inside |= isinstance(node, list | tuple) and isinstance(part, int) and 0 <= part < len(node)
+        if inside:
+            node, pointer = node[part], join(pointer, part)
+        elif not (isinstance(part, str) and part[:1].isupper()):
+            return None
+    return pointer
+
+
+def _source(catalog: Catalog, name: str) -> str:
+    contract = catalog.get(name)
+    return contract.source if contract is not None else name
+
+
+def weaker(name: str, text: str) -> str:
+    """The TG351 message for one of dcg's warnings."""
+    if text.startswith("format of ") and "not understood" in text:
+        enforced = "jsonschema does not check a format it does not know either, so nothing does (see TG220)"
+    else:
+        enforced = "the registry still enforces the schema with jsonschema"
+    return f"python: the model of tool {name!r} is weaker than its schema ({text}); {enforced}"
+
+
+def _schema_nodes(contract: Contract) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    for key, schema in (("input_schema", contract.input_schema), ("output_schema", contract.output_schema)):
+        if schema is not None:
+            yield from subschemas(schema, f"/{key}")
+
+
+def _object_default(contract: Contract, here: str, node: Mapping[str, Any]) -> list[Diagnostic]:
+    """TG353: dcg writes an object default of a model-typed field as a dict, which mypy --strict rejects."""
+    if not (isinstance(node.get("default"), Mapping) and ("properties" in node or "$ref" in node)):
+        return []
+    message = (
+        "python: this object default becomes a dict assigned to a model-typed field, which "
+        "`mypy --strict` rejects in the generated package (pydantic accepts it); drop the default "
+        "or describe it in the description"
+    )
+    return [Diagnostic(OBJECT_DEFAULT.code, OBJECT_DEFAULT.severity, message, contract.source, join(here, "default"))]
+
+
+def _normalized_names(contract: Contract, here: str, node: Mapping[str, Any]) -> list[Diagnostic]:
+    """TG354: Python reads identifiers in NFKC form, so `ｘ` is the field `x` and `ﬁle` collides with `file`."""
+    properties = node.get("properties")
+    if not isinstance(properties, Mapping):
+        return []
+    by_form: dict[str, list[str]] = {}
+    for name in properties:
+        by_form.setdefault(unicodedata.normalize("NFKC", str(name)), []).append(str(name))
+    found: list[Diagnostic] = []
+    for name in properties:
+        form = unicodedata.normalize("NFKC", name)
+        others = [other for other in by_form[form] if other != name]
+        if not others and (form == name or not name.isidentifier()):
+            continue  # a name that is no identifier gets a field name of its own and keeps its alias
+        if others:
+            message = (
+                f"python: property names {name!r} and {others[0]!r} are the same Python name after Unicode "
+                "normalization (NFKC, which Python applies to identifiers), so the model would keep one field "
+                "and refuse every call; rename one"
+            )
+        else:
+            message = (
+                f"python: property name {name!r} becomes {form!r} under Unicode normalization (NFKC, which "
+                f"Python applies to identifiers), so the model would read the wrong key; rename it, like {form!r}"
+            )
+        found.append(
+            Diagnostic(
+                NORMALIZED_NAME.code, NORMALIZED_NAME.severity, message, contract.source, join(here, "properties", name)
+            )
+        )
+    return found
