@@ -164,7 +164,9 @@ def pointer(path: Sequence[Any]) -> str:
 
 def _failures(schema: Any, value: Any) -> Iterator[tuple[tuple[Any, ...], str, str]]:
     """(instance path, keyword, message) of every error of `value` against `schema`."""
-    validator = Draft202012Validator(thaw(schema), registry=REGISTRY)
+    validator = Draft202012Validator(
+        thaw(schema), registry=REGISTRY, format_checker=Draft202012Validator.FORMAT_CHECKER
+    )
     for error in validator.iter_errors(value):
         message = error.message if len(error.message) <= 300 else error.message[:300] + "..."
         yield tuple(error.absolute_path), str(error.validator), message

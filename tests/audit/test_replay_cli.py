@@ -199,3 +199,12 @@ def test_markdown_report_has_a_row_per_tool(tmp_path: Path) -> None:
     assert code == 1
     assert "| `delete_note` | 1 | 1.0.0 | 1 | 0 |" in out
     assert "| `search_notes` | 4 | 1.0.0 | 0 | 0 |" in out
+
+
+def test_formats_are_judged_as_the_registry_judges_them(tmp_path: Path) -> None:
+    contracts(tmp_path)
+    text = (tmp_path / "contracts" / "search_notes.toml").read_text()
+    text = text.replace('description = "Text to find.", maxLength = 100', 'description = "A day.", format = "date"')
+    (tmp_path / "contracts" / "search_notes.toml").write_text(text)
+    write_traces(tmp_path, [record("search_notes", {"query": "2026-12-01"}), record("search_notes", {"query": "soon"})])
+    assert findings(tmp_path) == [("TG531", 2)]

@@ -235,3 +235,23 @@ def test_an_invited_null_for_a_secret_is_dropped_from_the_trace_too(pkg: ModuleT
     result, trace = call(pkg, {"label": "l", "api_key": None, "login": {"user": "ann", "password": None}})
     assert result.ok, result
     assert trace.input == {"label": "l", "login": {"user": "ann"}}
+
+
+def test_a_secret_pasted_into_a_plain_field_is_scrubbed_from_the_trace(pkg: ModuleType) -> None:
+    arguments = {"label": f"my key is {S}k", "api_key": S + "k"}
+    result, trace = call(pkg, arguments)
+    assert result.ok, result
+    assert trace.input["label"] == "my key is [REDACTED]"
+    assert SECRET not in everything(result, trace)
+
+
+def test_a_jsonl_trace_with_full_input_and_outputs_keeps_no_secret(pkg: ModuleType, tmp_path: Any) -> None:
+    path = tmp_path / "traces.jsonl"
+    tracer = pkg.JsonlTracer(path, full_input=True, record_output=True)
+    registry = pkg.Registry(tracer=tracer)
+    answer = {"receipt": f"stored {S}k for {'x' * 300}", "api_key": S + "k"}
+    registry.register("vault", lambda a: pkg.Ok(answer))
+    assert registry.call("vault", {"label": f"{'y' * 300} {S}k", "api_key": S + "k"}).ok
+    text = path.read_text(encoding="utf-8")
+    assert SECRET not in text and "y" * 300 in text
+    assert json.loads(text)["output"]["receipt"].startswith("stored [REDACTED] for")

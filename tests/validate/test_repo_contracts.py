@@ -42,7 +42,7 @@ HONEST_PERMISSIONS = {
     "list_files": ["read"],
     "read_file": ["read"],
     "run_command": ["execute", "network", "read", "write"],  # any program may reach the network
-    "run_tests": ["execute", "read", "write"],
+    "run_tests": ["execute", "network", "read", "write"],  # tests run project code, which may reach the network
     "search_code": ["read"],
     "write_file": ["write"],
 }
@@ -216,3 +216,10 @@ def test_contracts_satisfy_the_editor_schema() -> None:
             assert line == f"#:schema {expected}", rel
         else:
             assert DOCS[rel]["$schema"] == expected, rel
+
+
+def test_a_timeout_the_contract_says_to_narrow_is_not_retryable() -> None:
+    """An error whose own text tells the model to change the call must not inherit `retryable = true`."""
+    for name in ("run_tests", "search_code"):
+        timeout = next(e for e in BY_NAME[name]["errors"] if e["code"] == "TIMEOUT")
+        assert "narrow" in timeout["description"] and timeout["retryable"] is False, name

@@ -284,7 +284,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "run_tests",
-        "description": "Run the project's tests, or a chosen subset, and return a structured summary of the results.\n\nUse it after a change to see whether it broke anything, and to reproduce a failure before fixing\nit. The runner is detected from the project files unless given (pytest, unittest, jest, go test,\ncargo test). Tests run the project's own code, so they can change files and start processes, like\n`run_command`. Returns counts per outcome and, for each failed test, its id, location and a\nmessage of at most 2,000 characters, plus the last 50 lines of the runner's output.",
+        "description": "Run the project's tests, or a chosen subset, and return a structured summary of the results.\n\nUse it after a change to see whether it broke anything, and to reproduce a failure before fixing\nit. The runner is detected from the project files unless given (pytest, unittest, jest, go test,\ncargo test). Tests run the project's own code, so they can change files, start processes and reach\nthe network, like `run_command`. Returns counts per outcome and, for each failed test, its id, location and a\nmessage of at most 2,000 characters, plus the last 50 lines of the runner's output.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -330,7 +330,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "run_tests",
         "title": "Run tests",
-        "description": "Run the project's tests, or a chosen subset, and return a structured summary of the results.\n\nUse it after a change to see whether it broke anything, and to reproduce a failure before fixing\nit. The runner is detected from the project files unless given (pytest, unittest, jest, go test,\ncargo test). Tests run the project's own code, so they can change files and start processes, like\n`run_command`. Returns counts per outcome and, for each failed test, its id, location and a\nmessage of at most 2,000 characters, plus the last 50 lines of the runner's output.",
+        "description": "Run the project's tests, or a chosen subset, and return a structured summary of the results.\n\nUse it after a change to see whether it broke anything, and to reproduce a failure before fixing\nit. The runner is detected from the project files unless given (pytest, unittest, jest, go test,\ncargo test). Tests run the project's own code, so they can change files, start processes and reach\nthe network, like `run_command`. Returns counts per outcome and, for each failed test, its id, location and a\nmessage of at most 2,000 characters, plus the last 50 lines of the runner's output.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -451,18 +451,19 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "readOnlyHint": False,
             "destructiveHint": True,
             "idempotentHint": False,
-            "openWorldHint": False,
+            "openWorldHint": True,
         },
     },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
     name="run_tests",
-    version="1.0.0",
+    version="2.0.0",
     title="Run tests",
-    description="Run the project's tests, or a chosen subset, and return a structured summary of the results.\n\nUse it after a change to see whether it broke anything, and to reproduce a failure before fixing\nit. The runner is detected from the project files unless given (pytest, unittest, jest, go test,\ncargo test). Tests run the project's own code, so they can change files and start processes, like\n`run_command`. Returns counts per outcome and, for each failed test, its id, location and a\nmessage of at most 2,000 characters, plus the last 50 lines of the runner's output.",
+    description="Run the project's tests, or a chosen subset, and return a structured summary of the results.\n\nUse it after a change to see whether it broke anything, and to reproduce a failure before fixing\nit. The runner is detected from the project files unless given (pytest, unittest, jest, go test,\ncargo test). Tests run the project's own code, so they can change files, start processes and reach\nthe network, like `run_command`. Returns counts per outcome and, for each failed test, its id, location and a\nmessage of at most 2,000 characters, plus the last 50 lines of the runner's output.",
     permissions=(
         "execute",
+        "network",
         "read",
         "write",
     ),
@@ -482,12 +483,12 @@ CONTRACT: Final = _runtime.ToolContract(
         _runtime.ErrorInfo(
             "TIMEOUT",
             "The run took longer than `timeout_seconds`; narrow `paths` or raise the limit.",
-            True,
+            False,
         ),
     ),
     idempotent=False,
     deprecated=False,
-    digest="sha256:9368aaa9386e3cbc8a0a217f245f232dd400ad8afd062a3c9feb6c8602f30537",
+    digest="sha256:6f0c9b8d49642456c460534d31201285a68dd161dbf4bd31f795b2ffe8a1ae85",
     input_model=RunTestsInput,
     output_model=RunTestsOutput,
     examples=_runtime.freeze(_EXAMPLES),

@@ -486,7 +486,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
 
 CONTRACT: Final = _runtime.ToolContract(
     name="search_code",
-    version="2.1.0",
+    version="2.2.0",
     title="Search code",
     description="Search the text of the workspace's files for a literal string or a regular expression.\n\nUse it to find where a symbol is defined or used, or to locate an error message, before reading\nwhole files with `read_file`. Binary files, hidden files and paths ignored by `.gitignore` are\nskipped. Returns up to `max_results` matches sorted by path and line, each with its line, column,\nthe matching line and optional context lines, plus the number of files searched and whether\nresults were cut short. Lines longer than 500 characters are shortened.",
     permissions=("read",),
@@ -502,12 +502,12 @@ CONTRACT: Final = _runtime.ToolContract(
         _runtime.ErrorInfo(
             "TIMEOUT",
             "The search took longer than 30 seconds; narrow `path` or `include`.",
-            True,
+            False,
         ),
     ),
     idempotent=True,
     deprecated=False,
-    digest="sha256:9a0c760623a1f0758914cb59721bfcadc14a620710af823de1780b2e2567b1fd",
+    digest="sha256:c9cfb1a1d4d486f3ad8ac2a2184116caddd7e2eff3e1288c4b27222958093098",
     input_model=SearchCodeInput,
     output_model=SearchCodeOutput,
     examples=_runtime.freeze(_EXAMPLES),

@@ -230,7 +230,9 @@ class Registry(Answers):
         if enforce:
             from . import (
                 _enforce,
-            )  # noqa: F401  (installs the process's audit hook once)
+            )  # importing it installs the process's audit hook, once
+
+            del _enforce
         self.policy = policy if policy is not None else Policy()
         self.tracer = tracer
         self.default_timeout_s = default_timeout_s
@@ -450,7 +452,15 @@ class Registry(Answers):
         )
         try:
             self.tracer(
-                trace_record(self.tracer, name, contract, parsed, outcome.result, meta)
+                trace_record(
+                    self.tracer,
+                    name,
+                    contract,
+                    parsed,
+                    outcome.result,
+                    meta,
+                    outcome.secrets,
+                )
             )
         except Exception:  # a broken tracer must not change what the model sees
             pass

@@ -9,8 +9,10 @@ Part of the runtime: `_runtime` (and the package) re-export every public name he
   (the arguments with every `x-sensitive` value replaced by `REDACTED` at any depth, long strings
   shortened unless the tracer asks for the full input), `permission` (`"granted"`, `"denied"` or
   `"unchecked"`), `missing_permissions`, `duration_ms`, `code` (`"OK"` or the error code),
-  `retryable`, `traceback`, `undeclared_reads` (`Registry(enforce=True)`); `full_input` (True when `input` was kept without shortening) and
-  `output` (the result's payload, redacted the same way, only for a tracer that records outputs).
+  `retryable`, `traceback`, `undeclared_reads` (`Registry(enforce=True)`); `full_input` (True
+  when `input` was kept without shortening) and `output` (the result's payload, redacted the same
+  way, only for a tracer that records outputs). A sensitive value of the call is also scrubbed from
+  every other text of `input` and `output` (a secret pasted into a plain field).
   `to_json()` gives one JSON object (with `record` = `TRACE_FORMAT` and the `package` it came
   from); `TraceRecord.from_json(data)` reads one back (a mapping or JSON text) and raises
   `ValueError` naming the first key that does not fit.
@@ -32,8 +34,9 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
 
+from ._redact import NO_SECRETS, Secrets
 from ._results import Err, ToolResult, thaw
-from ._schemas import REDACTED, redact, shorten
+from ._schemas import REDACTED, redact
 
 TRACE_FORMAT = 1
 """The `record` number every line of a trace file carries; it changes when the shape does."""
@@ -123,17 +126,20 @@ def trace_record(
     parsed: dict[str, Any] | Err,
     result: ToolResult[Any],
     meta: tuple[str, tuple[str, ...], str | None, float, tuple[str, ...]],
+    secrets: Secrets = NO_SECRETS,
 ) -> TraceRecord:
     """The record of one call for `tracer` (its `full_input` / `record_output` say what to keep).
 
-    `meta` is (permission, missing permissions, traceback, duration in ms, undeclared reads).
+    `meta` is (permission, missing permissions, traceback, duration in ms, undeclared reads). The
+    call's `secrets` (input and output) are scrubbed from every text of the record's input and output,
+    so a sensitive value pasted into a plain field is replaced there too.
     """
     full = bool(getattr(tracer, "full_input", False))
     summary: Any = None
     if not isinstance(parsed, Err):
         try:
             summary = redact(parsed, contract.input_schema) if contract else REDACTED
-            summary = summary if full else shorten(summary)
+            summary = secrets.scrub_data(summary) if full else secrets.summary(summary)
         except RecursionError:
             summary = REDACTED
     permission, missing, trace, duration, reads = meta
@@ -151,7 +157,7 @@ def trace_record(
         undeclared_reads=reads,
         full_input=full and summary is not None,
         output=(
-            _output(result, contract)
+            secrets.scrub_data(_output(result, contract))
             if getattr(tracer, "record_output", False)
             else None
         ),
