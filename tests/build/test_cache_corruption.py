@@ -140,7 +140,7 @@ WAYS = {
     "binary": _binary,
     "empty": _empty,
 }
-KINDS = ["validate", "models", "module", "black", "docs", "providers", "state"]
+KINDS = ["validate", "models", "module", "black", "docs", "providers", "catalog", "state"]
 
 
 @pytest.fixture(scope="module")
