@@ -37,6 +37,10 @@ DEFAULTS: Mapping[str, Any] = {
     "providers": {},
 }
 
+CACHE_DIR = ".toolgen-cache"
+"""The build cache's folder, under the project root (git-ignored: it holds its own `.gitignore`);
+a project fact like the output folder, so the output rules here can keep clear of it."""
+
 _PACKAGE_RE = re.compile(r"^[a-z_][a-z0-9_]*$")
 
 
@@ -306,8 +310,6 @@ def _shown(root: Path, path: Path) -> str:
 
 def _kept_folders(root: Path, contracts: Path, templates: Path | None) -> list[tuple[str, Path]]:
     """The folders the output may not overlap, by what they are (real paths too, for links)."""
-    from toolgen.build.cache import CACHE_DIR
-
     package = Path(__file__).resolve().parent
     kept = [
         ("the contracts folder", contracts),

@@ -31,9 +31,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import toolgen
-
-CACHE_DIR = ".toolgen-cache"
-"""The cache folder, under the project root (git-ignored: it holds its own `.gitignore`)."""
+from toolgen.config import CACHE_DIR
 
 FORMAT = "v2"
 """Layout version of the folder; a new layout lives beside the old one, which is then pruned."""

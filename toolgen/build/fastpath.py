@@ -29,7 +29,7 @@ from pathlib import Path
 from toolgen.build import cache
 from toolgen.build.journal import leftovers
 from toolgen.build.write import MANIFEST, Files, file_stat
-from toolgen.config import Settings
+from toolgen.config import CACHE_DIR, Settings
 from toolgen.diagnostics import Diagnostic
 from toolgen.templating import templates_digest
 
@@ -156,7 +156,7 @@ def _listed(entry: os.DirEntry[str], prefix: str, allowed: tuple[Path, ...], con
 
 
 def _state_path(settings: Settings) -> Path:
-    return settings.root / cache.CACHE_DIR / STATE
+    return settings.root / CACHE_DIR / STATE
 
 
 def _read_state(settings: Settings) -> State | None:
