@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from toolgen.build.pipeline import generate
@@ -144,6 +148,20 @@ def write_package(files: dict[str, str], dest: Path) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8", newline="\n")
     return dest / "python"
+
+
+@contextmanager
+def imported(contracts: dict[str, dict[str, Any]], root: Path, package: str) -> Iterator[ModuleType]:
+    """The catalog generated under `root` and imported as `package` for the block, then forgotten."""
+    write_project(root, contracts, package)
+    folder = write_package(build(root), root / "out")
+    sys.path.insert(0, str(folder))
+    try:
+        yield importlib.import_module(package)
+    finally:
+        sys.path.remove(str(folder))
+        for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+            del sys.modules[name]
 
 
 def run_mypy(folder: Path, package: str, module: bool = False) -> subprocess.CompletedProcess[str]:

@@ -7,9 +7,7 @@ output fails the output schema, and skip (and count) calls whose recorded input 
 
 from __future__ import annotations
 
-import importlib
 import json
-import sys
 from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
@@ -17,26 +15,18 @@ from typing import Any
 import pytest
 
 from tests.factory import contract
-from tests.python_support import build, write_package, write_project
+from tests.python_support import imported
 
 PACKAGE = "replay_pkg"
 
 
 @pytest.fixture(scope="module")
 def pkg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
-    root = tmp_path_factory.mktemp("replay_pkg")
     echo = contract("echo_text")
     echo["input_schema"]["properties"]["token"] = {"type": "string", "x-sensitive": True, "description": "A secret."}
     echo["errors"] = [{"code": "TOO_LOUD", "description": "The text is shouted.", "retryable": False}]
-    write_project(root, {"echo_text": echo}, package=PACKAGE)
-    folder = write_package(build(root), root / "out")
-    sys.path.insert(0, str(folder))
-    try:
-        yield importlib.import_module(PACKAGE)
-    finally:
-        sys.path.remove(str(folder))
-        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
-            del sys.modules[name]
+    with imported({"echo_text": echo}, tmp_path_factory.mktemp("replay_pkg"), PACKAGE) as package:
+        yield package
 
 
 def registry(pkg: ModuleType, answer: Any, traces: list[Any] | None = None) -> Any:

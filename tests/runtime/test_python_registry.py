@@ -17,7 +17,7 @@ import openai.types.responses.response_input_param as responses_param
 import pydantic
 import pytest
 
-from tests.python_support import HOSTILE, build, hostile_contracts, write_package, write_project
+from tests.python_support import HOSTILE, hostile_contracts, imported
 
 PACKAGE = "reg_tools"
 
@@ -25,15 +25,8 @@ PACKAGE = "reg_tools"
 @pytest.fixture(scope="module")
 def pkg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     """The hostile catalog, generated and imported in this process as `reg_tools`."""
-    root = write_project(tmp_path_factory.mktemp("registry"), hostile_contracts(), PACKAGE)
-    folder = write_package(build(root), root / "out")
-    sys.path.insert(0, str(folder))
-    try:
-        yield importlib.import_module(PACKAGE)
-    finally:
-        sys.path.remove(str(folder))
-        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
-            del sys.modules[name]
+    with imported(hostile_contracts(), tmp_path_factory.mktemp("registry"), PACKAGE) as package:
+        yield package
 
 
 def tool(pkg: ModuleType, module: str) -> ModuleType:

@@ -8,15 +8,13 @@ added there needs a case here, or a reason in `NOT_ROUTING` why no value is desc
 
 from __future__ import annotations
 
-import importlib
-import sys
 from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-from tests.python_support import build, write_package, write_project
+from tests.python_support import imported
 from toolgen.validate.schemawalk import LIST_KEYWORDS, MAP_KEYWORDS, ONE_KEYWORDS
 
 PACKAGE = "redaction_tools"
@@ -81,15 +79,8 @@ def _contract() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def pkg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
-    root = write_project(tmp_path_factory.mktemp("redaction"), {"vault": _contract()}, PACKAGE)
-    folder = write_package(build(root), root / "out")
-    sys.path.insert(0, str(folder))
-    try:
-        yield importlib.import_module(PACKAGE)
-    finally:
-        sys.path.remove(str(folder))
-        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
-            del sys.modules[name]
+    with imported({"vault": _contract()}, tmp_path_factory.mktemp("redaction"), PACKAGE) as package:
+        yield package
 
 
 def test_every_subschema_keyword_is_a_case_or_routes_no_value() -> None:

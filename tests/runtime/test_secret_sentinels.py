@@ -8,16 +8,14 @@ conversion) and of the trace record (repr and JSON) is scanned for the sentinel.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import json
-import sys
 from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-from tests.python_support import build, write_package, write_project
+from tests.python_support import imported
 
 PACKAGE = "sentinel_tools"
 SECRET = "hunter2SECRET"
@@ -67,15 +65,8 @@ def vault_contract() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def pkg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
-    root = write_project(tmp_path_factory.mktemp("sentinel"), {"vault": vault_contract()}, PACKAGE)
-    folder = write_package(build(root), root / "out")
-    sys.path.insert(0, str(folder))
-    try:
-        yield importlib.import_module(PACKAGE)
-    finally:
-        sys.path.remove(str(folder))
-        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
-            del sys.modules[name]
+    with imported({"vault": vault_contract()}, tmp_path_factory.mktemp("sentinel"), PACKAGE) as package:
+        yield package
 
 
 def everything(result: Any, trace: Any) -> str:
