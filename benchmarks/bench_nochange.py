@@ -1,7 +1,7 @@
 """Time the no-change `toolgen build` and `toolgen check`, alternating toolgen snapshots in one run.
 
     git archive <commit> toolgen templates | (mkdir -p /tmp/snap-<commit> && tar -x -C /tmp/snap-<commit>)
-    .venv/bin/python benchmarks/bench_nochange.py --size 1000 --repeat 9 --toolgen-path /tmp/snap-a /tmp/snap-b
+    .venv/bin/python -m benchmarks.bench_nochange --size 1000 --repeat 9 --toolgen-path /tmp/snap-a /tmp/snap-b
 
 For each snapshot (`--toolgen-path`, first on PYTHONPATH of the child; none: the installed toolgen)
 it writes the same synthetic catalog (`synth_catalog.py`) into a project of its own and builds it
@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import bench_build
+from benchmarks import bench_build
 
 
 def timed(project: Path, snapshot: Path | None, *args: str) -> float:

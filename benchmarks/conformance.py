@@ -102,13 +102,13 @@ def _settings(root: Path) -> Any:
 
 def _import(lines: list[tuple[int, str]], shape: str, root: Path, outcomes: dict[int, Outcome]) -> dict[str, int]:
     """Import the batch as one file; returns contract file (relative) -> corpus line of its record."""
-    from toolgen import importer
+    from toolgen.importing import importer, write
 
     settings = _settings(root)
     options = importer.Options(source="batch", repair=True)
     try:
         plan = importer.plan_import("\n".join(text for _, text in lines) + "\n", shape, settings, options)
-        written = importer.write_plan(plan, settings)
+        written = list(write.write_plan(plan, settings))
     except Exception:
         if len(lines) == 1:
             number = lines[0][0]
@@ -169,7 +169,7 @@ def _exc(exc: BaseException | None) -> str:
 
 def _build(root: Path, files: dict[str, int], outcomes: dict[int, Outcome]) -> Any:
     """Build, dropping contracts that errors name, until the rest builds; returns the result or None."""
-    from toolgen import pipeline
+    from toolgen.build import pipeline
 
     settings = _settings(root)
     for _attempt in range(6):
@@ -198,7 +198,7 @@ def _build(root: Path, files: dict[str, int], outcomes: dict[int, Outcome]) -> A
 
 def _bisect_crash(root: Path, files: dict[str, int], outcomes: dict[int, Outcome], exc: Exception) -> Any:
     """A build raised: find the contracts that make it raise by building each alone."""
-    from toolgen import pipeline
+    from toolgen.build import pipeline
 
     settings = _settings(root)
     parked = root / "parked"
@@ -376,7 +376,7 @@ def run_batch(lines: list[tuple[int, str]], shape: str) -> list[Outcome]:
 
 def _build_and_check(root: Path, files: dict[str, int], outcomes: dict[int, Outcome]) -> str | None:
     """Build, write and check the outputs; returns a contract to drop when its module breaks the package."""
-    from toolgen import write
+    from toolgen.build import write
 
     result = _build(root, files, outcomes)
     if result is None:

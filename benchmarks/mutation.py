@@ -76,7 +76,7 @@ GROUPS = {
         ("tests/runtime/test_redaction_keywords.py", "tests/runtime/test_secret_sentinels.py"),
     ),
     "write": Group(
-        ("toolgen/write.py",),
+        ("toolgen/build/write.py",),
         (
             "tests/build/test_write.py",
             "tests/build/test_writer_promises.py",
@@ -86,7 +86,7 @@ GROUPS = {
         ),
     ),
     "write-journal": Group(
-        ("toolgen/journal.py", "toolgen/safepaths.py"),
+        ("toolgen/build/journal.py", "toolgen/build/safepaths.py"),
         (
             "tests/build/test_writer_promises.py",
             "tests/build/test_write.py",
@@ -96,7 +96,7 @@ GROUPS = {
         ),
     ),
     "write-diff": Group(
-        ("toolgen/shortdiff.py",),
+        ("toolgen/build/shortdiff.py",),
         ("tests/build/test_perf_write.py", "tests/build/test_write.py", "tests/build/test_writer_promises.py"),
     ),
 }

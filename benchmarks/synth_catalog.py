@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from toolgen.tomlemit import inline
+from toolgen.importing.tomlemit import inline
 
 VERBS = (
     "get", "list", "create", "update", "delete", "search", "fetch", "sync", "send", "run",

@@ -22,7 +22,7 @@ from pydantic import TypeAdapter
 from tests.conftest import CORPORA
 from toolgen.catalog import Catalog, Contract, build_catalog, contract_from_document
 from toolgen.config import Settings
-from toolgen.schemacheck import flat_metaschema
+from toolgen.validate.schemacheck import flat_metaschema
 
 CLEAN_RECORDS = Path(__file__).parent / "data" / "providers" / "corpus_records.jsonl"
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import click
 
-from toolgen import __version__, cache, fastpath, pipeline, write
+from toolgen import __version__
+from toolgen.build import cache, fastpath, pipeline, write
 from toolgen.cliout import (
     Context,
     build_result,
@@ -30,20 +30,13 @@ from toolgen.cliout import (
     print_drift,
     progress_bar,
     refuse,
+    settings_or_exit,
     summary,
 )
-from toolgen.config import Settings, find_root, load_settings
+from toolgen.config import Settings, find_root
 from toolgen.diagnostics import has_errors
 
 FORMATS = click.Choice(["text", "json", "github"])
-
-
-def settings_or_exit(ctx: Context, overrides: dict[str, Any] | None = None, fmt: str = "text") -> Settings:
-    """Resolve the configuration; print its problems (as `fmt` would) and exit 1 when it is invalid."""
-    settings, problems = load_settings(ctx.root, overrides)
-    if has_errors(problems):
-        refuse(problems, fmt, "toolgen: the configuration is invalid")
-    return settings
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -290,7 +283,8 @@ def import_command(
     permissions: tuple[str, ...] | None,
 ) -> None:
     """Write one contract per tool declared in FILE (a provider's tools, a tools/list result, JSON Lines)."""
-    from toolgen import importer
+    from toolgen.importing import importer
+    from toolgen.importing.write import import_file
 
     if force and update:
         raise click.UsageError("--force and --update exclude each other: --update keeps what a person decided")
@@ -298,7 +292,7 @@ def import_command(
     options = importer.Options(
         file.as_posix(), repair=repair, fmt=fmt, force=force, permissions=permissions, update=update
     )
-    plan, lines = importer.import_file(file, shape, settings, options)
+    plan, lines = import_file(file, shape, settings, options)
     for line in lines:
         click.echo(line)
     emit(plan.diagnostics, "text")

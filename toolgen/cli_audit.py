@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from toolgen import diagnostics
-from toolgen.cliout import Context, plural, refuse
+from toolgen.cliout import Context, plural, refuse, settings_or_exit
 from toolgen.diagnostics import Severity
 
 
@@ -38,10 +38,11 @@ def audit_summary(result: object, tools: int) -> str:
 @click.pass_obj
 def audit_command(ctx: object, paths: tuple[Path, ...], fmt: str) -> None:
     """Read implementation source and report effects their tools' permissions do not declare (exit 1)."""
-    from toolgen import audit, cli, pipeline
+    from toolgen import audit
+    from toolgen.build import pipeline
 
     assert isinstance(ctx, Context)
-    settings = cli.settings_or_exit(ctx, fmt=fmt)
+    settings = settings_or_exit(ctx, fmt=fmt)
     catalog, problems, _ = pipeline.load_catalog(settings)
     if catalog is None:
         refuse(problems, fmt, "toolgen: contracts are invalid; fix them before auditing")
@@ -97,10 +98,11 @@ def replay_text(result: object, fmt: str) -> str:
 @click.pass_obj
 def replay_command(ctx: object, traces: Path, fmt: str) -> None:
     """Judge recorded calls (a JsonlTracer file) against the contracts on disk (exit 1 if any is refused now)."""
-    from toolgen import cli, pipeline, replay
+    from toolgen import replay
+    from toolgen.build import pipeline
 
     assert isinstance(ctx, Context)
-    settings = cli.settings_or_exit(ctx, fmt=fmt)
+    settings = settings_or_exit(ctx, fmt=fmt)
     catalog, problems, _ = pipeline.load_catalog(settings)
     if catalog is None:
         refuse(problems, fmt, "toolgen: contracts are invalid; fix them before replaying")

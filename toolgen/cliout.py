@@ -23,9 +23,10 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from toolgen import diagnostics, fastpath, write
-from toolgen.config import Settings
-from toolgen.diagnostics import Diagnostic
+from toolgen import diagnostics
+from toolgen.build import fastpath, write
+from toolgen.config import Settings, load_settings
+from toolgen.diagnostics import Diagnostic, has_errors
 
 _HUNK = re.compile(r"@@ -(\d+)")
 """A unified diff's hunk header, with the hunk's first line in the old file (check's diffs: the file on disk)."""
@@ -256,3 +257,11 @@ def permission_list(_ctx: click.Context, _param: click.Parameter, value: str | N
     if unknown:
         raise click.BadParameter(f"unknown {', '.join(unknown)}; choose from {', '.join(PERMISSIONS)} or none")
     return chosen
+
+
+def settings_or_exit(ctx: Context, overrides: dict[str, Any] | None = None, fmt: str = "text") -> Settings:
+    """Resolve the configuration; print its problems (as `fmt` would) and exit 1 when it is invalid."""
+    settings, problems = load_settings(ctx.root, overrides)
+    if has_errors(problems):
+        refuse(problems, fmt, "toolgen: the configuration is invalid")
+    return settings

@@ -2,10 +2,13 @@
 
 Every key has a default, so a project with only a `contracts/` folder needs no configuration. The
 raw file is checked here (unknown keys, wrong types); problems are diagnostics with rule TG100.
+The number of worker processes (`TOOLGEN_JOBS`, else the cores) is settled here too; it never
+shapes output, so it is not part of `Settings.fingerprint()`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
 import os
@@ -34,7 +37,22 @@ DEFAULTS: Mapping[str, Any] = {
     "providers": {},
 }
 
+CACHE_DIR = ".toolgen-cache"
+"""The build cache's folder, under the project root (git-ignored: it holds its own `.gitignore`);
+a project fact like the output folder, so the output rules here can keep clear of it."""
+
 _PACKAGE_RE = re.compile(r"^[a-z_][a-z0-9_]*$")
+
+
+def default_jobs() -> int:
+    """`TOOLGEN_JOBS` when it is a positive number, else the cores this process may run on."""
+    wanted = os.environ.get("TOOLGEN_JOBS", "")
+    if wanted.isdigit() and int(wanted) > 0:
+        return int(wanted)
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +70,8 @@ class Settings:
     config_file: str | None = None
     providers: Mapping[str, Any] = field(default_factory=dict)
     """The `[providers]` table (`toolgen.provideroptions.CONFIG_SCHEMA`), checked."""
+    jobs: int = field(default_factory=default_jobs, compare=False, metadata={"shapes_output": False})
+    """Worker processes a build may use (`TOOLGEN_JOBS`, else the cores); output never depends on it."""
 
     def rel(self, path: Path) -> str:
         """`path` relative to the project root, with forward slashes (absolute if outside it)."""
@@ -62,18 +82,19 @@ class Settings:
             return absolute.as_posix()
 
     def fingerprint(self) -> str:
-        """Everything in the settings that shapes generated output, as a stable string."""
-        severities = ",".join(f"{k}={v.value}" for k, v in sorted(self.rule_severities.items()))
-        return "|".join(
-            [
-                ",".join(self.targets),
-                self.python_package,
-                self.rel(self.contracts_dir),
-                str(self.anthropic_strict),
-                severities,
-                json.dumps(self.providers, sort_keys=True),
-            ]
-        )
+        """Every setting that can shape output or diagnostics, as a stable string: each field (paths
+        relative to the root), whatever fields `Settings` gains, but the root and the job count."""
+        parts: list[str] = []
+        for item in dataclasses.fields(self):
+            if item.name == "root" or not item.metadata.get("shapes_output", True):
+                continue
+            value = getattr(self, item.name)
+            if isinstance(value, Path):
+                value = self.rel(value)
+            elif isinstance(value, Mapping):
+                value = json.dumps(value, sort_keys=True, default=str)
+            parts.append(f"{item.name}={value!r}")
+        return "\n".join(parts)
 
 
 def _config_error(file: str, pointer: str, message: str) -> Diagnostic:
@@ -289,8 +310,6 @@ def _shown(root: Path, path: Path) -> str:
 
 def _kept_folders(root: Path, contracts: Path, templates: Path | None) -> list[tuple[str, Path]]:
     """The folders the output may not overlap, by what they are (real paths too, for links)."""
-    from toolgen.cache import CACHE_DIR
-
     package = Path(__file__).resolve().parent
     kept = [
         ("the contracts folder", contracts),

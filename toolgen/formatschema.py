@@ -6,7 +6,7 @@ output folder. `toolgen validate` checks everything this schema says, and more.
 
 It is self-contained, so an editor offline (taplo, check-jsonschema) never has to fetch anything: the
 draft 2020-12 metaschema that `input_schema` and `output_schema` must satisfy is bundled as
-`$defs/jsonSchema` (the one-schema form `toolgen.schemacheck` validates with, `metaschema_def()`;
+`$defs/jsonSchema` (the one-schema form `toolgen.validate.schemacheck` validates with, `metaschema_def()`;
 a test holds the shipped file equal to it).
 """
 
@@ -38,7 +38,7 @@ def schema() -> dict[str, Any]:
 
 def metaschema_def() -> dict[str, Any]:
     """The draft 2020-12 metaschema as one schema, its references rewritten to sit at `#/$defs/jsonSchema`."""
-    from toolgen.schemacheck import flat_metaschema
+    from toolgen.validate.schemacheck import flat_metaschema
 
     here = f"#/$defs/{METASCHEMA_DEF}"
 

@@ -27,22 +27,36 @@ the memory of a large frozen catalog."""
 
 def freeze(value: JsonValue) -> JsonValue:
     """A deep, read-only copy of a JSON value: mappings become proxies, lists become tuples."""
-    if isinstance(value, Mapping):
+    kind = type(value)
+    if kind is str:
+        return sys.intern(value) if len(value) <= SHARED_TEXT else value
+    if kind in _PLAIN:
+        return value
+    if kind in _MAPS or isinstance(value, Mapping):
         return MappingProxyType({sys.intern(str(k)): freeze(v) for k, v in value.items()})
-    if isinstance(value, list | tuple):
+    if kind in _LISTS or isinstance(value, list | tuple):
         return tuple(freeze(v) for v in value)
-    if type(value) is str and len(value) <= SHARED_TEXT:
-        return sys.intern(value)
     return value
 
 
 def thaw(value: JsonValue) -> JsonValue:
     """A deep, mutable copy of a frozen (or plain) JSON value: plain dicts and lists."""
-    if isinstance(value, Mapping):
+    kind = type(value)
+    if kind in _PLAIN or kind is str:
+        return value
+    if kind in _MAPS or isinstance(value, Mapping):
         return {k: thaw(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
+    if kind in _LISTS or isinstance(value, list | tuple):
         return [thaw(v) for v in value]
     return value
+
+
+_PLAIN: frozenset[type] = frozenset({bool, int, float, type(None)})
+_MAPS: frozenset[type] = frozenset({dict, MappingProxyType})
+_LISTS: frozenset[type] = frozenset({list, tuple})
+"""The concrete types of JSON data, tested by identity first: an `isinstance` against the `Mapping`
+ABC is slow, and a catalog freezes and thaws every node of every schema; other types still take
+the `isinstance` path."""
 
 
 EMPTY_MAP: FrozenMap = MappingProxyType({})

@@ -12,8 +12,8 @@ import os
 import re
 import stat
 import tomllib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -338,3 +338,21 @@ def named_path(settings: Settings, path: Path) -> Path | None:
     """A PATH argument as it exists: from the working directory, then from the project root."""
     candidates = [path] if path.is_absolute() else [Path.cwd() / path, settings.root / path]
     return next((c for c in candidates if c.exists() or c.is_symlink()), None)
+
+
+def locate(diagnostics: Iterable[Diagnostic], documents: Iterable[RawDocument]) -> list[Diagnostic]:
+    """Fill in line and column for diagnostics that carry only a pointer into a contract."""
+    return located(diagnostics, {d.rel: d.locate for d in documents})
+
+
+def located(diagnostics: Iterable[Diagnostic], locators: Mapping[str, Locate]) -> list[Diagnostic]:
+    """`locate` with each file's locator (its text and line starts, not its parsed data)."""
+    out: list[Diagnostic] = []
+    for diagnostic in diagnostics:
+        locator = locators.get(diagnostic.file)
+        if diagnostic.line is None and locator is not None:
+            line, column = locator(diagnostic.pointer)
+            out.append(replace(diagnostic, line=line, column=column))
+        else:
+            out.append(diagnostic)
+    return out

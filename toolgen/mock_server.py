@@ -26,6 +26,7 @@ from toolgen.catalog import Catalog
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.render import Artifact, targets
+from toolgen.render.context import PLAIN_CONTEXT
 
 SERVER_NAME = "toolgen-mock"
 """The server name the MCP handshake reports."""
@@ -85,7 +86,7 @@ def _package_artifacts(catalog: Catalog, settings: Settings) -> tuple[Artifact, 
     found: list[Artifact] = []
     problems: list[Diagnostic] = []
     for name in ("python", "mocks"):
-        result = registry[name](catalog, settings)
+        result = registry[name](catalog, settings, PLAIN_CONTEXT)
         found.extend(result.artifacts)
         problems.extend(result.diagnostics)
     if has_errors(problems):

@@ -30,7 +30,7 @@ from jsonschema import Draft202012Validator
 from toolgen.catalog import STANDARD_ERRORS, Catalog, Contract
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.frozen import thaw
-from toolgen.schemacheck import REGISTRY
+from toolgen.validate.schemacheck import REGISTRY
 
 REDACTED = "[REDACTED]"
 SHORTENED = re.compile(r"\.\.\. \(\d+ characters\)\Z", re.DOTALL)

@@ -15,10 +15,10 @@ from typing import Any
 
 from toolgen.config import Settings
 from toolgen.formatschema import SCHEMA_FILE
-from toolgen.lint import VERSION_SUFFIX
+from toolgen.importing.tomlemit import inline
 from toolgen.load import CONTRACT_SUFFIXES
-from toolgen.tomlemit import inline
-from toolgen.validate import MAX_NAME, NAME_RE, suggest_name
+from toolgen.validate.contract import MAX_NAME, NAME_RE, suggest_name
+from toolgen.validate.lint import VERSION_SUFFIX
 
 
 class ScaffoldError(Exception):

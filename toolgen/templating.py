@@ -3,21 +3,34 @@
 Built-in templates live in the top-level `templates/` folder of the repository and ship inside the
 wheel as `toolgen/templates`; a project's `templates` setting names a folder whose files override
 built-ins of the same name. Templates hold only loops, simple conditionals and the named filters of
-`FILTERS`; all decisions are made in Python before rendering.
+`FILTERS`; all decisions are made in Python before rendering. `templates_digest` names every
+template a build can use, for the build cache and the no-change fast path (jinja2 itself loads only
+when a template is rendered, so that stays cheap).
+
+The package's static modules (`_results`, `_schemas`, `_enforce`, `_replay`, `_invoke`,
+`_roundtrip`, `_tracefile`, the mocks' modules: plain Python whose only template part is the
+generated header) stay `.py.jinja` files, decided on purpose rather than made `.py` files with the
+header added when rendered: the `templates` setting overrides a built-in by its name, and these
+names are what projects override; the file that ships is the rendered one, header included, and it
+is the one the tests hold to `mypy --strict`, ruff-clean imports and importability (a second check
+of the template source would check a copy); and their package-relative imports (`from . import
+_runtime`) resolve only inside a generated package.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
-
-import jinja2
+from typing import TYPE_CHECKING, Any
 
 from toolgen.frozen import thaw
+
+if TYPE_CHECKING:
+    import jinja2
 
 
 def builtin_templates_dir() -> Path:
@@ -26,6 +39,22 @@ def builtin_templates_dir() -> Path:
     if packaged.is_dir():
         return Path(str(packaged))
     return Path(__file__).resolve().parent.parent / "templates"
+
+
+def templates_digest(override_dir: Path | None) -> str:
+    """A digest of every template file rendering can use (the override folder, then the built-ins)."""
+    return _folders_digest((override_dir, builtin_templates_dir()))
+
+
+def _folders_digest(folders: Sequence[Path | None]) -> str:
+    digest = hashlib.sha256()
+    for folder in folders:
+        if folder is None or not folder.is_dir():
+            continue
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            digest.update(path.relative_to(folder).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def _tojson(value: Any, indent: int | None = 2) -> str:
@@ -47,6 +76,8 @@ FILTERS: Mapping[str, Callable[..., Any]] = {
 
 @lru_cache(maxsize=8)
 def _environment(search_path: tuple[str, ...], extra: tuple[tuple[str, Callable[..., Any]], ...]) -> jinja2.Environment:
+    import jinja2
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(list(search_path)),
         undefined=jinja2.StrictUndefined,

@@ -56,3 +56,16 @@ def test_benchmark_runs_end_to_end_at_a_tiny_size(tmp_path: Path) -> None:
     assert figures["verified_files"] > 6  # the incremental output was compared with a cold build
     assert set(figures["anchors"]) >= {"generate_default", "generate_none", "cli_per_contract"}
     assert figures["cold_large"]["peak_mb"] > 0
+
+
+def test_every_benchmark_imports_as_a_module_of_the_package() -> None:
+    """Each script runs as `python -m benchmarks.NAME`: an import that assumes the folder is on sys.path fails here."""
+    import importlib
+    import pkgutil
+
+    import benchmarks
+
+    names = sorted(m.name for m in pkgutil.iter_modules(benchmarks.__path__))
+    assert {"bench_build", "bench_nochange", "bench_enforce", "mutation", "conformance"} <= set(names)
+    for name in names:
+        importlib.import_module(f"benchmarks.{name}")

@@ -18,7 +18,9 @@ from click.testing import CliRunner
 import toolgen
 from benchmarks import synth_catalog
 from tests.conftest import REPO
-from toolgen import cache, fastpath, parallel, pipeline, templating, write
+from toolgen import templating
+from toolgen.build import cache, fastpath, parallel, pipeline, write
+from toolgen.build.executor import Building
 from toolgen.cli import main
 from toolgen.config import load_settings
 from toolgen.diagnostics import Severity
@@ -127,7 +129,8 @@ def test_provider_entries_from_the_cache_give_the_same_files_diagnostics_and_not
         for _ in range(2):  # filling the cache, then reading it
             with cache.session(root):
                 cached = pipeline.generate(settings)
-                assert providers.provider_notes(catalog, settings) == expected_notes
+                executor = Building(parallel.Workers(settings.jobs))
+                assert providers.provider_notes(catalog, settings, executor) == expected_notes
             assert cached.diagnostics == plain.diagnostics
             assert [(a.path, a.data()) for a in cached.artifacts] == [(a.path, a.data()) for a in plain.artifacts]
 
@@ -171,7 +174,7 @@ def test_a_changed_contract_recomputes_only_what_depends_on_it(
     # validation of that file, its module (black over it), black over __init__.py (it holds the
     # catalog digest), its docs page and provider entries; its models are kept, since only the
     # schemas shape them
-    assert store.missed == {"validate": 1, "module": 1, "black": 1, "docs": 1, "providers": 1}
+    assert store.missed == {"validate": 1, "module": 1, "black": 1, "docs": 1, "providers": 1, "catalog": 1}
 
 
 @pytest.mark.parametrize(("count", "jobs"), SIZES)
@@ -186,7 +189,8 @@ def test_a_changed_schema_remakes_that_tools_models(
     doc["input_schema"]["properties"]["extra_flag"] = {"type": "boolean", "description": "A new flag."}
     next((root / "contracts").rglob(f"{doc['name']}.json")).write_text(json.dumps(doc), encoding="utf-8")
     store = _generate_counting(root)
-    assert store.missed == {"validate": 1, "models": 1, "module": 1, "black": 1, "docs": 1, "providers": 1}
+    remade = {"validate": 1, "models": 1, "module": 1, "black": 1, "docs": 1, "providers": 1, "catalog": 1}
+    assert store.missed == remade
 
 
 def test_a_template_change_invalidates_the_fast_path_and_the_output(tmp_path: Path) -> None:
@@ -305,27 +309,59 @@ def test_cached_validation_reports_exactly_what_validate_documents_reports(tmp_p
             assert pipeline.validate_all(documents, settings) == expected
 
 
-def test_parallel_results_do_not_depend_on_the_number_of_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_parallel_results_do_not_depend_on_the_number_of_workers() -> None:
     items = list(range(60))
-    monkeypatch.setenv("TOOLGEN_JOBS", "2")
-    assert parallel.pmap(lambda x: x * x, items) == [x * x for x in items]
+    assert parallel.Workers(2).map(lambda x: x * x, items) == [x * x for x in items]
+    assert parallel.Workers(1).map(str, items) == [str(x) for x in items]
+
+
+def test_the_job_count_is_settled_in_the_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`TOOLGEN_JOBS` is read once, into `Settings.jobs`; it never enters the settings' fingerprint."""
+    monkeypatch.setenv("TOOLGEN_JOBS", "3")
+    three, _ = load_settings(tmp_path)
     monkeypatch.setenv("TOOLGEN_JOBS", "1")
-    assert parallel.jobs() == 1 and parallel.pmap(str, items) == [str(x) for x in items]
+    one, _ = load_settings(tmp_path)
+    assert (three.jobs, one.jobs) == (3, 1)
+    assert three.fingerprint() == one.fingerprint()
+    assert fastpath.input_key(three) == fastpath.input_key(one)
 
 
-def test_batches_and_background_do_not_depend_on_the_number_of_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_worker_has_no_workers_of_its_own() -> None:
+    """A forked worker's copy of `Workers` has one job: what it starts runs in it."""
+    workers = parallel.Workers(2)
+
+    def inner(x: int) -> tuple[int, bool, int]:
+        return workers.jobs, workers.in_worker, os.getpid()
+
+    found = workers.map(inner, list(range(30)))
+    assert {(jobs, inside) for jobs, inside, _ in found} == {(1, True)}
+    assert os.getpid() not in {pid for _, _, pid in found}
+    assert (workers.jobs, workers.in_worker) == (2, False)
+
+
+def test_a_failing_worker_raises_here() -> None:
+    def fail_on_seven(x: int) -> int:
+        if x == 7:
+            raise ValueError("seven")
+        return x
+
+    with pytest.raises(ValueError, match="seven"):
+        parallel.Workers(2).map(fail_on_seven, list(range(40)))
+
+
+def test_batches_and_background_do_not_depend_on_the_number_of_workers() -> None:
     items = list(range(100))
 
     def squares(batch: Sequence[int]) -> list[int]:
         assert 1 <= len(batch) <= 7
         return [x * x for x in batch]
 
-    for jobs in ("2", "1"):
-        monkeypatch.setenv("TOOLGEN_JOBS", jobs)
-        assert parallel.pmap_batches(squares, items, 7) == [x * x for x in items]
-        assert parallel.Background(os.getpid).result() != os.getpid() or jobs == "1"
-        assert parallel.Background(lambda: sum(items)).result() == sum(items)
-        failing = parallel.Background(lambda: 1 // 0)
+    for jobs in (2, 1):
+        workers = parallel.Workers(jobs)
+        assert workers.map_batches(squares, items, 7) == [x * x for x in items]
+        assert workers.background(os.getpid).result() != os.getpid() or jobs == 1
+        assert workers.background(lambda: sum(items)).result() == sum(items)
+        failing = workers.background(lambda: 1 // 0)
         with pytest.raises(ZeroDivisionError):
             failing.result()
 
@@ -353,13 +389,13 @@ def test_fast_path_template_digest_covers_the_templates_rendering_uses(tmp_path:
 
     builtin = builtin_templates_dir()
     assert builtin.is_dir() and any(builtin.rglob("*.jinja"))
-    empty = fastpath.templates_digest(tmp_path)
-    assert empty == fastpath.templates_digest(None), "an empty override folder changes nothing"
+    empty = templating.templates_digest(tmp_path)
+    assert empty == templating.templates_digest(None), "an empty override folder changes nothing"
     (tmp_path / "x.jinja").write_text("{{ a }}", encoding="utf-8")
-    one = fastpath.templates_digest(tmp_path)
+    one = templating.templates_digest(tmp_path)
     assert one != empty
     (tmp_path / "x.jinja").write_text("{{ b }}", encoding="utf-8")
-    assert fastpath.templates_digest(tmp_path) != one
+    assert templating.templates_digest(tmp_path) != one
 
 
 def test_python_dash_m_second_build_changes_nothing(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ import pytest
 from tests.build_support import run as run_once
 from tests.build_support import tree
 from tests.factory import contract, write_json
-from toolgen import cache
+from toolgen.build import cache
 from toolgen.render import python
 
 CACHE = ".toolgen-cache"
@@ -140,7 +140,7 @@ WAYS = {
     "binary": _binary,
     "empty": _empty,
 }
-KINDS = ["validate", "models", "module", "black", "docs", "providers", "state"]
+KINDS = ["validate", "models", "module", "black", "docs", "providers", "catalog", "state"]
 
 
 @pytest.fixture(scope="module")

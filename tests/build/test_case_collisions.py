@@ -12,7 +12,7 @@ import pytest
 
 from tests.build_support import run
 from tests.factory import contract, write_json
-from toolgen import write
+from toolgen.build import write
 from toolgen.render import Artifact
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from benchmarks import synth_catalog
-from toolgen import write
+from toolgen.build import write
+from toolgen.build.pipeline import generate
 from toolgen.config import load_settings
-from toolgen.pipeline import generate
 from toolgen.render import Artifact
 
 

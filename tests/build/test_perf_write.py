@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from toolgen import write
+from toolgen.build import write
 
 
 def _reference(path: str, old: bytes, new: bytes) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import write
+from toolgen.build import write
 from toolgen.render import Artifact
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import __version__, journal, write
+from toolgen import __version__
+from toolgen.build import journal, write
 from toolgen.diagnostics import Severity, format_text
 from toolgen.render import Artifact
 

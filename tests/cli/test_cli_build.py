@@ -13,7 +13,7 @@ from typing import Any
 from click.testing import CliRunner
 from factory import contract, write_json
 
-from toolgen import write
+from toolgen.build import write
 from toolgen.cli import main
 
 

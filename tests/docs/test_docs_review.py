@@ -25,10 +25,10 @@ from markdown_it.token import Token
 from tests.conftest import REPO
 from tests.docs_support import edge_catalog, plain, write_project
 from tests.factory import contract
+from toolgen.build.pipeline import load_catalog
 from toolgen.catalog import STANDARD_ERROR_MEANINGS, Contract
 from toolgen.cli import main
 from toolgen.config import load_settings
-from toolgen.pipeline import load_catalog
 
 LABELS = {
     "minLength": "min length",
@@ -532,7 +532,7 @@ def test_docs_take_the_providers_projection_instead_of_making_a_second(
 ) -> None:
     """A build of both targets projects the catalog for each provider once; the docs it writes are
     the docs a build of the docs target alone writes (which projects for itself)."""
-    from toolgen.pipeline import generate
+    from toolgen.build.pipeline import generate
     from toolgen.render import providers
 
     calls: list[str] = []

@@ -25,9 +25,9 @@ from hypothesis_jsonschema import from_schema
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from toolgen.importer import Planned
-from toolgen.importshapes import SHAPES
-from toolgen.repair import TYPE_ALIASES
+from toolgen.importing.importer import Planned
+from toolgen.importing.repair import TYPE_ALIASES
+from toolgen.importing.shapes import SHAPES
 
 _ONE = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "additionalItems")
 _MANY = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")

@@ -34,7 +34,7 @@ def test_sample_builds_without_crashes() -> None:
 
 
 def test_harness_names_rejected_and_crashed_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolgen import importer
+    from toolgen.importing import importer
 
     good = {"name": "get_x", "description": "Return the x of a thing, as a number.", "parameters": {"type": "object"}}
     remote = {**good, "name": "remote", "parameters": {"type": "object", "properties": {"a": {"$ref": "http://x/y"}}}}
@@ -64,7 +64,7 @@ def test_harness_names_rejected_and_crashed_records(tmp_path: Path, monkeypatch:
 
 
 def test_harness_names_changed_meaning_and_lost_schemas(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolgen import importer
+    from toolgen.importing import importer
 
     typo = {
         "name": "search",

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from tests.importing.test_import_shapes import DESCRIPTION, WEATHER, read_contract, run_import
 from toolgen.cli import main
 from toolgen.config import load_settings
-from toolgen.importer import PLACEHOLDER
-from toolgen.lint import MIN_DESCRIPTION, UNCONFIRMED_TAG
+from toolgen.importing.update import PLACEHOLDER
 from toolgen.validate import validate_paths
+from toolgen.validate.lint import MIN_DESCRIPTION, UNCONFIRMED_TAG
 
 TOOL = {"name": "get_weather", "description": DESCRIPTION, "parameters": WEATHER}
 

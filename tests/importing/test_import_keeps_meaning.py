@@ -15,9 +15,9 @@ import pytest
 
 from tests.importing.meaning_check import Tally, check_tool
 from toolgen.config import load_settings
-from toolgen.importer import Options, Planned, plan_import
-from toolgen.importshapes import Record
-from toolgen.repair import Repair
+from toolgen.importing.importer import Options, Planned, plan_import
+from toolgen.importing.repair import Repair
+from toolgen.importing.shapes import Record
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "tests" / "data" / "corpus_sample"

@@ -14,8 +14,8 @@ from jsonschema import Draft202012Validator
 from tests.importing.test_import_shapes import assert_catalog_loads, read_contract, run_import
 from toolgen.catalog import normalize_text
 from toolgen.config import load_settings
-from toolgen.importer import Options, plan_import
-from toolgen.repair import Repair, repair_schema, snake_case
+from toolgen.importing.importer import Options, plan_import
+from toolgen.importing.repair import Repair, repair_schema, snake_case
 
 DESCRIPTION = "Add up a list of numbers and return the total, rounded as asked."
 
@@ -409,7 +409,7 @@ def test_import_never_raises_on_arbitrary_declarations(tmp_path: Path) -> None:
 
 
 def test_shorten_cuts_at_paragraph_then_sentence_then_word() -> None:
-    from toolgen.repair import shorten
+    from toolgen.importing.repair import shorten
 
     assert shorten("short", 10) == "short"
     assert shorten("First part.\n\nSecond part is long.", 20) == "First part."

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from toolgen.tomlemit import TomlEmitError, dumps, key, string
+from toolgen.importing.tomlemit import TomlEmitError, dumps, key, string
 
 TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=30)
 SCALARS = (

@@ -19,7 +19,7 @@ from jsonschema.exceptions import SchemaError
 from tests.conftest import GOLDEN, REPO
 from tests.providers import checkers
 from tests.providers_support import catalog_of, check_schema, make_contract, settings
-from toolgen import pipeline
+from toolgen.build import pipeline
 from toolgen.catalog import Contract
 from toolgen.config import load_settings
 from toolgen.render import providers

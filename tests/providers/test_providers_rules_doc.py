@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import REPO
-from toolgen import pipeline
+from toolgen.build import pipeline
 from toolgen.catalog import build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic

@@ -25,7 +25,7 @@ from tests.providers_support import (
     settings,
     strict_problems,
 )
-from toolgen import pipeline
+from toolgen.build import pipeline
 from toolgen.config import load_settings
 from toolgen.render import providers
 from toolgen.render.providers import stats

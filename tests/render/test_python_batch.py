@@ -22,11 +22,11 @@ from benchmarks import synth_catalog
 from tests import factory
 from tests.conftest import CORPORA, REPO
 from toolgen.catalog import Contract, contract_from_document
+from toolgen.importing.repair import repair_schema
 from toolgen.render import python_format as fmt
 from toolgen.render import python_models
 from toolgen.render.python import BLACK_MODE
 from toolgen.render.python_models import BATCH_MARK, batch_models, tool_models
-from toolgen.repair import repair_schema
 
 PACKAGE = "pkg"
 CORPUS_FILES = (
@@ -102,8 +102,8 @@ def test_synthetic_catalog_batches_to_its_own_models() -> None:
 
 
 def test_repo_contracts_batch_to_their_own_models() -> None:
+    from toolgen.build.pipeline import load_catalog
     from toolgen.config import load_settings
-    from toolgen.pipeline import load_catalog
 
     settings, _ = load_settings(REPO)
     catalog, problems, _ = load_catalog(settings)

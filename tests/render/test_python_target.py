@@ -22,11 +22,12 @@ from tests.python_support import (
     write_package,
     write_project,
 )
+from toolgen.build.pipeline import generate
 from toolgen.cli import main
 from toolgen.config import load_settings
-from toolgen.pipeline import generate
 from toolgen.render import Artifact, python_models
 from toolgen.render import python as target
+from toolgen.render.context import PLAIN, Executor
 
 
 @pytest.mark.parametrize("case", ["basic", "hostile"])
@@ -193,11 +194,11 @@ def test_model_failure_is_a_diagnostic_naming_the_file(
     monkeypatch.setenv("TOOLGEN_JOBS", "2")
     real = python_models.models_for
 
-    def flaky(contracts: object, package: str) -> dict[str, python_models.ToolModels]:
+    def flaky(contracts: object, package: str, executor: Executor = PLAIN) -> dict[str, python_models.ToolModels]:
         chosen = list(contracts)  # type: ignore[call-overload]
         if any(c.name == "ping" for c in chosen):
-            raise ValueError("dcg cannot handle this")
-        return real(chosen, package)
+            raise python_models.ModelsFailed("ValueError: dcg cannot handle this")
+        return real(chosen, package, executor)
 
     monkeypatch.setattr(target, "models_for", flaky)
     contracts = basic_contracts()
@@ -207,6 +208,27 @@ def test_model_failure_is_a_diagnostic_naming_the_file(
     result = CliRunner().invoke(main, ["--project", str(root), "build"])
     assert result.exit_code == 1
     assert "contracts/ping.json" in result.output and "TG350" in result.output and "Traceback" not in result.output
+    assert not (root / "generated" / "python").exists()
+
+
+def test_an_error_of_toolgen_on_the_fast_path_is_not_retried_silently(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only dcg's failures (and black's, jinja's) send the tools back to the stage-by-stage path: a
+    bug in the path that makes whole tool modules in workers fails the build loudly (exit 3)."""
+    monkeypatch.setenv("TOOLGEN_JOBS", "2")
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise KeyError("a bug, not dcg")
+
+    monkeypatch.setattr(target, "_tool_batch", broken)
+    contracts = basic_contracts()
+    for index in range(target.TOGETHER_MIN):
+        contracts[f"extra_{index}"] = {**contracts["ping"], "name": f"extra_{index}"}
+    root = write_project(tmp_path, contracts)
+    result = CliRunner().invoke(main, ["--project", str(root), "build"])
+    assert result.exit_code == 3, result.output
+    assert "internal error: KeyError" in result.output
     assert not (root / "generated" / "python").exists()
 
 

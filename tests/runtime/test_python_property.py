@@ -56,8 +56,8 @@ def _usable(schema: Any) -> bool:
 
 def _bad_defaults(schema: dict[str, Any]) -> bool:
     """A default its own schema refuses (TG214, an error: the build stops) leaves the record out."""
-    from toolgen.report import Reporter
-    from toolgen.schemacheck import check_defaults
+    from toolgen.validate.report import Reporter
+    from toolgen.validate.schemacheck import check_defaults
 
     report = Reporter("corpus", lambda pointer: (None, None))
     check_defaults(schema, "/input_schema", report)

@@ -2,7 +2,7 @@
 
 Each case is a property of one tool's input whose schema reaches an `x-sensitive` value through one
 keyword only; a call goes through the registry and the trace must not hold the secret. The list of
-keywords comes from toolgen's own table of subschema keywords (`toolgen.schemawalk`), so a keyword
+keywords comes from toolgen's own table of subschema keywords (`toolgen.validate.schemawalk`), so a keyword
 added there needs a case here, or a reason in `NOT_ROUTING` why no value is described by it.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.python_support import imported
-from toolgen.schemawalk import LIST_KEYWORDS, MAP_KEYWORDS, ONE_KEYWORDS
+from toolgen.validate.schemawalk import LIST_KEYWORDS, MAP_KEYWORDS, ONE_KEYWORDS
 
 PACKAGE = "redaction_tools"
 SENSITIVE = {"type": "string", "x-sensitive": True}
@@ -58,7 +58,7 @@ NOT_ROUTING = {
     "additionalItems": "not a 2020-12 keyword (`items` after `prefixItems` replaced it)",
     "contentSchema": "describes the decoded content of a string, which the trace holds as a string",
 }
-"""Subschema keywords of `toolgen.schemawalk` that route no value of the document, and why."""
+"""Subschema keywords of `toolgen.validate.schemawalk` that route no value of the document, and why."""
 
 
 def _contract() -> dict[str, Any]:

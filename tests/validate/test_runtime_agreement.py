@@ -14,10 +14,10 @@ import pytest
 from click.testing import CliRunner
 
 from tests.factory import contract, write_json
+from toolgen.build.pipeline import generate
 from toolgen.cli import main
 from toolgen.config import load_settings
 from toolgen.diagnostics import Diagnostic, Severity, format_github, format_text
-from toolgen.pipeline import generate
 from toolgen.validate import validate_paths
 
 

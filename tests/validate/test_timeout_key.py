@@ -11,10 +11,10 @@ import pytest
 
 from tests.agent_support import agent_contracts
 from tests.python_support import write_project
+from toolgen.build.pipeline import generate
 from toolgen.catalog import catalog_from_json, contract_from_document
 from toolgen.config import load_settings
 from toolgen.formatschema import schema
-from toolgen.pipeline import generate
 from toolgen.validate import validate_paths
 
 

@@ -13,7 +13,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from tests.conftest import CORPUS_SAMPLE, CORPUS_SOURCES
-from toolgen.schemacheck import flat_metaschema
+from toolgen.validate.schemacheck import flat_metaschema
 
 OFFICIAL = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 FLAT = Draft202012Validator(flat_metaschema())

@@ -12,9 +12,9 @@ import pytest
 from tests.validate.test_validate_props import SETTINGS, _examples, document
 from toolgen.config import Settings
 from toolgen.diagnostics import Severity
-from toolgen.report import MAX_MESSAGE
-from toolgen.schemacheck import MAX_DEPTH
 from toolgen.validate import validate_documents
+from toolgen.validate.report import MAX_MESSAGE
+from toolgen.validate.schemacheck import MAX_DEPTH
 
 
 def codes(data: dict[str, Any], settings: Settings = SETTINGS) -> dict[str, str]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from toolgen import rules
 from toolgen.compat.model import Bump, Direction
 from toolgen.diagnostics import Severity
 
@@ -149,12 +148,3 @@ IDEMPOTENT_DROPPED, IDEMPOTENT_ADDED = Bump.MAJOR, Bump.MINOR
 
 TIMEOUT_SHORTER, TIMEOUT_LONGER = Bump.MINOR, Bump.PATCH
 """TG241 depends on the direction too: `timeout_ms` lowered or added is minor, raised or removed is patch."""
-
-
-def register_rules() -> None:
-    """Make the TG4xx codes known to `toolgen.rules` (configuration and docs refer to them)."""
-    severities = {code: severity for code, _, _, severity, _, _ in _TOOL}
-    rules.register(*(rules.Rule(d.code, severities.get(d.code, Severity.WARNING), d.title) for d in DECISIONS.values()))
-
-
-register_rules()

@@ -1,7 +1,9 @@
 """Rendering: one module per target, each turning the frozen catalog into in-memory artifacts.
 
-A target is a function `(catalog, settings) -> RenderResult`. Nothing here touches the disk; the
-writer (`toolgen.write`) decides what to do with the artifacts.
+A target is a function `(catalog, settings, context) -> RenderResult`: plain, it touches no disk and
+keeps nothing between calls; the context (`toolgen.render.context`) says how its work is run and
+hands over what another target of the same build made. The build layer (`toolgen.build`) runs the
+targets and decides what to do with the artifacts; nothing here imports it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from toolgen import __version__
 from toolgen.catalog import Catalog
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic
+from toolgen.render.context import RenderContext
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -101,7 +104,7 @@ class RenderResult:
     diagnostics: tuple[Diagnostic, ...] = field(default_factory=tuple)
 
 
-Target = Callable[[Catalog, Settings], RenderResult]
+Target = Callable[[Catalog, Settings, RenderContext], RenderResult]
 
 
 def header_lines(sources: str) -> list[str]:

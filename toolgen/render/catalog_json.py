@@ -9,18 +9,41 @@ schema (`contract.schema.json`) is copied beside it: contracts point their `$sch
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
+from typing import Any
 
 from toolgen import __version__
 from toolgen.catalog import Catalog
 from toolgen.config import Settings
 from toolgen.formatschema import SCHEMA_FILE, schema_text
 from toolgen.render import Artifact, RenderResult, jsontext
+from toolgen.render.context import PLAIN_CONTEXT, RenderContext, as_text
 
 
-def render(catalog: Catalog, settings: Settings) -> RenderResult:
+def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> RenderResult:
     """Render `catalog.json`, and `contract.schema.json` beside it so editors can check contracts."""
-    # the tools are made one at a time as the text is written (`jsontext`): never all at once as data
-    tools = (contract.to_json() for contract in catalog)
-    document = {"generated_by": f"toolgen {__version__}; do not edit by hand", **catalog.json_head(), "tools": tools}
+    document = {
+        "generated_by": f"toolgen {__version__}; do not edit by hand",
+        **catalog.json_head(),
+        "tools": _tools(catalog, context),
+    }
     catalog_file = Artifact.streamed("catalog.json", itertools.chain(jsontext.pieces(document), ["\n"]))
     return RenderResult(artifacts=(catalog_file, Artifact(SCHEMA_FILE, schema_text())))
+
+
+def _tools(catalog: Catalog, context: RenderContext) -> Iterable[Any]:
+    """Each tool's entry. Without a cache they are made one at a time as the text is written
+    (`jsontext`), never all at once as data; with one, each entry's encoded text is remembered on the
+    contract (its file and digest), so a one-contract change encodes one entry."""
+    executor = context.executor
+    if not executor.caching:
+        return (contract.to_json() for contract in catalog)
+    texts = executor.memo_many(
+        "catalog",
+        list(catalog),
+        parts_of=lambda c: (c.source, c.digest),
+        compute_many=lambda todo: [jsontext.encode(c.to_json()).text for c in todo],
+        encode=str,
+        decode=as_text,
+    )
+    return [jsontext.Raw(text) for text in texts]

@@ -18,22 +18,18 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from toolgen import cache
 from toolgen.catalog import PERMISSION_MEANINGS, STANDARD_ERROR_MEANINGS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
-from toolgen.fastpath import templates_digest
 from toolgen.frozen import thaw
 from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render import markdown as md
+from toolgen.render.context import PLAIN_CONTEXT, Declarations, RenderContext, as_text
 from toolgen.render.docs_index import index_view, links_for
 from toolgen.render.masking import mask
 from toolgen.render.schema_rows import Constraint, Row, rows
-from toolgen.templating import environment
-
-if TYPE_CHECKING:
-    from toolgen.render.providers import Declarations
+from toolgen.templating import environment, templates_digest
 
 PROVIDER_LABELS: Mapping[str, str] = {
     "openai_chat.json": "OpenAI Chat",
@@ -225,16 +221,18 @@ def _page_parts(contract: Contract, declared: Declarations, links: Mapping[str, 
     return (*order, rules, *links, *pairs, "|", *declared.notes.get(contract.name, ()))
 
 
-def render(catalog: Catalog, settings: Settings, declared: Declarations | None = None) -> RenderResult:
+def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> RenderResult:
     """Render the docs index and one page per tool (each page cached on all that shapes it).
 
-    `declared` is the providers' declarations and notes for this catalog; computed here when the
-    caller has none to pass.
+    The providers' declarations and notes for this catalog come in the context when the providers
+    target ran first in the same build; they are computed here otherwise.
     """
+    executor = context.executor
+    declared = context.declarations
     if declared is None:
         from toolgen.render import providers
 
-        declared = providers.declarations(catalog, settings)
+        declared = providers.declarations(catalog, settings, executor)
     env = environment(settings.templates_dir)
     names = frozenset(catalog.names)
     links = {c.name: links_for(c, names) for c in catalog}
@@ -250,13 +248,13 @@ def render(catalog: Catalog, settings: Settings, declared: Declarations | None =
             for c in todo
         ]
 
-    texts = cache.memo_many(
+    texts = executor.memo_many(
         "docs",
         list(catalog),
         parts_of=lambda c: (templates, c.source, c.digest, *_page_parts(c, declared, links[c.name])),
         compute_many=pages,
         encode=str,
-        decode=cache.text,
+        decode=as_text,
     )
     for contract, text in zip(catalog, texts, strict=True):
         artifacts.append(Artifact(f"docs/{contract.name}.md", text))

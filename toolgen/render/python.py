@@ -1,8 +1,7 @@
 """The `python` target: a typed package under `python/<package>/` made from the catalog.
 
 Files: `_runtime.py` (policy, registry, traces: `templates/python/_runtime.py.jinja`; with
-`_results.py` for `Ok`/`Err`, `_policy.py` for `Policy`, `_redact.py` for secrets and `_schemas.py`
-for nulls and error messages, which it re-exports), one
+`_results.py` for `Ok`/`Err` and `_schemas.py` for redaction and nulls, which it re-exports), one
 `<module>.py` per tool (`templates/python/tool.py.jinja`, models from `python_models`), `__init__.py`
 (`CATALOG`, `CONTRACTS` and the runtime's public names) and `py.typed`; the other shared modules
 (async and time limits, round trips, trace files, enforcement, replay) and the framework adapters
@@ -33,21 +32,29 @@ import black
 import jinja2
 from black.mode import TargetVersion
 from black.parsing import InvalidInput
-from black.strings import str_width
 
-from toolgen import cache
 from toolgen.catalog import PERMISSIONS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic
-from toolgen.fastpath import templates_digest
-from toolgen.parallel import jobs, pmap, pmap_batches
 from toolgen.render import Artifact, RenderResult, header_lines
+from toolgen.render.context import PLAIN, PLAIN_CONTEXT, Executor, RenderContext, as_text
 from toolgen.render.python_checks import TEMPLATE_FAILED, model_failure, notes
 from toolgen.render.python_format import format_source
 from toolgen.render.python_imports import import_block
-from toolgen.render.python_models import BATCH_SIZE, DCG_VERSION, ToolModels, models_for
+from toolgen.render.python_layout import (
+    LAYOUT_WIDTH,
+    call_lines,
+    error_lines,
+    permission_lines,
+    pyblock,
+    pyliteral,
+    safe_comment,
+    signature_lines,
+    tuple_lines,
+)
+from toolgen.render.python_models import BATCH_SIZE, DCG_VERSION, ModelsFailed, ToolModels, models_for
 from toolgen.render.python_shared import SHARED, declarations
-from toolgen.templating import environment
+from toolgen.templating import environment, templates_digest
 
 BLACK_VERSION = metadata.version("black")
 """The black version every generated Python file is formatted with."""
@@ -62,9 +69,6 @@ BLACK_MODE = black.Mode(
 )
 """The fixed black mode: a project's own black configuration is never read."""
 
-LAYOUT_WIDTH = 88
-"""Line width for the schema and example literals toolgen lays out itself (black skips them)."""
-
 TOOL_IMPORTS: tuple[str, ...] = (
     "from collections.abc import Mapping",
     "from typing import Any, Final, Literal, Protocol",
@@ -77,39 +81,6 @@ RENDER_CHUNK = 2000
 
 RESERVED_MODULES: frozenset[str] = frozenset({"integrations", "mocks"})
 """Module names the package uses itself (besides `_runtime` and `__init__`, which no tool name can be)."""
-
-
-def safe_comment(text: str) -> str:
-    """Text for a `#` comment line: every non-printable character escaped, so it stays one line."""
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
-
-
-def pyliteral(value: Any) -> str:
-    """Python source for a JSON value (frozen or plain); strings via `repr`, so nothing escapes."""
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{pyliteral(str(k))}: {pyliteral(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(pyliteral(v) for v in value) + "]"
-    if isinstance(value, str):
-        text = repr(value)
-        # repr picks single quotes unless the text holds ' and no "; like black, prefer double quotes
-        return '"' + text[1:-1] + '"' if text[0] == "'" and '"' not in value else text
-    if value is None or isinstance(value, bool | int | float):
-        return repr(value)
-    raise TypeError(f"not JSON data: {type(value).__name__}")
-
-
-def pyblock(value: Any, indent: int = 0) -> str:
-    """`pyliteral` laid out over lines: a collection that does not fit in `LAYOUT_WIDTH` is exploded."""
-    flat = pyliteral(value)
-    if indent + len(flat) <= LAYOUT_WIDTH or not isinstance(value, Mapping | list | tuple) or not value:
-        return flat
-    pad = " " * (indent + 4)
-    if isinstance(value, Mapping):
-        items = [f"{pad}{pyliteral(str(k))}: {pyblock(v, indent + 4)}," for k, v in value.items()]
-        return "{\n" + "\n".join(items) + "\n" + " " * indent + "}"
-    items = [f"{pad}{pyblock(v, indent + 4)}," for v in value]
-    return "[\n" + "\n".join(items) + "\n" + " " * indent + "]"
 
 
 def module_names(names: Iterable[str]) -> dict[str, str]:
@@ -133,20 +104,20 @@ def _needs_suffix(name: str) -> bool:
 
 
 @functools.lru_cache(maxsize=64)
-def format_python(source: str) -> str:
+def format_python(source: str, executor: Executor = PLAIN) -> str:
     """`source` formatted by black with the fixed mode (cached: the runtime is the same every build)."""
-    return format_many([source])[0]
+    return format_many([source], executor)[0]
 
 
-def format_many(sources: Sequence[str]) -> list[str]:
-    """Each source formatted by black: cached per text (`toolgen.cache`), the misses in parallel."""
-    return cache.memo_many(
+def format_many(sources: Sequence[str], executor: Executor = PLAIN) -> list[str]:
+    """Each source formatted by black: remembered per text by the executor, the misses spread out."""
+    return executor.memo_many(
         "black",
         sources,
         parts_of=lambda source: (source,),
-        compute_many=lambda todo: pmap(_black, todo),
+        compute_many=lambda todo: executor.map(_black, todo),
         encode=str,
-        decode=cache.text,
+        decode=as_text,
     )
 
 
@@ -164,74 +135,6 @@ def _errors_literal(contract: Contract) -> list[str]:
     return [
         f"_runtime.ErrorInfo({pyliteral(e.code)}, {pyliteral(e.description)}, {e.retryable!r})" for e in contract.errors
     ]
-
-
-# Black-style layout of the tool module's record and protocol. The tool template puts them in its
-# `# fmt: off` region, so black never reads them; these helpers split them as black would (a test
-# holds black, allowed to, to the same bytes over the golden, hostile and synthetic catalogs).
-
-
-def _fits(indent: int, text: str) -> bool:
-    return indent + str_width(text) <= LAYOUT_WIDTH
-
-
-def call_lines(function: str, args: Sequence[str], indent: int, end: str = ",") -> list[str]:
-    """`function(args...)` + `end` at `indent`, split as black splits a call inside a bracket."""
-    pad, inner, body = " " * indent, " " * (indent + 4), ", ".join(args)
-    if _fits(indent, f"{function}({body}){end}"):
-        return [f"{pad}{function}({body}){end}"]
-    if _fits(indent + 4, body):
-        return [f"{pad}{function}(", inner + body, f"{pad}){end}"]
-    return [f"{pad}{function}(", *(f"{inner}{arg}," for arg in args), f"{pad}){end}"]
-
-
-def tuple_lines(keyword: str, items: Sequence[Sequence[str]], indent: int) -> list[str]:
-    """`keyword=(items...),` at `indent`: each item is the lines of one element, ending in its comma.
-
-    No item: `()`. One item that fits on the line: a one-tuple black leaves as it is. Otherwise one
-    element per line, as black explodes it.
-    """
-    pad = " " * indent
-    if not items:
-        return [f"{pad}{keyword}=(),"]
-    if len(items) == 1 and len(items[0]) == 1 and _fits(indent, f"{keyword}=({items[0][0].strip()}),"):
-        return [f"{pad}{keyword}=({items[0][0].strip()}),"]
-    return [f"{pad}{keyword}=(", *(line for item in items for line in item), f"{pad}),"]
-
-
-def _error_lines(contract: Contract) -> list[str]:
-    items = [
-        call_lines("_runtime.ErrorInfo", [pyliteral(e.code), pyliteral(e.description), repr(e.retryable)], 8)
-        for e in contract.errors
-    ]
-    return tuple_lines("errors", items, 4)
-
-
-def _permission_lines(contract: Contract) -> list[str]:
-    return tuple_lines("permissions", [[" " * 8 + pyliteral(p) + ","] for p in contract.permissions], 4)
-
-
-def signature_lines(input_class: str, output_class: str | None) -> list[str]:
-    """`def __call__(self, arguments: <input>, /) -> <result>: ...` in the protocol, split as black does."""
-    result = f"{output_class} | Mapping[str, Any]" if output_class is not None else "Any"
-    params = ["self", f"arguments: {input_class}", "/"]
-    whole = f"def __call__({', '.join(params)}) -> _runtime.ToolResult[{result}]: ..."
-    if _fits(4, whole):
-        return ["    " + whole]
-    lines = ["    def __call__("]
-    if _fits(8, ", ".join(params)):
-        lines.append("        " + ", ".join(params))
-    else:
-        lines.extend(f"        {param}," for param in params)
-    tail = f") -> _runtime.ToolResult[{result}]: ..."
-    if _fits(4, tail):
-        return [*lines, "    " + tail]
-    lines.append("    ) -> _runtime.ToolResult[")
-    if _fits(8, result):
-        lines.append("        " + result)
-    else:
-        lines.extend(["        " + output_class if output_class else "        Any", "        | Mapping[str, Any]"])
-    return [*lines, "    ]: ..."]
 
 
 def _tool_view(contract: Contract, module: str, models: ToolModels, settings: Settings) -> dict[str, Any]:
@@ -253,8 +156,8 @@ def _tool_view(contract: Contract, module: str, models: ToolModels, settings: Se
         "input_schema": pyblock(contract.input_schema),
         "output_schema": pyblock(output) if output is not None else "None",
         "errors": _errors_literal(contract),
-        "error_lines": _error_lines(contract),
-        "permission_lines": _permission_lines(contract),
+        "error_lines": error_lines(contract),
+        "permission_lines": permission_lines(contract),
         "signature_lines": signature_lines(models.input_class, models.output_class),
         "idempotent": repr(contract.idempotent),
         "deprecated": pyliteral(contract.deprecated),
@@ -265,50 +168,51 @@ def _tool_view(contract: Contract, module: str, models: ToolModels, settings: Se
     }
 
 
-def _render(settings: Settings, template: str, view: Mapping[str, Any]) -> str:
+def _render(settings: Settings, template: str, view: Mapping[str, Any], executor: Executor) -> str:
     env = environment(settings.templates_dir)
-    return format_python(env.get_template(template).render(**view))
+    return format_python(env.get_template(template).render(**view), executor)
 
 
-def _models(catalog: Catalog, package: str) -> tuple[dict[str, ToolModels], list[Diagnostic]]:
+def _models(catalog: Catalog, package: str, executor: Executor) -> tuple[dict[str, ToolModels], list[Diagnostic]]:
     """Models per tool; a tool dcg cannot handle becomes a diagnostic naming its file."""
     try:
-        return models_for(catalog, package), []
-    except Exception:
+        return models_for(catalog, package, executor), []
+    except ModelsFailed:
         pass
     found: dict[str, ToolModels] = {}
     problems: list[Diagnostic] = []
     for contract in catalog:
         try:
-            found.update(models_for([contract], package))
-        except Exception as exc:
-            problems.append(model_failure(contract, exc))
+            found.update(models_for([contract], package, executor))
+        except ModelsFailed as exc:  # what dcg raised is its cause, which says where and why
+            problems.append(model_failure(contract, exc.__cause__ if isinstance(exc.__cause__, Exception) else exc))
     return found, problems
 
 
-def render(catalog: Catalog, settings: Settings) -> RenderResult:
+def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> RenderResult:
     """Render the package: runtime, one module per tool, `__init__.py` and `py.typed`."""
-    together = _tools_together(catalog, settings)
+    executor = context.executor
+    together = _tools_together(catalog, settings, executor)
     tools: list[Artifact] | None = None
     if together is not None:
         models, tools = together
     else:
-        models, problems = _models(catalog, settings.python_package)
+        models, problems = _models(catalog, settings.python_package, executor)
         if problems:
             return RenderResult(diagnostics=tuple(problems))
     found = notes(catalog, models)
     try:
-        artifacts = _package(catalog, settings, models, tools)
+        artifacts = _package(catalog, settings, models, executor, tools)
     except (jinja2.TemplateError, InvalidInput) as exc:
         return RenderResult(diagnostics=(_template_problem(settings, exc),))
     return RenderResult(artifacts=tuple(sorted(artifacts, key=lambda a: a.path)), diagnostics=tuple(found))
 
 
-def check(catalog: Catalog, settings: Settings) -> list[Diagnostic]:
+def check(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> list[Diagnostic]:
     """What `render` reports about the contracts (TG350, TG351, TG353, TG354), without rendering a file.
 
     `toolgen validate` runs it; only TG352, about template overrides, needs the files rendered."""
-    models, problems = _models(catalog, settings.python_package)
+    models, problems = _models(catalog, settings.python_package, context.executor)
     return problems or notes(catalog, models)
 
 
@@ -316,53 +220,43 @@ TOGETHER_MIN = 48
 """From this many tools, with more than one core, each worker makes whole tool modules (below)."""
 
 
-def _tools_together(catalog: Catalog, settings: Settings) -> tuple[dict[str, ToolModels], list[Artifact]] | None:
+def _tools_together(
+    catalog: Catalog, settings: Settings, executor: Executor
+) -> tuple[dict[str, ToolModels], list[Artifact]] | None:
     """Each tool's models and module, made batch by batch in forked workers: models, template, black.
 
     One pass over the tools instead of three (models in workers, templates here, black in workers):
     no core waits at the end of one stage for the next, and the templates render in the workers
-    too. Each worker reads and writes the build cache as this process would and reports what it used
-    (`cache.Usage`). None when it does not pay (one core, few tools) or anything failed: the stage
-    by stage path then runs and reports the failure against its contract.
+    too (the executor brings back what each worker did with the build cache). None when it does
+    not pay (one core, few tools) or anything failed: the stage by stage path then runs and reports
+    the failure against its contract.
     """
-    if jobs() < 2 or len(catalog) < TOGETHER_MIN:
+    if executor.jobs < 2 or len(catalog) < TOGETHER_MIN:
         return None
     modules = module_names(catalog.names)
     templates = templates_digest(settings.templates_dir)
-    make = functools.partial(_tool_batch, settings=settings, modules=modules, templates=templates)
+    make = functools.partial(_tool_batch, settings=settings, modules=modules, templates=templates, executor=executor)
     shared: list[Artifact] = []
     try:  # the package's shared modules render here while the workers make the tools
-        made = pmap_batches(make, list(catalog), BATCH_SIZE, during=lambda: shared.extend(_shared(catalog, settings)))
-    except Exception:
+        made = executor.map_batches(
+            make, list(catalog), BATCH_SIZE, during=lambda: shared.extend(_shared(catalog, settings, executor))
+        )
+    except (ModelsFailed, jinja2.TemplateError, InvalidInput):  # the stage by stage path reports it
         return None
-    models: dict[str, ToolModels] = {}
-    tools: list[Artifact] = []
-    for contract, (found, artifact, usage) in zip(catalog, made, strict=True):
-        models[contract.name] = found
-        tools.append(artifact)
-        cache.absorb(usage)
-    return models, [*shared, *tools]
-
-
-Made = tuple[ToolModels, Artifact, cache.Usage | None]
-"""One tool's models and module, and (on the last tool of a batch made in a worker) the cache usage."""
+    models = {contract.name: found for contract, (found, _) in zip(catalog, made, strict=True)}
+    return models, [*shared, *(artifact for _, artifact in made)]
 
 
 def _tool_batch(
-    batch: Sequence[Contract], settings: Settings, modules: Mapping[str, str], templates: str
-) -> list[Made]:
+    batch: Sequence[Contract], settings: Settings, modules: Mapping[str, str], templates: str, executor: Executor
+) -> list[tuple[ToolModels, Artifact]]:
+    """One batch's models and tool modules (in a worker, where the executor forks no further)."""
     package = settings.python_package
-
-    def make() -> tuple[dict[str, ToolModels], list[str]]:
-        models = models_for(batch, package)
-        return models, _tool_texts(batch, settings, modules, models, templates)
-
-    (models, texts), usage = cache.tracked(make)
+    models = models_for(batch, package, executor)
+    texts = _tool_texts(batch, settings, modules, models, templates, executor=executor)
     base = f"python/{package}/"
-    last = len(batch) - 1
     return [
-        (models[c.name], Artifact(f"{base}{modules[c.name]}.py", text), usage if index == last else None)
-        for index, (c, text) in enumerate(zip(batch, texts, strict=True))
+        (models[c.name], Artifact(f"{base}{modules[c.name]}.py", text)) for c, text in zip(batch, texts, strict=True)
     ]
 
 
@@ -373,7 +267,11 @@ def _template_problem(settings: Settings, exc: Exception) -> Diagnostic:
 
 
 def _package(
-    catalog: Catalog, settings: Settings, models: Mapping[str, ToolModels], tools: Sequence[Artifact] | None = None
+    catalog: Catalog,
+    settings: Settings,
+    models: Mapping[str, ToolModels],
+    executor: Executor,
+    tools: Sequence[Artifact] | None = None,
 ) -> list[Artifact]:
     """The package's files; the tool modules (and shared modules) are made here unless `tools`
     already holds them all (`_tools_together`)."""
@@ -381,27 +279,28 @@ def _package(
         return list(tools)
     base = f"python/{settings.python_package}/"
     modules = module_names(catalog.names)
-    artifacts = _shared(catalog, settings)
+    artifacts = _shared(catalog, settings, executor)
     templates = templates_digest(settings.templates_dir)
     contracts = list(catalog)
     for start in range(0, len(contracts), RENDER_CHUNK):  # only a chunk's texts are ever held at once
         chunk = contracts[start : start + RENDER_CHUNK]
-        for contract, text in zip(chunk, _tool_texts(chunk, settings, modules, models, templates), strict=True):
+        for contract, text in zip(
+            chunk, _tool_texts(chunk, settings, modules, models, templates, executor=executor), strict=True
+        ):
             artifacts.append(Artifact(f"{base}{modules[contract.name]}.py", text))
     return artifacts
 
 
-def _shared(catalog: Catalog, settings: Settings) -> list[Artifact]:
+def _shared(catalog: Catalog, settings: Settings, executor: Executor) -> list[Artifact]:
     """The modules every package has: runtime, results, schemas, `__init__.py`, `py.typed`."""
     base = f"python/{settings.python_package}/"
     modules = module_names(catalog.names)
     view = _runtime_view()
-    shared = [Artifact(f"{base}{name}.py", _render(settings, f"python/{name}.py.jinja", view)) for name in SHARED]
-    return [
-        Artifact(base + "py.typed", ""),
-        *shared,
-        Artifact(base + "__init__.py", _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules))),
+    shared = [
+        Artifact(f"{base}{name}.py", _render(settings, f"python/{name}.py.jinja", view, executor)) for name in SHARED
     ]
+    init = _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules), executor)
+    return [Artifact(base + "py.typed", ""), *shared, Artifact(base + "__init__.py", init)]
 
 
 def _tool_texts(
@@ -410,9 +309,11 @@ def _tool_texts(
     modules: Mapping[str, str],
     models: Mapping[str, ToolModels],
     templates: str,
+    *,
+    executor: Executor,
 ) -> list[str]:
     """Each contract's formatted module, cached on what shapes it: the contract (its digest and
-    file), its module name, the package and the templates (`toolgen.cache` adds toolgen's source and
+    file), its module name, the package and the templates (`toolgen.build.cache` adds toolgen's source and
     the pinned versions). A one-contract change renders one module, not every module's view."""
     package = settings.python_package
     providers = json.dumps(settings.providers, sort_keys=True)  # the declarations follow [providers]
@@ -420,15 +321,16 @@ def _tool_texts(
     def make(todo: Sequence[Contract]) -> list[str]:
         # black runs here without its own cache: this one already keys the formatted module
         template = environment(settings.templates_dir).get_template("python/tool.py.jinja")
-        return pmap(_black, [template.render(**_tool_view(c, modules[c.name], models[c.name], settings)) for c in todo])
+        views = (_tool_view(c, modules[c.name], models[c.name], settings) for c in todo)
+        return executor.map(_black, [template.render(**view) for view in views])
 
-    return cache.memo_many(
+    return executor.memo_many(
         "module",
         contracts,
         parts_of=lambda c: (templates, package, providers, modules[c.name], c.source, c.digest),
         compute_many=make,
         encode=str,
-        decode=cache.text,
+        decode=as_text,
     )
 
 
@@ -457,7 +359,9 @@ def _init_view(catalog: Catalog, modules: Mapping[str, str]) -> dict[str, Any]:
 
 __all__ = [
     "BLACK_MODE",
+    "LAYOUT_WIDTH",
     "RESERVED_MODULES",
+    "call_lines",
     "check",
     "format_python",
     "module_names",
@@ -465,4 +369,6 @@ __all__ = [
     "pyliteral",
     "render",
     "safe_comment",
+    "signature_lines",
+    "tuple_lines",
 ]

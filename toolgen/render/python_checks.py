@@ -14,15 +14,14 @@ from toolgen.catalog import Catalog, Contract
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.positions import join
 from toolgen.render.python_models import ToolModels
-from toolgen.rules import Rule, register
-from toolgen.schemacheck import subschemas
+from toolgen.rules import RULES
+from toolgen.validate.schemacheck import subschemas
 
-MODELS_FAILED = Rule("TG350", Severity.ERROR, "python target cannot make models for a schema")
-MODEL_WEAKER = Rule("TG351", Severity.WARNING, "python model cannot carry a schema constraint")
-TEMPLATE_FAILED = Rule("TG352", Severity.ERROR, "a python template fails or renders invalid Python")
-OBJECT_DEFAULT = Rule("TG353", Severity.WARNING, "a model-typed field has an object default mypy rejects")
-NORMALIZED_NAME = Rule("TG354", Severity.ERROR, "a property name changes under Unicode normalization")
-register(MODELS_FAILED, MODEL_WEAKER, TEMPLATE_FAILED, OBJECT_DEFAULT, NORMALIZED_NAME)
+MODELS_FAILED = RULES["TG350"]
+MODEL_WEAKER = RULES["TG351"]
+TEMPLATE_FAILED = RULES["TG352"]
+OBJECT_DEFAULT = RULES["TG353"]
+NORMALIZED_NAME = RULES["TG354"]
 
 
 def notes(catalog: Catalog, models: Mapping[str, ToolModels]) -> list[Diagnostic]:

@@ -24,10 +24,9 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 
-from toolgen import cache
 from toolgen.catalog import Contract, canonical_json
 from toolgen.frozen import thaw
-from toolgen.parallel import pmap_batches
+from toolgen.render.context import PLAIN, Executor
 
 DCG_VERSION = metadata.version("datamodel-code-generator")
 """The dcg version the models are made with (recorded in each generated header)."""
@@ -94,18 +93,36 @@ def _plain(schema: Mapping[str, object]) -> dict[str, Any]:
     return plain
 
 
+class ModelsFailed(Exception):
+    """datamodel-code-generator could not make models for a schema (what it raised is the cause).
+
+    The fallbacks (a failed batch made tool by tool, a failed tool a TG350 diagnostic) catch this
+    alone: an error of toolgen's own code is never taken for dcg's and never silently retried."""
+
+
+def _generate(source: Any, **options: Any) -> object:
+    """`datamodel_code_generator.generate`; whatever it raises from inside is its failure on this
+    schema (its own `Error`, or an error of its internals on a schema it cannot handle)."""
+    from datamodel_code_generator import generate
+
+    try:
+        return generate(source, **options)
+    except Exception as exc:  # the boundary of dcg's call: nothing of toolgen's runs inside it
+        raise ModelsFailed(f"{type(exc).__name__}: {exc}") from exc
+
+
 def _checked(code: object, root: str) -> str:
     if not isinstance(code, str):
-        raise TypeError(f"datamodel-code-generator returned {type(code).__name__} for {root}")
+        wrong = TypeError(f"datamodel-code-generator returned {type(code).__name__} for {root}")
+        raise ModelsFailed(str(wrong)) from wrong
     if not re.search(rf"^class {root}\(", code, re.MULTILINE):
-        raise ValueError(f"datamodel-code-generator did not make the class {root}")
+        missing = ValueError(f"datamodel-code-generator did not make the class {root}")
+        raise ModelsFailed(str(missing)) from missing
     return code
 
 
 def _dcg(schema: Mapping[str, object], root: str, package: str) -> str:
-    from datamodel_code_generator import generate
-
-    code = generate(
+    code = _generate(
         _plain(schema), class_name=root, custom_class_name_generator=_class_namer(root), **_settings(package)
     )
     return _checked(code, root)
@@ -217,8 +234,6 @@ def _batch(contracts: Sequence[Contract], package: str) -> dict[str, ToolModels]
     import tempfile
     from pathlib import Path
 
-    from datamodel_code_generator import generate
-
     files: list[tuple[Contract, list[tuple[str, str]]]] = []
     with tempfile.TemporaryDirectory(prefix="toolgen-dcg-") as folder:
         for index, contract in enumerate(contracts):
@@ -232,8 +247,8 @@ def _batch(contracts: Sequence[Contract], package: str) -> dict[str, ToolModels]
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                out = generate(Path(folder), custom_class_name_generator=_batch_namer, **_settings(package))
-        except Exception:
+                out = _generate(Path(folder), custom_class_name_generator=_batch_namer, **_settings(package))
+        except ModelsFailed:
             caught, out = [], None
     if caught or not isinstance(out, dict):
         return {}
@@ -245,7 +260,7 @@ def _batch(contracts: Sequence[Contract], package: str) -> dict[str, ToolModels]
         try:
             pairs = zip(texts, names, strict=True)
             codes = [_checked(str(text).replace(BATCH_MARK, root), root) for text, (_, root) in pairs]
-        except ValueError:
+        except ModelsFailed:
             continue
         made[contract.name] = _assemble(contract, codes, ())
     return made
@@ -256,18 +271,18 @@ _NUMBERED = re.compile(rf"^class {BATCH_MARK}\w*[0-9]\(", re.MULTILINE)
 one run before it settles each module's names, so a numbered name may differ from a run of its own."""
 
 
-def models_for(contracts: Iterable[Contract], package: str) -> dict[str, ToolModels]:
+def models_for(contracts: Iterable[Contract], package: str, executor: Executor = PLAIN) -> dict[str, ToolModels]:
     """The models of many contracts, by tool name (the one entry point into dcg).
 
-    Cached per tool on what shapes its models (name, schemas, package; `toolgen.cache` adds the
-    toolgen and dcg versions); the tools not in the cache are made in parallel (`toolgen.parallel`).
+    Remembered per tool on what shapes its models (name, schemas, package; the build cache adds the
+    toolgen and dcg versions); the tools not remembered are made batch by batch, spread by the executor.
     """
     ordered = list(contracts)
 
     def make(todo: Sequence[Contract]) -> list[ToolModels]:
-        return pmap_batches(functools.partial(batch_models, package=package), todo, BATCH_SIZE)
+        return executor.map_batches(functools.partial(batch_models, package=package), todo, BATCH_SIZE)
 
-    made = cache.memo_many(
+    made = executor.memo_many(
         "models",
         ordered,
         parts_of=functools.partial(_key, package=package),

@@ -20,11 +20,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolgen import cache
 from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, sort_diagnostics
 from toolgen.render import Artifact, RenderResult, jsontext
+from toolgen.render.context import PLAIN, PLAIN_CONTEXT, Declarations, Executor, Notes, RenderContext
 from toolgen.render.providers import anthropic, gemini, mcp, openai
 from toolgen.render.providers.common import Output, Payload, Spec, build_with
 
@@ -63,7 +63,7 @@ def _dump_pieces(payload: Payload) -> Iterator[str]:
     yield "\n"
 
 
-def _outputs(catalog: Catalog, settings: Settings) -> Iterator[Output]:
+def _outputs(catalog: Catalog, settings: Settings, executor: Executor) -> Iterator[Output]:
     """Each provider's output in turn.
 
     In a build with a cache, a tool's entries (already encoded), diagnostics and notes for every
@@ -71,13 +71,15 @@ def _outputs(catalog: Catalog, settings: Settings) -> Iterator[Output]:
     the settings: a one-contract change declares one tool again, not the catalog. Without a cache
     the providers are built one at a time, so only one provider's payloads are held as data.
     """
-    independent = [s for s in _SPECS if s.independent(settings)] if cache.active() is not None else []
-    parts = _tool_parts(catalog, settings, independent) if independent else []
+    independent = [s for s in _SPECS if s.independent(settings)] if executor.caching else []
+    parts = _tool_parts(catalog, settings, independent, executor) if independent else []
     for spec in _SPECS:
         yield _assembled(spec, catalog, settings, parts) if spec in independent else build_with(spec, catalog, settings)
 
 
-def _tool_parts(catalog: Catalog, settings: Settings, specs: Sequence[Spec]) -> list[dict[str, Any]]:
+def _tool_parts(
+    catalog: Catalog, settings: Settings, specs: Sequence[Spec], executor: Executor
+) -> list[dict[str, Any]]:
     def compute(todo: Sequence[Contract]) -> list[dict[str, Any]]:
         makers = [(spec, spec.tools(settings)) for spec in specs]
         made: list[dict[str, Any]] = []
@@ -94,7 +96,7 @@ def _tool_parts(catalog: Catalog, settings: Settings, specs: Sequence[Spec]) -> 
             made.append(part)
         return made
 
-    return cache.memo_many(
+    return executor.memo_many(
         "providers",
         list(catalog),
         parts_of=lambda c: (settings.fingerprint(), c.source, c.digest, *(spec.name for spec in specs)),
@@ -142,15 +144,17 @@ def _assembled(spec: Spec, catalog: Catalog, settings: Settings, parts: Sequence
     return out
 
 
-def render(catalog: Catalog, settings: Settings) -> RenderResult:
+def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> RenderResult:
     """Render the five provider files."""
-    return _render(catalog, settings, None)
+    return _render(catalog, settings, None, context.executor)
 
 
-def render_declared(catalog: Catalog, settings: Settings) -> tuple[RenderResult, Declarations]:
+def render_declared(
+    catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT
+) -> tuple[RenderResult, Declarations]:
     """`render`, and what the docs target shows of it (`declarations`), from one projection."""
     gathered: _Gathered = ({}, {name: [] for name in catalog.names})
-    result = _render(catalog, settings, gathered)
+    result = _render(catalog, settings, gathered, context.executor)
     return result, _declared(catalog, gathered)
 
 
@@ -158,10 +162,10 @@ _Gathered = tuple[dict[str, list[str]], dict[str, list[tuple[str, str]]]]
 """Notes and `(file, text)` declarations per tool, as `_outputs` produces them."""
 
 
-def _render(catalog: Catalog, settings: Settings, gathered: _Gathered | None) -> RenderResult:
+def _render(catalog: Catalog, settings: Settings, gathered: _Gathered | None, executor: Executor) -> RenderResult:
     artifacts: list[Artifact] = []
     diagnostics: list[Diagnostic] = []
-    for out in _outputs(catalog, settings):
+    for out in _outputs(catalog, settings, executor):
         if gathered is not None:
             _gather_declarations(gathered, out)
         artifacts.extend(Artifact.streamed(f"providers/{p.file}", _dump_pieces(p)) for p in out.payloads)
@@ -170,36 +174,23 @@ def _render(catalog: Catalog, settings: Settings, gathered: _Gathered | None) ->
     return RenderResult(artifacts=ordered, diagnostics=tuple(sort_diagnostics(diagnostics)))
 
 
-def provider_notes(catalog: Catalog, settings: Settings) -> Mapping[str, tuple[str, ...]]:
+def provider_notes(catalog: Catalog, settings: Settings, executor: Executor = PLAIN) -> Notes:
     """Per tool name, what a reader should know about its provider declarations (for the docs target).
 
     For example `("OpenAI: not strict, because `/input_schema/properties/headers` is a free-form
     map (additionalProperties is a schema)",)`. Every tool of the catalog has an entry, maybe empty.
     """
-    return declarations(catalog, settings).notes
+    return declarations(catalog, settings, executor).notes
 
 
-@dataclass(frozen=True, slots=True)
-class Declarations:
-    """What the docs show of the providers: per tool, each file's declaration of it, and the notes.
-
-    `tools[name]` holds `(file, text)` pairs in `FILES` order, each text the declaration the file
-    holds for that tool as `json.dumps(indent=2, ensure_ascii=False)` writes it (a tool a provider
-    leaves out has no pair for it).
-    """
-
-    tools: Mapping[str, tuple[tuple[str, str], ...]]
-    notes: Mapping[str, tuple[str, ...]]
-
-
-def declarations(catalog: Catalog, settings: Settings) -> Declarations:
+def declarations(catalog: Catalog, settings: Settings, executor: Executor = PLAIN) -> Declarations:
     """Every tool's declaration per provider file, and its provider notes (for the docs target).
 
     Computed as `render` computes them (with a build cache, from the same per-tool entries), so
     the docs show what the files hold; nothing is kept between calls.
     """
     gathered: _Gathered = ({}, {name: [] for name in catalog.names})
-    for out in _outputs(catalog, settings):
+    for out in _outputs(catalog, settings, executor):
         _gather_declarations(gathered, out)
     return _declared(catalog, gathered)
 

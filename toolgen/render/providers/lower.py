@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen.positions import escape, unescape
-from toolgen.schemawalk import LIST_KEYWORDS, MAP_KEYWORDS, ONE_KEYWORDS
+from toolgen.validate.schemawalk import LIST_KEYWORDS, MAP_KEYWORDS, ONE_KEYWORDS
 
 Schema = dict[str, Any]
 

@@ -37,10 +37,10 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from toolgen.dialects import drafts
+from toolgen.importing.dialects import drafts
+from toolgen.importing.repairnote import CHANGED, CHANGES, NOTE, REPAIR, Repair
 from toolgen.positions import join
-from toolgen.repairnote import CHANGED, CHANGES, NOTE, REPAIR, Repair
-from toolgen.schemawalk import children
+from toolgen.validate.schemawalk import children
 
 MAX_NAME = 64
 """Longest tool name a contract may have."""

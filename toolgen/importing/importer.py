@@ -16,7 +16,7 @@ such as null). Decisions:
 - MCP `annotations.idempotentHint` becomes `idempotent`, `title`/`annotations.title` the title;
   Anthropic `input_examples` become examples; Gemini and MCP output schemas become `output_schema`;
 - a problem never raises: it is a diagnostic naming the source file, JSONL line and record pointer.
-Writing (TOML or JSON, `--force`, `--update`) is `importwrite`.
+Writing (TOML or JSON, `--force`) is `importing.write`; what `--update` keeps is `importing.update`.
 """
 
 from __future__ import annotations
@@ -31,12 +31,12 @@ from typing import Any
 from toolgen.catalog import PERMISSIONS, normalize_text
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.importshapes import SHAPES, Parts, Record, Shape, find_records, lost_schema
-from toolgen.lint import CHANGED_TAG, MAX_DESCRIPTION, UNCONFIRMED_TAG
+from toolgen.importing.repair import NOTE, Repair, repair_schema, snake_case
+from toolgen.importing.shapes import SHAPES, Parts, Record, Shape, find_records, lost_schema
+from toolgen.importing.update import PLACEHOLDER, read_contract, updated
 from toolgen.positions import join
-from toolgen.repair import NOTE, Repair, repair_schema, snake_case
+from toolgen.validate.lint import CHANGED_TAG, MAX_DESCRIPTION, UNCONFIRMED_TAG
 
-PLACEHOLDER = "TODO: describe."
 """The description of a tool whose source has none: short enough that TG201 flags it for review."""
 
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -199,7 +199,7 @@ class _Reject(Exception):
 def _examples(raw: Any, schema: dict[str, Any], repairs: list[Repair]) -> list[dict[str, Any]]:
     from jsonschema import Draft202012Validator
 
-    from toolgen.schemacheck import REGISTRY
+    from toolgen.validate.schemacheck import REGISTRY
 
     if not isinstance(raw, list):
         return []
@@ -336,8 +336,6 @@ def _target(
 
 def _merge(path: Path, document: dict[str, Any], settings: Settings) -> tuple[dict[str, Any], tuple[str, ...]]:
     """`--update`: the existing contract with the source's keys, and which of them changed."""
-    from toolgen.importwrite import read_contract, updated
-
     old = read_contract(path)
     if old is None:
         message = f"--update cannot read the existing contract {settings.rel(path)}; fix it, or pass --force"
@@ -346,24 +344,13 @@ def _merge(path: Path, document: dict[str, Any], settings: Settings) -> tuple[di
     return merged, tuple(changed)
 
 
-def import_file(path: Path, shape_name: str, settings: Settings, options: Options) -> tuple[Plan, list[str]]:
-    """Read, plan and write one source file; returns the plan and the report lines."""
-    from toolgen.importwrite import report_lines, write_plan
-
+def plan_file(path: Path, shape_name: str, settings: Settings, options: Options) -> Plan:
+    """Read one source file and plan its contracts (a file that cannot be read is a TG101)."""
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
-        return Plan(diagnostics=[_diag(None, options.source, "TG101", f"cannot read the file: {exc}")]), []
-    plan = plan_import(text, shape_name, settings, options)
-    written = list(write_plan(plan, settings))
-    return plan, list(report_lines(written, settings))
-
-
-def write_plan(plan: Plan, settings: Settings) -> list[Any]:
-    """Write every planned contract (see `importwrite.write_plan`)."""
-    from toolgen.importwrite import write_plan as write
-
-    return list(write(plan, settings))
+        return Plan(diagnostics=[_diag(None, options.source, "TG101", f"cannot read the file: {exc}")])
+    return plan_import(text, shape_name, settings, options)
 
 
 __all__ = [
@@ -372,7 +359,6 @@ __all__ = [
     "Plan",
     "Planned",
     "existing_contracts",
-    "import_file",
+    "plan_file",
     "plan_import",
-    "write_plan",
 ]

@@ -31,9 +31,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import toolgen
-
-CACHE_DIR = ".toolgen-cache"
-"""The cache folder, under the project root (git-ignored: it holds its own `.gitignore`)."""
+from toolgen.config import CACHE_DIR
 
 FORMAT = "v2"
 """Layout version of the folder; a new layout lives beside the old one, which is then pruned."""
@@ -297,13 +295,11 @@ def session(project_root: Path, *, enabled: bool = True, read_only: bool = False
         _ACTIVE.reset(token)
 
 
-def tracked(compute: Callable[[], T]) -> tuple[T, Usage | None]:
-    """`compute()`, and, when this is a forked worker in a cache session, what it did with the
-    cache: its copy of the store dies with it, so the parent must `absorb` that to count and prune."""
-    from toolgen.parallel import in_worker
-
+def tracked(compute: Callable[[], T], *, in_worker: bool) -> tuple[T, Usage | None]:
+    """`compute()`, and, when this is a forked worker (`in_worker`) in a cache session, what it did
+    with the cache: its copy of the store dies with it, so the parent must `absorb` that to count and prune."""
     store = _ACTIVE.get()
-    if store is None or not in_worker():
+    if store is None or not in_worker:
         return compute(), None
     mark = store.mark()
     value = compute()

@@ -18,7 +18,6 @@ run stays cheap.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import hashlib
 import json
 import os
@@ -27,12 +26,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import toolgen
-from toolgen import cache
-from toolgen.config import Settings
+from toolgen.build import cache
+from toolgen.build.journal import leftovers
+from toolgen.build.write import MANIFEST, Files, file_stat
+from toolgen.config import CACHE_DIR, Settings
 from toolgen.diagnostics import Diagnostic
-from toolgen.journal import leftovers
-from toolgen.write import MANIFEST, Files, file_stat
+from toolgen.templating import templates_digest
 
 STATE = "state.json"
 """The fast-path record inside the cache folder."""
@@ -55,21 +54,6 @@ def _sha(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-def settings_digest(settings: Settings) -> str:
-    """Every resolved setting (paths relative to the root), whatever fields `Settings` gains later."""
-    parts: list[str] = []
-    for item in dataclasses.fields(settings):
-        if item.name == "root":
-            continue
-        value = getattr(settings, item.name)
-        if isinstance(value, Path):
-            value = settings.rel(value)
-        elif isinstance(value, Mapping):
-            value = sorted((str(k), str(v)) for k, v in value.items())
-        parts.append(f"{item.name}={value!r}")
-    return "\n".join(parts)
-
-
 @dataclass(frozen=True, slots=True)
 class Inputs:
     """The inputs of a build as they are on disk now: `key` digests them all (None when the
@@ -85,7 +69,7 @@ def probe(settings: Settings) -> Inputs:
     """Read every input of a build once (each contract with a size bound) and digest it."""
     templates = templates_digest(settings.templates_dir)
     base = hashlib.sha256()
-    for text in (cache.environment(), settings_digest(settings), templates):
+    for text in (cache.environment(), settings.fingerprint(), templates):
         base.update(text.encode("utf-8") + b"\0")
     found = Inputs(None, base.hexdigest(), templates)
     paths = contract_files(settings.contracts_dir, settings.root)
@@ -171,26 +155,8 @@ def _listed(entry: os.DirEntry[str], prefix: str, allowed: tuple[Path, ...], con
     return ("file", rel) if entry.is_file() else None
 
 
-def templates_digest(override_dir: Path | None) -> str:
-    """A digest of every template file rendering can use (the override folder, then the built-ins)."""
-    package = Path(toolgen.__file__).resolve().parent
-    builtin = package / "templates"
-    return _folders_digest((override_dir, builtin if builtin.is_dir() else package.parent / "templates"))
-
-
-def _folders_digest(folders: Sequence[Path | None]) -> str:
-    digest = hashlib.sha256()
-    for folder in folders:
-        if folder is None or not folder.is_dir():
-            continue
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-            digest.update(path.relative_to(folder).as_posix().encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
 def _state_path(settings: Settings) -> Path:
-    return settings.root / cache.CACHE_DIR / STATE
+    return settings.root / CACHE_DIR / STATE
 
 
 def _read_state(settings: Settings) -> State | None:

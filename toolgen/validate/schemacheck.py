@@ -21,9 +21,9 @@ import referencing.exceptions
 from jsonschema import Draft202012Validator
 
 from toolgen.positions import join, unescape
-from toolgen.report import Reporter, did_you_mean
-from toolgen.schemarules import FORMAT_CHECKER, check_node
-from toolgen.schemawalk import LIST_KEYWORDS, MAP_KEYWORDS, ONE_KEYWORDS, children
+from toolgen.validate.report import Reporter, did_you_mean
+from toolgen.validate.schemarules import FORMAT_CHECKER, check_node
+from toolgen.validate.schemawalk import LIST_KEYWORDS, MAP_KEYWORDS, ONE_KEYWORDS, children
 
 MAX_DEPTH = 64
 """Deepest nesting of tables/arrays a contract may have (TG127)."""

@@ -19,11 +19,12 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolgen import __version__, journal
+from toolgen import __version__
+from toolgen.build import journal
+from toolgen.build.safepaths import MISSING, REGULAR, Probe, file_digest
+from toolgen.build.shortdiff import LazyDiffs, short_diff
 from toolgen.diagnostics import Diagnostic, Severity, format_text
 from toolgen.render import Artifact
-from toolgen.safepaths import MISSING, REGULAR, Probe, file_digest
-from toolgen.shortdiff import LazyDiffs, short_diff
 
 MANIFEST = journal.MANIFEST
 """The manifest file in the output folder."""

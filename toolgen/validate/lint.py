@@ -14,8 +14,8 @@ from typing import Any
 
 from toolgen.catalog import normalize_text
 from toolgen.positions import join
-from toolgen.report import Reporter, did_you_mean
-from toolgen.schemacheck import subschemas
+from toolgen.validate.report import Reporter, did_you_mean
+from toolgen.validate.schemacheck import subschemas
 
 MIN_DESCRIPTION = 20
 """A description narrower than this (columns, trimmed; wide characters count twice) says too little (TG201)."""

@@ -17,19 +17,15 @@ from __future__ import annotations
 
 import json
 import os
-import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from toolgen import tomlemit
 from toolgen.config import Settings
 from toolgen.formatschema import SCHEMA_FILE
-from toolgen.importer import PLACEHOLDER, Plan, Planned
-from toolgen.lint import CHANGED_TAG
-
-SOURCE_KEYS = ("title", "description", "idempotent", "input_schema", "output_schema", "examples")
-"""The keys of an imported contract that come from the source declaration (what `--update` rewrites)."""
+from toolgen.importing import tomlemit
+from toolgen.importing.importer import Options, Plan, Planned, plan_file
+from toolgen.importing.update import SOURCE_KEYS, read_contract, updated
 
 Written = tuple[Planned, Path, str]
 
@@ -50,37 +46,6 @@ def render_document(document: Mapping[str, Any], fmt: str, schema_path: str | No
 
 def _schema_path(settings: Settings, path: Path) -> str:
     return Path(os.path.relpath(settings.output_dir / SCHEMA_FILE, path.parent)).as_posix()
-
-
-def read_contract(path: Path) -> dict[str, Any] | None:
-    """An existing contract's data, or None when it cannot be read."""
-    try:
-        text = path.read_text(encoding="utf-8")
-        data = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
-    except (OSError, UnicodeDecodeError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def updated(existing: Mapping[str, Any], document: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """The existing contract with the source keys of `document`, and the names of those that changed."""
-    merged = dict(existing)
-    changed: list[str] = []
-    for key in SOURCE_KEYS:
-        if key == "description" and document.get(key) == PLACEHOLDER and existing.get(key):
-            continue
-        if existing.get(key) == document.get(key):
-            continue
-        changed.append(key)
-        if key in document:
-            merged[key] = document[key]
-        else:
-            merged.pop(key, None)
-    tags = document.get("tags") or []
-    if CHANGED_TAG in tags and {"input_schema", "output_schema"} & set(changed):
-        old: list[Any] = merged["tags"] if isinstance(merged.get("tags"), list) else []
-        merged["tags"] = old if CHANGED_TAG in old else [*old, CHANGED_TAG]
-    return merged, changed
 
 
 def _one(item: Planned, settings: Settings) -> Written:
@@ -122,4 +87,11 @@ def report_lines(written: Sequence[Written], settings: Settings) -> Iterator[str
                 yield f"  note: {text}"
 
 
-__all__ = ["SOURCE_KEYS", "read_contract", "render_document", "report_lines", "updated", "write_plan"]
+def import_file(path: Path, shape_name: str, settings: Settings, options: Options) -> tuple[Plan, list[str]]:
+    """Read, plan and write one source file; returns the plan and the report lines."""
+    plan = plan_file(path, shape_name, settings, options)
+    written = list(write_plan(plan, settings))
+    return plan, list(report_lines(written, settings))
+
+
+__all__ = ["SOURCE_KEYS", "import_file", "read_contract", "render_document", "report_lines", "updated", "write_plan"]

@@ -7,19 +7,21 @@ when validation found no error; an error from any target means nothing may be wr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from toolgen import cache
+from toolgen.build import cache
+from toolgen.build.executor import Building
+from toolgen.build.parallel import Workers
 from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, Severity, has_errors, resolve_severities, sort_diagnostics
-from toolgen.load import Locate, RawDocument, load_documents
-from toolgen.parallel import Background, pmap
+from toolgen.load import RawDocument, load_documents, located
 from toolgen.render import Artifact, RenderResult, targets
+from toolgen.render.context import RenderContext
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +75,7 @@ def validate_all(documents: Sequence[RawDocument], settings: Settings) -> list[D
         "validate",
         documents,
         parts_of=lambda d: (d.rel, d.format, d.text),
-        compute_many=lambda todo: pmap(validate.check_document, todo),
+        compute_many=lambda todo: Workers(settings.jobs).map(validate.check_document, todo),
         encode=_encode_checked,
         decode=_decode_checked,
     )
@@ -92,24 +94,6 @@ def _decode_checked(data: Any) -> Checked:
     return [Diagnostic.from_json(d) for d in data["found"]], overrides
 
 
-def locate(diagnostics: Iterable[Diagnostic], documents: Iterable[RawDocument]) -> list[Diagnostic]:
-    """Fill in line and column for diagnostics that carry only a pointer into a contract."""
-    return _located(diagnostics, {d.rel: d.locate for d in documents})
-
-
-def _located(diagnostics: Iterable[Diagnostic], locators: Mapping[str, Locate]) -> list[Diagnostic]:
-    """`locate` with each file's locator (its text and line starts, not its parsed data)."""
-    out: list[Diagnostic] = []
-    for diagnostic in diagnostics:
-        locator = locators.get(diagnostic.file)
-        if diagnostic.line is None and locator is not None:
-            line, column = locator(diagnostic.pointer)
-            out.append(replace(diagnostic, line=line, column=column))
-        else:
-            out.append(diagnostic)
-    return out
-
-
 def generate(settings: Settings, *, progress: Callable[[str], None] | None = None) -> Generated:
     """Validate and render every configured target in memory.
 
@@ -126,26 +110,12 @@ def generate(settings: Settings, *, progress: Callable[[str], None] | None = Non
     inputs = tuple(sorted((_under(d.path, settings.contracts_dir), d.digest) for d in documents))
     del documents
     per_file = {c.source: c.rules for c in catalog}
-    registry = targets()
-    names = [name for name in settings.targets if name in registry]
-    # the python target keeps every core busy only part of the time: the others render meanwhile
-    apart = [n for n in names if n in APART] if "python" in names and len(catalog) >= APART_MIN else []
-    background = Background(partial(_render_apart, apart, catalog, settings)) if apart else None
-    results: dict[str, RenderResult] = {}
-    for name, result in _rendered([n for n in names if n not in apart], catalog, settings):
-        results[name] = result
-        step(name)
-    if background is not None:
-        done, usage = background.result()
-        results.update(done)
-        cache.absorb(usage)  # so pruning keeps the entries the forked process read and wrote
-        for name in apart:
-            step(name)
+    results = _render_targets(catalog, settings, Building(Workers(settings.jobs)), step)
     artifacts: list[Artifact] = []
-    for name in names:
+    for name in list(results):
         result = results.pop(name)
         found = resolve_severities(result.diagnostics, settings.rule_severities, per_file)
-        problems.extend(_located(found, locators))
+        problems.extend(located(found, locators))
         artifacts.extend(result.artifacts)
     artifacts.sort(key=lambda a: a.path)
     problems.extend(case_collisions(artifacts, catalog))
@@ -197,30 +167,58 @@ APART_MIN = 200
 """Below this many contracts the fork costs more than it saves."""
 
 
+def _render_targets(
+    catalog: Catalog, settings: Settings, executor: Building, step: Callable[[str], None]
+) -> dict[str, RenderResult]:
+    """Every configured target's result, in the order of `settings.targets` (the docs after the
+    providers, which hand them their declarations)."""
+    registry = targets()
+    names = [name for name in settings.targets if name in registry]  # the providers before the docs
+    # the python target keeps every core busy only part of the time: the others render meanwhile
+    apart = [n for n in names if n in APART] if "python" in names and len(catalog) >= APART_MIN else []
+    background = (
+        executor.workers.background(partial(_render_apart, apart, catalog, settings, executor)) if apart else None
+    )
+    results = _render_all([n for n in names if n not in apart], catalog, settings, executor, step)
+    if background is not None:
+        done, usage = background.result()
+        results.update(done)
+        cache.absorb(usage)  # so pruning keeps the entries the forked process read and wrote
+        for name in apart:
+            step(name)
+    return {name: results[name] for name in names}
+
+
 def _render_apart(
-    names: Sequence[str], catalog: Catalog, settings: Settings
+    names: Sequence[str], catalog: Catalog, settings: Settings, executor: Building
 ) -> tuple[dict[str, RenderResult], cache.Usage | None]:
     """The `names` targets' results, and what they did with the build cache when run in a fork."""
-    return cache.tracked(lambda: dict(_rendered(names, catalog, settings)))
+    render = lambda: _render_all(names, catalog, settings, executor, _quiet)  # noqa: E731
+    return cache.tracked(render, in_worker=executor.workers.in_worker)
 
 
-def _rendered(names: Sequence[str], catalog: Catalog, settings: Settings) -> Iterator[tuple[str, RenderResult]]:
-    """Each target's result in turn. When both run, the docs get the providers' declarations and notes
-    from the providers target's own projection (a render context), not from a second one."""
+def _render_all(
+    names: Sequence[str],
+    catalog: Catalog,
+    settings: Settings,
+    executor: Building,
+    step: Callable[[str], None],
+) -> dict[str, RenderResult]:
+    """Each of the `names` targets' results, in order, with the build executor; when the docs come
+    too, the providers' declarations and notes are handed to them in the render context."""
     registry = targets()
-    declared = None
+    context = RenderContext(executor)
+    results: dict[str, RenderResult] = {}
     for name in names:
         if name == "providers" and "docs" in names:
             from toolgen.render import providers
 
-            result, declared = providers.render_declared(catalog, settings)
-            yield name, result
-        elif name == "docs" and declared is not None:
-            from toolgen.render import docs
-
-            yield name, docs.render(catalog, settings, declared)
+            results[name], declared = providers.render_declared(catalog, settings, context)
+            context = replace(context, declarations=declared)
         else:
-            yield name, registry[name](catalog, settings)
+            results[name] = registry[name](catalog, settings, context)
+        step(name)
+    return results
 
 
 def _quiet(step: str) -> None:

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.dialects import gemini_schema
+from toolgen.importing.dialects import gemini_schema
+from toolgen.importing.repairnote import Repair
 from toolgen.positions import join
-from toolgen.repairnote import Repair
 
 _CONTAINER_KEYS = ("tools", "functionDeclarations", "function_declarations")
 _SCHEMA_KEYS = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from toolgen.report import Reporter, type_name
+from toolgen.validate.report import Reporter, type_name
 
 MAX_TIMEOUT_MS = 86_400_000
 """One day, in milliseconds: the largest `timeout_ms` a contract may declare."""

@@ -22,7 +22,7 @@ from typing import Any
 import jsonschema
 
 from toolgen.positions import join
-from toolgen.report import Reporter, did_you_mean
+from toolgen.validate.report import Reporter, did_you_mean
 
 ANNOTATIONS: tuple[str, ...] = ("x-sensitive",)
 """The `x-` annotations toolgen reads."""

@@ -12,40 +12,45 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from toolgen import cache
+from toolgen.build import cache
+from toolgen.build.executor import Building
+from toolgen.build.parallel import Workers
 from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, resolve_severities
-from toolgen.load import RawDocument
+from toolgen.load import RawDocument, locate
+from toolgen.render.context import RenderContext
 
 
-def _providers(catalog: Catalog, settings: Settings) -> list[Diagnostic]:
+def _providers(catalog: Catalog, settings: Settings, context: RenderContext) -> list[Diagnostic]:
     from toolgen.render import providers
 
-    return list(providers.render(catalog, settings).diagnostics)
+    return list(providers.render(catalog, settings, context).diagnostics)
 
 
-def _python(catalog: Catalog, settings: Settings) -> list[Diagnostic]:
+def _python(catalog: Catalog, settings: Settings, context: RenderContext) -> list[Diagnostic]:
     from toolgen.render import python
 
-    return python.check(catalog, settings)
+    return python.check(catalog, settings, context)
 
 
-CHECKS: dict[str, Callable[[Catalog, Settings], list[Diagnostic]]] = {"providers": _providers, "python": _python}
+CHECKS: dict[str, Callable[[Catalog, Settings, RenderContext], list[Diagnostic]]] = {
+    "providers": _providers,
+    "python": _python,
+}
 """The targets that judge contracts, by name (`catalog`, `docs` and `mocks` report nothing)."""
 
 
 def target_diagnostics(documents: Sequence[RawDocument], settings: Settings) -> list[Diagnostic]:
     """The diagnostics the configured targets give documents that passed validation without an error."""
-    from toolgen.pipeline import locate
-
     wanted = [name for name in settings.targets if name in CHECKS]
     if not wanted or not documents:
         return []
     catalog = build_catalog([contract_from_document(d.data, d.rel) for d in documents])
     found: list[Diagnostic] = []
+    context = RenderContext(Building(Workers(settings.jobs)))  # reads the session opened here
     with cache.session(settings.root, read_only=True):
         for name in wanted:
-            found.extend(CHECKS[name](catalog, settings))
+            found.extend(CHECKS[name](catalog, settings, context))
     per_file = {c.source: c.rules for c in catalog}
     return locate(resolve_severities(found, settings.rule_severities, per_file), documents)

@@ -1,8 +1,8 @@
 """Validation: every rule of SPEC.md "Validation" over raw documents, as diagnostics.
 
 One pass per contract reports every problem it finds (never only the first): the shape of the
-document and its keys here, schemas and examples in `toolgen.schemacheck`, the review checklist
-(TG2xx warnings) in `toolgen.lint`. Then names are checked across the catalog and severity
+document and its keys here, schemas and examples in `toolgen.validate.schemacheck`, the review checklist
+(TG2xx warnings) in `toolgen.validate.lint`. Then names are checked across the catalog and severity
 overrides (project configuration, then the contract's own `rules` table) are applied.
 """
 
@@ -11,19 +11,18 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-from toolgen import lint, provideroptions, rules
+from toolgen import provideroptions, rules
 from toolgen.catalog import CONTRACT_KEYS, PERMISSIONS, STANDARD_ERRORS
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity, resolve_severities, sort_diagnostics
-from toolgen.load import RawDocument, load_documents, load_named
+from toolgen.load import RawDocument
 from toolgen.positions import join, json_duplicates, locator_for, unescape
-from toolgen.report import Reporter, did_you_mean, type_name
-from toolgen.schemacheck import check_defaults, check_schema, validate_instance, walk_limits
-from toolgen.targetchecks import target_diagnostics
-from toolgen.timeouts import check_timeout
+from toolgen.validate import lint
+from toolgen.validate.report import Reporter, did_you_mean, type_name
+from toolgen.validate.schemacheck import check_defaults, check_schema, validate_instance, walk_limits
+from toolgen.validate.timeouts import check_timeout
 
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 MAX_NAME = 64
@@ -364,40 +363,3 @@ def _ignored_project_rules(settings: Settings, codes: set[str]) -> list[Diagnost
     for code in sorted(codes):
         report("TG128", join(base, code), f"{code} is a contract error and cannot be turned down; remove this line")
     return [replace(d, severity=Severity.WARNING) for d in report.found]
-
-
-def _wanted(settings: Settings, path: Path) -> str | None:
-    """A PATH argument as a project-relative path (tried from the working directory, then the project)."""
-    candidates = [path] if path.is_absolute() else [Path.cwd() / path, settings.root / path]
-    for candidate in candidates:
-        if candidate.exists() or candidate.is_symlink():
-            return settings.rel(candidate)
-    return None
-
-
-def validate_paths(settings: Settings, paths: Sequence[Path]) -> list[Diagnostic]:
-    """Load and validate the project's contracts; with `paths`, report only on those files or folders.
-
-    Duplicate names are still checked across the whole catalog. A named file or folder outside the
-    contracts folder is loaded and checked with it. A path that does not exist is TG101.
-    When no contract has an error, the checks of the configured targets run too (`toolgen.targetchecks`:
-    TG3xx, TG35x), so validation reports what a build would.
-    """
-    documents, problems = load_documents(settings)
-    if paths:  # files named outside the contracts folder are checked too, never reported clean unread
-        named, trouble = load_named(settings, paths, documents)
-        documents, problems = [*documents, *named], [*problems, *trouble]
-    problems.extend(validate_documents(documents, settings))
-    if not any(d.is_error for d in problems):
-        problems.extend(target_diagnostics(documents, settings))
-    if paths:
-        wanted = [_wanted(settings, p) for p in paths]
-        missing = [
-            Diagnostic("TG101", Severity.ERROR, "no such file or folder; check the path", p.as_posix())
-            for p, w in zip(paths, wanted, strict=True)
-            if w is None
-        ]
-        found = [w for w in wanted if w is not None]
-        problems = [d for d in problems if any(d.file == w or d.file.startswith(w.rstrip("/") + "/") for w in found)]
-        problems.extend(missing)
-    return sort_diagnostics(problems)

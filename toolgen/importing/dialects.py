@@ -7,7 +7,7 @@ them, camelCase or snake_case, a null value being an unset field: upper-case typ
 `defs`/`ref` (`$defs`/`$ref`), int64 limits written as strings, `example` (`examples`),
 `propertyOrdering` (the properties are put in that order) and the string `enum` values Gemini
 requires for numeric types (numbers again, `format: enum` dropped). `drafts` translates what older
-JSON Schema drafts spell differently (see `toolgen.repair`).
+JSON Schema drafts spell differently (see `toolgen.importing.repair`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from toolgen.importing.repairnote import NOTE, Repair
 from toolgen.positions import join
-from toolgen.repairnote import NOTE, Repair
 
 _GEMINI_KEYS = {
     "additional_properties": "additionalProperties",

@@ -1,0 +1,99 @@
+"""The package's shape, read from its own imports: targets stay pure, nothing imports in a circle.
+
+Every module under `toolgen/` is parsed (not imported): an `import toolgen.x` or `from toolgen.x
+import y` statement anywhere in it, at the top or inside a function, counts as an edge.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import toolgen
+
+PACKAGE = Path(toolgen.__file__).resolve().parent
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
+    """The toolgen modules `path` imports (`from toolgen.a import b` names module a.b when it is one)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith("toolgen"))
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("toolgen"):
+            base = node.module or ""
+            subs = {f"{base}.{alias.name}" for alias in node.names} & modules.keys()
+            found.update(subs or {base})
+    return {name for name in found if name in modules}
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    return {name: _imports(path, modules) - {name} for name, path in modules.items()}
+
+
+def test_the_graph_is_read() -> None:
+    graph = _graph()
+    assert "toolgen.build.pipeline" in graph["toolgen.cli"]
+    assert "toolgen.render" in graph["toolgen.build.pipeline"]
+
+
+def test_no_target_imports_the_build_layer() -> None:
+    graph = _graph()
+    offending = sorted(
+        f"{name} imports {target}"
+        for name, targets in graph.items()
+        if name == "toolgen.render" or name.startswith("toolgen.render.")
+        for target in targets
+        if target == "toolgen.build" or target.startswith("toolgen.build.")
+    )
+    assert offending == []
+
+
+def _circle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import circle of `graph` (the modules in order, the first repeated at the end), or None.
+
+    A package's `__init__` importing its own submodules is how a package hands names on: the edge
+    from `toolgen.x` to `toolgen.x.y` is not counted."""
+    state: dict[str, int] = {}  # 1 = on the current path, 2 = finished without a circle
+    path: list[str] = []
+
+    def visit(name: str) -> list[str] | None:
+        state[name] = 1
+        path.append(name)
+        for target in sorted(graph.get(name, ())):
+            if target.startswith(name + "."):
+                continue
+            if state.get(target) == 1:
+                return [*path[path.index(target) :], target]
+            if target not in state and (found := visit(target)) is not None:
+                return found
+        path.pop()
+        state[name] = 2
+        return None
+
+    for start in sorted(graph):
+        if start not in state and (found := visit(start)) is not None:
+            return found
+    return None
+
+
+def test_the_circle_finder_finds_a_circle() -> None:
+    assert _circle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _circle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+    assert _circle({"p": {"p.x"}, "p.x": set()}) is None
+
+
+def test_no_import_circle_among_toolgen_modules() -> None:
+    assert _circle(_graph()) is None

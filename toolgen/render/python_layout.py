@@ -1,0 +1,121 @@
+"""Python source laid out by toolgen itself: literals of contract data, and what black would write.
+
+All contract text reaches Python as `repr` literals (`pyliteral`), never inside a docstring or
+comment, so nothing can break out of its string; header comments are escaped (`safe_comment`). The
+record and protocol of a tool module sit in its `# fmt: off` region, so black never reads them:
+`call_lines`, `tuple_lines` and `signature_lines` split them as black would (a test holds black,
+allowed to, to the same bytes over the golden, hostile and synthetic catalogs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from black.strings import str_width
+
+from toolgen.catalog import Contract
+
+LAYOUT_WIDTH = 88
+"""Line width for the schema and example literals toolgen lays out itself (black skips them)."""
+
+
+def safe_comment(text: str) -> str:
+    """Text for a `#` comment line: every non-printable character escaped, so it stays one line."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
+def pyliteral(value: Any) -> str:
+    """Python source for a JSON value (frozen or plain); strings via `repr`, so nothing escapes."""
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{pyliteral(str(k))}: {pyliteral(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(pyliteral(v) for v in value) + "]"
+    if isinstance(value, str):
+        text = repr(value)
+        # repr picks single quotes unless the text holds ' and no "; like black, prefer double quotes
+        return '"' + text[1:-1] + '"' if text[0] == "'" and '"' not in value else text
+    if value is None or isinstance(value, bool | int | float):
+        return repr(value)
+    raise TypeError(f"not JSON data: {type(value).__name__}")
+
+
+def pyblock(value: Any, indent: int = 0) -> str:
+    """`pyliteral` laid out over lines: a collection that does not fit in `LAYOUT_WIDTH` is exploded."""
+    flat = pyliteral(value)
+    if indent + len(flat) <= LAYOUT_WIDTH or not isinstance(value, Mapping | list | tuple) or not value:
+        return flat
+    pad = " " * (indent + 4)
+    if isinstance(value, Mapping):
+        items = [f"{pad}{pyliteral(str(k))}: {pyblock(v, indent + 4)}," for k, v in value.items()]
+        return "{\n" + "\n".join(items) + "\n" + " " * indent + "}"
+    items = [f"{pad}{pyblock(v, indent + 4)}," for v in value]
+    return "[\n" + "\n".join(items) + "\n" + " " * indent + "]"
+
+
+# Black-style layout of the tool module's record and protocol. The tool template puts them in its
+# `# fmt: off` region, so black never reads them; these helpers split them as black would (a test
+# holds black, allowed to, to the same bytes over the golden, hostile and synthetic catalogs).
+
+
+def _fits(indent: int, text: str) -> bool:
+    return indent + str_width(text) <= LAYOUT_WIDTH
+
+
+def call_lines(function: str, args: Sequence[str], indent: int, end: str = ",") -> list[str]:
+    """`function(args...)` + `end` at `indent`, split as black splits a call inside a bracket."""
+    pad, inner, body = " " * indent, " " * (indent + 4), ", ".join(args)
+    if _fits(indent, f"{function}({body}){end}"):
+        return [f"{pad}{function}({body}){end}"]
+    if _fits(indent + 4, body):
+        return [f"{pad}{function}(", inner + body, f"{pad}){end}"]
+    return [f"{pad}{function}(", *(f"{inner}{arg}," for arg in args), f"{pad}){end}"]
+
+
+def tuple_lines(keyword: str, items: Sequence[Sequence[str]], indent: int) -> list[str]:
+    """`keyword=(items...),` at `indent`: each item is the lines of one element, ending in its comma.
+
+    No item: `()`. One item that fits on the line: a one-tuple black leaves as it is. Otherwise one
+    element per line, as black explodes it.
+    """
+    pad = " " * indent
+    if not items:
+        return [f"{pad}{keyword}=(),"]
+    if len(items) == 1 and len(items[0]) == 1 and _fits(indent, f"{keyword}=({items[0][0].strip()}),"):
+        return [f"{pad}{keyword}=({items[0][0].strip()}),"]
+    return [f"{pad}{keyword}=(", *(line for item in items for line in item), f"{pad}),"]
+
+
+def error_lines(contract: Contract) -> list[str]:
+    items = [
+        call_lines("_runtime.ErrorInfo", [pyliteral(e.code), pyliteral(e.description), repr(e.retryable)], 8)
+        for e in contract.errors
+    ]
+    return tuple_lines("errors", items, 4)
+
+
+def permission_lines(contract: Contract) -> list[str]:
+    return tuple_lines("permissions", [[" " * 8 + pyliteral(p) + ","] for p in contract.permissions], 4)
+
+
+def signature_lines(input_class: str, output_class: str | None) -> list[str]:
+    """`def __call__(self, arguments: <input>, /) -> <result>: ...` in the protocol, split as black does."""
+    result = f"{output_class} | Mapping[str, Any]" if output_class is not None else "Any"
+    params = ["self", f"arguments: {input_class}", "/"]
+    whole = f"def __call__({', '.join(params)}) -> _runtime.ToolResult[{result}]: ..."
+    if _fits(4, whole):
+        return ["    " + whole]
+    lines = ["    def __call__("]
+    if _fits(8, ", ".join(params)):
+        lines.append("        " + ", ".join(params))
+    else:
+        lines.extend(f"        {param}," for param in params)
+    tail = f") -> _runtime.ToolResult[{result}]: ..."
+    if _fits(4, tail):
+        return [*lines, "    " + tail]
+    lines.append("    ) -> _runtime.ToolResult[")
+    if _fits(8, result):
+        lines.append("        " + result)
+    else:
+        lines.extend(["        " + output_class if output_class else "        Any", "        | Mapping[str, Any]"])
+    return [*lines, "    ]: ..."]
