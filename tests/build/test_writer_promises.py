@@ -181,22 +181,23 @@ def test_recovery_removes_staging_folders_but_not_a_link_named_like_one(tmp_path
 
 
 _X = ".toolgen-staging-x"
+_BAD_FLAG = "(bad staging folder or manifest flag)"
 
 
 @pytest.mark.parametrize(
     ("document", "reason"),
     [
-        ({"staging": "elsewhere", "moves": {}, "removes": {}, "manifest": False}, "bad staging folder"),
-        ({"staging": _X, "moves": {}, "removes": {}, "manifest": "yes"}, "manifest flag"),
-        ({"staging": _X, "moves": {"../out.txt": None}, "removes": {}, "manifest": False}, "bad move"),
-        ({"staging": _X, "moves": {"a/./b.txt": None}, "removes": {}, "manifest": False}, "bad move"),
-        ({"staging": _X, "moves": {".toolgen-journal.json": None}, "removes": {}, "manifest": False}, "bad move"),
-        ({"staging": _X, "moves": {"a.txt": 3}, "removes": {}, "manifest": False}, "bad move"),
-        ({"staging": _X, "moves": {}, "removes": {"/etc/passwd": "sha256:0"}, "manifest": False}, "bad delete"),
-        ({"staging": _X, "moves": {}, "removes": {"a.txt": None}, "manifest": False}, "bad delete"),
-        ({"staging": _X, "moves": {}, "removes": {}}, "manifest"),
-        ({"moves": {}, "removes": {}, "manifest": False}, "staging"),
-        ([], ""),
+        ({"staging": "elsewhere", "moves": {}, "removes": {}, "manifest": False}, _BAD_FLAG),
+        ({"staging": _X, "moves": {}, "removes": {}, "manifest": "yes"}, _BAD_FLAG),
+        ({"staging": _X, "moves": {"../out.txt": None}, "removes": {}, "manifest": False}, "(bad move)"),
+        ({"staging": _X, "moves": {"a/./b.txt": None}, "removes": {}, "manifest": False}, "(bad move)"),
+        ({"staging": _X, "moves": {".toolgen-journal.json": None}, "removes": {}, "manifest": False}, "(bad move)"),
+        ({"staging": _X, "moves": {"a.txt": 3}, "removes": {}, "manifest": False}, "(bad move)"),
+        ({"staging": _X, "moves": {}, "removes": {"/etc/passwd": "sha256:0"}, "manifest": False}, "(bad delete)"),
+        ({"staging": _X, "moves": {}, "removes": {"a.txt": None}, "manifest": False}, "(bad delete)"),
+        ({"staging": _X, "moves": {}, "removes": {}}, "('manifest')"),
+        ({"moves": {}, "removes": {}, "manifest": False}, "('staging')"),
+        ([], "(list indices"),
     ],
 )
 def test_a_journal_toolgen_did_not_write_is_refused_and_nothing_is_touched(
@@ -449,3 +450,16 @@ def test_a_build_that_fails_after_its_journal_is_completed_by_recovery(
     assert (out / "a").read_bytes() == b"two\n" and (out / "b").read_bytes() == b"new\n"
     assert not (out / "gone").exists() and not staging.exists() and not (out / journal.JOURNAL).exists()
     assert write.read_manifest(out) == {"a": _sha(b"two\n"), "b": _sha(b"new\n")}
+
+
+def test_a_folder_on_the_way_that_is_a_link_or_cannot_be_read_is_named_with_why(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    out.mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    (out / "linked").symlink_to(tmp_path / "elsewhere")
+    change = write.plan([Artifact("linked/a.txt", "x"), Artifact("n" * 300 + "/b.txt", "y")], out)
+    assert dict(change.blocked) == {
+        "linked": "is a symlink, and toolgen never writes, deletes or reads through one",
+        "n" * 300: "cannot be read (File name too long)",
+    }
+    assert not any((tmp_path / "elsewhere").iterdir())
