@@ -16,6 +16,7 @@ mutmut mutates Python files only. The registry's schema walks (redaction, null-d
 Jinja template `templates/python/_schemas.py.jinja`; group `walks` takes mutmut's mutations of that
 template's Python body, writes each mutant into the template of the scratch copy, and runs the tests
 that render and import the generated package against it (slower: a package is built per mutant).
+Group `redact` does the same with the secrets walk of `templates/python/_redact.py.jinja`.
 """
 
 from __future__ import annotations
