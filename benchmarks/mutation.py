@@ -16,6 +16,7 @@ mutmut mutates Python files only. The registry's schema walks (redaction, null-d
 Jinja template `templates/python/_schemas.py.jinja`; group `walks` takes mutmut's mutations of that
 template's Python body, writes each mutant into the template of the scratch copy, and runs the tests
 that render and import the generated package against it (slower: a package is built per mutant).
+Group `redact` does the same with the secrets walk of `templates/python/_redact.py.jinja`.
 """
 
 from __future__ import annotations
@@ -69,11 +70,39 @@ GROUPS = {
     ),
     "walks": Group(
         ("templates/python/_schemas.py.jinja",),
-        ("tests/runtime/test_redaction_keywords.py", "tests/test_python_nulls.py"),
+        ("tests/runtime/test_redaction_keywords.py", "tests/runtime/test_python_nulls.py"),
     ),
-    "write": Group(("toolgen/build/write.py",), ("tests/test_write.py", "tests/test_cli_build.py")),
+    "redact": Group(
+        ("templates/python/_redact.py.jinja",),
+        ("tests/runtime/test_redaction_keywords.py", "tests/runtime/test_secret_sentinels.py"),
+    ),
+    "write": Group(
+        ("toolgen/build/write.py",),
+        (
+            "tests/build/test_write.py",
+            "tests/build/test_writer_promises.py",
+            "tests/build/test_safe_edits.py",
+            "tests/build/test_case_collisions.py",
+            "tests/build/test_symlinks.py",
+        ),
+    ),
+    "write-journal": Group(
+        ("toolgen/build/journal.py", "toolgen/build/safepaths.py"),
+        (
+            "tests/build/test_writer_promises.py",
+            "tests/build/test_write.py",
+            "tests/build/test_safe_edits.py",
+            "tests/build/test_symlinks.py",
+            "tests/build/test_interrupt.py",
+        ),
+    ),
+    "write-diff": Group(
+        ("toolgen/build/shortdiff.py",),
+        ("tests/build/test_perf_write.py", "tests/build/test_write.py", "tests/build/test_writer_promises.py"),
+    ),
 }
-"""Run in this order: `write` is last (it is being rewritten; report only)."""
+"""Run in this order. The writer is three groups (the writer, its journal and path probe, its short
+diffs) so that each fits the default budget."""
 
 
 def _scratch(workdir: Path) -> Path:

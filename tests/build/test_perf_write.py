@@ -63,3 +63,53 @@ def test_plan_computes_diffs_only_when_read(tmp_path: pytest.TempPathFactory) ->
     change = write.plan([Artifact("a.txt", "one\n2\n")], out)
     assert isinstance(change.diffs, write.LazyDiffs) and list(change.diffs) == ["a.txt"]
     assert "-two" in change.diffs["a.txt"] and "+2" in change.diffs["a.txt"]
+
+
+_EDGES = {
+    "first line changed": (["a", "b", "c", "d"], ["A", "b", "c", "d"]),
+    "last line changed": (["a", "b", "c", "d"], ["a", "b", "c", "D"]),
+    "inserted at the start": (["a", "b", "c"], ["new", "a", "b", "c"]),
+    "appended at the end": (["a", "b", "c"], ["a", "b", "c", "new"]),
+    "first line deleted": (["a", "b", "c"], ["b", "c"]),
+    "last line deleted": (["a", "b", "c"], ["a", "b"]),
+    "all changed": (["a", "b"], ["x", "y", "z"]),
+    "was empty": ([], ["a", "b"]),
+    "now empty": (["a", "b"], []),
+    "second and last lines changed": (["a", "b", "c", "d"], ["a", "B", "c", "D"]),
+    "a repeated line deleted": (["a", "a", "a"], ["a", "a"]),
+    "a repeated line added": (["x", "x"], ["x", "x", "x"]),
+    "two changes far apart": ([f"l{i}" for i in range(30)], [f"l{i}" if i not in (3, 26) else "X" for i in range(30)]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_EDGES))
+def test_short_diff_is_right_at_the_edges_of_a_file(case: str) -> None:
+    old, new = ("".join(f"{line}\n" for line in lines).encode() for lines in _EDGES[case])
+    assert write._short_diff("f", old, new) == _reference("f", old, new)
+
+
+def test_short_diff_gives_difflib_only_the_changed_span(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[tuple[int, int]] = []
+    real = difflib.unified_diff
+
+    def spying(a: list[str], b: list[str], *args: object, **kwargs: object) -> object:
+        seen.append((len(a), len(b)))
+        return real(a, b, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(difflib, "unified_diff", spying)
+    old = [f"line {i}\n" for i in range(1000)]
+    for at in (0, 1, 500, 998, 999):
+        new = list(old)
+        new[at] = "changed\n"
+        diff = write._short_diff("f", "".join(old).encode(), "".join(new).encode())
+        assert f"-line {at}\n+changed\n" in diff
+    assert seen == [(2, 2), (3, 3), (3, 3), (3, 3), (2, 2)]
+
+
+@pytest.mark.parametrize(("removed", "cut"), [(8, ""), (9, "... (1 more diff lines)\n")])
+def test_short_diff_says_how_many_lines_it_cut_only_when_it_cut_some(removed: int, cut: str) -> None:
+    old = "".join(f"old {i}\n" for i in range(removed)).encode()
+    new = "".join(f"new {i}\n" for i in range(9)).encode()
+    diff = write._short_diff("f", old, new)
+    assert len(diff.splitlines()) == 20 + bool(cut)
+    assert diff.endswith(cut or "+new 8\n")
