@@ -193,6 +193,7 @@ def test_a_changed_schema_remakes_that_tools_models(
     assert store.missed == remade
 
 
+@pytest.mark.slow  # ~4 s: several builds
 def test_a_template_change_invalidates_the_fast_path_and_the_output(tmp_path: Path) -> None:
     root = _project(tmp_path / "p", 3)
     _build(root)
@@ -216,6 +217,7 @@ def test_a_template_change_invalidates_the_fast_path_and_the_output(tmp_path: Pa
     assert all("OVERRIDDEN" not in p.read_text() for p in modules)
 
 
+@pytest.mark.slow  # ~4 s: several builds
 def test_a_configuration_change_invalidates_what_it_shapes(tmp_path: Path) -> None:
     root = _project(tmp_path / "p", 3)
     _build(root)
@@ -233,6 +235,7 @@ def test_a_configuration_change_invalidates_what_it_shapes(tmp_path: Path) -> No
     assert _tree(root / "generated") == _cold_copy(root, tmp_path)
 
 
+@pytest.mark.slow  # ~4 s: several builds
 def test_a_new_toolgen_version_reuses_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = _project(tmp_path / "p", 3)
     _build(root)
@@ -244,6 +247,7 @@ def test_a_new_toolgen_version_reuses_nothing(tmp_path: Path, monkeypatch: pytes
     assert _generate_counting(root).hits == 0
 
 
+@pytest.mark.slow  # ~4 s: several builds
 def test_a_pinned_dependency_upgrade_reuses_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = _project(tmp_path / "p", 3)
     _build(root)

@@ -46,7 +46,7 @@ def test_rule_severities_are_parsed(tmp_path: Path) -> None:
     ("text", "pointer", "needle"),
     [
         ('contract = "c"\n', "/contract", "did you mean 'contracts'"),
-        ("targets = [\"pdf\"]\n", "/targets", "drawn from"),
+        ('targets = ["pdf"]\n', "/targets", "drawn from"),
         ('python_package = "Agent-Tools"\n', "/python_package", "Python identifier"),
         ('rules = { TG999 = "off" }\n', "/rules/TG999", "unknown rule code"),
         ('rules = { TG203 = "loud" }\n', "/rules/TG203", "error, warning, off"),

@@ -10,6 +10,7 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 from conftest import REPO
 
 
@@ -75,6 +76,7 @@ def test_the_seeds_reorder_the_permission_sets() -> None:
     assert len(orders) >= 3, f"the seeds {SEEDS} give only {len(orders)} set orders"
 
 
+@pytest.mark.slow  # ~14 s: five builds of the repo catalog, one per hash seed
 def test_same_bytes_across_seeds_file_order_and_cwd(tmp_path: Path) -> None:
     """Each build gets a fresh copy (a warm cache would replay the first build's bytes)."""
     elsewhere = tmp_path / "elsewhere"
