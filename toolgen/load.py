@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from toolgen import positions
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.positions import locator_for
@@ -266,7 +267,7 @@ def _unencodable(data: Any, rel: str, locate: Locate) -> list[Diagnostic]:
             if isinstance(key, str) and not _encodable(key):
                 found.append(_surrogate(rel, pointer, "a key here", key, locate))
                 continue
-            stack.append((f"{pointer}/{str(key).replace('~', '~0').replace('/', '~1')}", item))
+            stack.append((positions.join(pointer, key), item))
     return sorted(found, key=Diagnostic.sort_key)
 
 

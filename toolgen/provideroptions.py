@@ -18,6 +18,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from toolgen import positions
 from toolgen.diagnostics import Diagnostic, Severity
 
 FILES: tuple[str, ...] = ("openai_chat", "openai_responses", "anthropic", "gemini", "mcp")
@@ -89,7 +90,7 @@ def problems(value: Any, schema: Mapping[str, Any], pointer: str) -> list[tuple[
     """Every way `value` breaks `schema`, as (JSON pointer, message), in document order."""
     found = []
     for error in sorted(Draft202012Validator(schema).iter_errors(value), key=lambda e: list(map(str, e.path))):
-        where = pointer + "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in error.absolute_path)
+        where = positions.join(pointer, *error.absolute_path)
         found.append((where, error.message))
     return found
 

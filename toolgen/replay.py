@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from toolgen import positions
 from toolgen.catalog import STANDARD_ERRORS, Catalog, Contract
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.frozen import thaw
@@ -158,10 +159,6 @@ def _allows_null(schema: Any) -> bool:
     return any(_allows_null(branch) for key in ("anyOf", "oneOf") for branch in schema.get(key) or ())
 
 
-def pointer(path: Sequence[Any]) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
-
-
 def _failures(schema: Any, value: Any) -> Iterator[tuple[tuple[Any, ...], str, str]]:
     """(instance path, keyword, message) of every error of `value` against `schema`."""
     validator = Draft202012Validator(
@@ -226,17 +223,15 @@ def _checked(
     unknown = list(unknown_paths(value))
     where = f"call of {record.tool!r} (line {record.line}){_version_note(record, contract)}"
     code = "TG531" if kind == "input" else "TG532"
-    for path, keyword, message in sorted(_failures(schema, value), key=lambda f: (pointer(f[0]), f[1])):
+    for path, keyword, message in sorted(_failures(schema, value), key=lambda f: (positions.join("", *f[0]), f[1])):
+        at = positions.join("", *path)
         if any(path[: len(u)] == u for u in unknown):
             result.uncertain_checks += 1
-            text = (
-                f"{where}: the {kind} check at {pointer(path) or '/'} ({keyword}) depends on a redacted "
-                "or shortened value"
-            )
-            yield Diagnostic("TG534", Severity.INFO, text, shown, pointer(path), record.line, 1)
+            text = f"{where}: the {kind} check at {at or '/'} ({keyword}) depends on a redacted or shortened value"
+            yield Diagnostic("TG534", Severity.INFO, text, shown, at, record.line, 1)
             continue
-        text = f"{where}: the recorded {kind} is refused now at {pointer(path) or '/'} by `{keyword}`: {message}"
-        yield Diagnostic(code, Severity.ERROR, text, shown, pointer(path), record.line, 1)
+        text = f"{where}: the recorded {kind} is refused now at {at or '/'} by `{keyword}`: {message}"
+        yield Diagnostic(code, Severity.ERROR, text, shown, at, record.line, 1)
 
 
 def replay(path: Path, shown: str, catalog: Catalog, package: str | None = None) -> Replay:
