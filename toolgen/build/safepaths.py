@@ -54,35 +54,31 @@ class Probe:
         return rel
 
 
-def _folder_state(root: Path, rel: str) -> str | None:
-    path = root / rel if rel else root
+_SYMLINK = "is a symlink, and toolgen never writes, deletes or reads through one"
+
+
+def _lstat_state(path: Path, wanted: int, other: dict[int, str], otherwise: str) -> str | None:
+    """None when `path` is of the `wanted` file type; MISSING; else why it cannot be used (no link followed)."""
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
         return MISSING
     except OSError as exc:
         return f"cannot be read ({exc.strerror or exc})"
-    if stat.S_ISLNK(mode):
-        return "is a symlink, and toolgen never writes, deletes or reads through one"
-    if not stat.S_ISDIR(mode):
-        return "is a file where toolgen needs a folder"
-    return None
+    kind = stat.S_IFMT(mode)
+    if kind == wanted:
+        return None
+    return _SYMLINK if kind == stat.S_IFLNK else other.get(kind, otherwise)
+
+
+def _folder_state(root: Path, rel: str) -> str | None:
+    return _lstat_state(root / rel if rel else root, stat.S_IFDIR, {}, "is a file where toolgen needs a folder")
 
 
 def _file_state(path: Path) -> str:
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return MISSING
-    except OSError as exc:
-        return f"cannot be read ({exc.strerror or exc})"
-    if stat.S_ISREG(mode):
-        return REGULAR
-    if stat.S_ISLNK(mode):
-        return "is a symlink, and toolgen never writes, deletes or reads through one"
-    if stat.S_ISDIR(mode):
-        return "is a folder where toolgen writes a file"
-    return "is a special file (a FIFO, socket or device) where toolgen writes a file"
+    special = "is a special file (a FIFO, socket or device) where toolgen writes a file"
+    found = _lstat_state(path, stat.S_IFREG, {stat.S_IFDIR: "is a folder where toolgen writes a file"}, special)
+    return REGULAR if found is None else found
 
 
 def file_digest(path: Path) -> str:
