@@ -10,7 +10,7 @@ from tests.conftest import REPO
 
 def test_the_default_run_collects_every_stage_folder() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-n0", "-p", "no:cacheprovider"],
         cwd=REPO,
         capture_output=True,
         text=True,

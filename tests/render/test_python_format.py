@@ -47,7 +47,11 @@ def _repo(root: Path) -> Path:
     return root
 
 
-@pytest.mark.parametrize("case", ["basic", "hostile", "repo", "synthetic"])
+SYNTHETIC = pytest.param("synthetic", marks=pytest.mark.slow)
+"""The 60-tool synthetic catalog: about 10 s a test, so in the slow tier."""
+
+
+@pytest.mark.parametrize("case", ["basic", "hostile", "repo", SYNTHETIC])
 def test_shortcut_equals_full_black(case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     if case == "repo":
         root = _repo(tmp_path)
@@ -66,7 +70,7 @@ def test_shortcut_equals_full_black(case: str, tmp_path: Path, monkeypatch: pyte
     assert len(skipped) < len(tools) / 2, skipped
 
 
-@pytest.mark.parametrize("case", ["basic", "hostile", "repo", "synthetic", "long names"])
+@pytest.mark.parametrize("case", ["basic", "hostile", "repo", SYNTHETIC, "long names"])
 def test_black_would_keep_the_layout_toolgen_gives_the_verbatim_region(case: str, tmp_path: Path) -> None:
     """The `# fmt: off` region is toolgen's layout; with the markers gone black changes nothing in it
     (but in the schema and example literals, which `pyblock` lays out its own way)."""
