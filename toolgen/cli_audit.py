@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -16,12 +17,13 @@ from toolgen import diagnostics
 from toolgen.cliout import Context, plural, refuse, settings_or_exit
 from toolgen.diagnostics import Severity
 
-
-def audit_summary(result: object, tools: int) -> str:
-    """One line: files read, implementations found, findings by severity."""
+if TYPE_CHECKING:  # the commands import their modules when they run, to keep `toolgen --help` fast
     from toolgen.audit import Audit
+    from toolgen.replay import Replay
 
-    assert isinstance(result, Audit)
+
+def audit_summary(result: Audit, tools: int) -> str:
+    """One line: files read, implementations found, findings by severity."""
     counts = {s: sum(1 for d in result.diagnostics if d.severity is s) for s in Severity}
     found = {i.tool for i in result.implementations}
     implementations = plural(len(result.implementations), "implementation")
@@ -36,28 +38,27 @@ def audit_summary(result: object, tools: int) -> str:
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", help="Output format.")
 @click.pass_obj
-def audit_command(ctx: object, paths: tuple[Path, ...], fmt: str) -> None:
+def audit_command(ctx: Context, paths: tuple[Path, ...], fmt: str) -> None:
     """Read implementation source and report effects their tools' permissions do not declare (exit 1)."""
     from toolgen import audit
     from toolgen.build import pipeline
 
-    assert isinstance(ctx, Context)
     settings = settings_or_exit(ctx, fmt=fmt)
     catalog, problems, _ = pipeline.load_catalog(settings)
     if catalog is None:
         refuse(problems, fmt, "toolgen: contracts are invalid; fix them before auditing")
     files = audit.python_files(settings.root, [p.resolve() for p in paths], settings.output_dir)
     result = audit.audit(catalog, files, settings.rel, package=settings.python_package)
+    missing = sorted(set(catalog.names) - {i.tool for i in result.implementations})
     if fmt == "json":
         document = {
             "findings": [d.as_json() for d in diagnostics.sort_diagnostics(result.diagnostics)],
             "implementations": [i.as_json() for i in result.implementations],
-            "missing": sorted(set(catalog.names) - {i.tool for i in result.implementations}),
+            "missing": missing,
         }
         click.echo(json.dumps(document, indent=2, ensure_ascii=False))
     else:
         click.echo(diagnostics.render(result.diagnostics, fmt), nl=False)
-        missing = sorted(set(catalog.names) - {i.tool for i in result.implementations})
         if missing and fmt == "text":
             click.echo(f"no implementation found for: {', '.join(missing)}")
     click.echo(audit_summary(result, len(catalog)), err=True)
@@ -65,11 +66,8 @@ def audit_command(ctx: object, paths: tuple[Path, ...], fmt: str) -> None:
         sys.exit(1)
 
 
-def replay_text(result: object, fmt: str) -> str:
+def replay_text(result: Replay, fmt: str) -> str:
     """The replay report: findings, then a table per tool (text or markdown)."""
-    from toolgen.replay import Replay
-
-    assert isinstance(result, Replay)
     lines = diagnostics.render(result.findings, "text").splitlines() if fmt == "text" else []
     if fmt == "markdown":
         lines += ["## Replay of recorded calls", ""]
@@ -96,12 +94,11 @@ def replay_text(result: object, fmt: str) -> str:
 @click.argument("traces", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", help="Output format.")
 @click.pass_obj
-def replay_command(ctx: object, traces: Path, fmt: str) -> None:
+def replay_command(ctx: Context, traces: Path, fmt: str) -> None:
     """Judge recorded calls (a JsonlTracer file) against the contracts on disk (exit 1 if any is refused now)."""
     from toolgen import replay
     from toolgen.build import pipeline
 
-    assert isinstance(ctx, Context)
     settings = settings_or_exit(ctx, fmt=fmt)
     catalog, problems, _ = pipeline.load_catalog(settings)
     if catalog is None:
