@@ -12,11 +12,17 @@ budget, and the surviving mutants are printed per module:
 2 cores); a group cut short says so and reports what it finished (`not checked`: never run). `--show`
 prints each survivor's diff; `--without TEST` leaves a test file out, to measure what it kills.
 
-mutmut mutates Python files only. The registry's schema walks (redaction, null-dropping) live in the
-Jinja template `templates/python/_schemas.py.jinja`; group `walks` takes mutmut's mutations of that
-template's Python body, writes each mutant into the template of the scratch copy, and runs the tests
-that render and import the generated package against it (slower: a package is built per mutant).
-Group `redact` does the same with the secrets walk of `templates/python/_redact.py.jinja`.
+mutmut mutates Python files only. The registry's schema walks live in Jinja templates: group `walks`
+is `templates/python/_schemas.py.jinja` (null-dropping, error messages), group `redact` is
+`templates/python/_redact.py.jinja` (the secrets walk). `benchmarks/mutation_templates.py` takes
+mutmut's mutations of the template's Python body and writes each mutant into the scratch copy's
+template; the unit tests of the walks (`WALK_TESTS`) render `_redact`/`_schemas` from it without a
+build (`tests/runtime/walks_support.py`), in a worker that imports pytest once and forks a run per
+mutant, so a mutant costs a second or two. A mutant they leave alive is judged again by the group's
+`confirm` tests (the registry tests, which build a package: tens of seconds). Both groups run to the
+end in about ten minutes each on 2 busy cores (`--budget 1800`); a run cut short resumes with the
+same `--workdir`, and `--without` leaves `confirm` tests out too (a quick first pass). `--show`
+prints each surviving template mutant as a diff.
 """
 
 from __future__ import annotations
