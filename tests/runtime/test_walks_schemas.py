@@ -92,6 +92,7 @@ def test_a_null_under_an_additional_property_schema_is_dropped(sch: Any) -> None
     ("schema", "kept"),
     [
         pytest.param({"$ref": "#/$defs/o"}, True, id="required-behind-ref"),
+        pytest.param({"$ref": "#/$defs/to-o"}, True, id="required-behind-a-ref-to-a-ref"),
         pytest.param({"$ref": "#/$defs/o", "properties": {"k": {"type": "integer"}}}, True, id="ref-and-beside"),
         pytest.param(
             {"allOf": [{"required": ["k"]}], "properties": {"k": {"type": "integer"}}}, True, id="required-in-allOf"
@@ -120,6 +121,7 @@ def test_which_nulls_bind_every_value(sch: Any, schema: dict[str, Any], kept: bo
         **schema,
         "$defs": {
             "o": {"type": "object", "properties": {"k": {"type": "integer"}}, "required": ["k"]},
+            "to-o": {"$ref": "#/$defs/o"},
             "n": {"type": ["integer", "null"]},
             "i": {"type": "integer"},
         },
@@ -236,6 +238,7 @@ def test_invalid_bounds_a_long_path(sch: Any) -> None:
 def test_parse_arguments_refuses_what_is_not_a_strict_json_object(sch: Any, arguments: Any, message: str) -> None:
     err = sch.parse_arguments(arguments)
     assert err.code == "INVALID_INPUT"
+    assert err.message == f"The arguments do not match the input schema: /: {message}"
     assert err.details == {"errors": [{"path": "", "message": message}]}
 
 
