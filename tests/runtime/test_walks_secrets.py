@@ -328,6 +328,7 @@ def test_a_short_secret_is_scrubbed_only_as_a_whole_word(red: ModuleType) -> Non
     assert secrets.scrub("x") == "[REDACTED]"
     assert secrets.scrub("x is 12345, (x)") == "[REDACTED] is [REDACTED], ([REDACTED])"
     assert secrets.scrub("maxLength xa ax _x x_ .x x. 123456 012345") == "maxLength xa ax _x x_ .x x. 123456 012345"
+    assert secrets.scrub("ax") == "ax" and secrets.scrub("xa") == "xa", "a word's first or last letter is no secret"
     long = red.Secrets.of([], ["abcdef"])
     assert long.scrub("zabcdefz") == "z[REDACTED]z", "a secret of MIN_ANYWHERE characters is scrubbed anywhere"
 
