@@ -109,6 +109,8 @@ def test_a_null_under_an_additional_property_schema_is_dropped(sch: Any) -> None
         pytest.param({"properties": {"k": {"$ref": "#/$defs/n"}}}, True, id="nullable-behind-ref"),
         pytest.param({"properties": {"k": {"$ref": "#/$defs/i"}}}, False, id="non-nullable-behind-ref"),
         pytest.param({"properties": {"k": {"not": {"type": "null"}}}}, False, id="not-null"),
+        pytest.param({"$ref": "#/$defs/negated"}, True, id="not-behind-a-ref-describes-nothing"),
+        pytest.param({"$ref": "#/$defs/guarded"}, True, id="if-behind-a-ref-describes-nothing"),
         pytest.param(
             {"properties": {"k": {"type": "integer"}}, "anyOf": [{"properties": {"k": {}}}]},
             True,
@@ -122,6 +124,8 @@ def test_which_nulls_bind_every_value(sch: Any, schema: dict[str, Any], kept: bo
         "$defs": {
             "o": {"type": "object", "properties": {"k": {"type": "integer"}}, "required": ["k"]},
             "to-o": {"$ref": "#/$defs/o"},
+            "negated": {"not": {"properties": {"k": {"type": "integer"}}}},
+            "guarded": {"if": {"properties": {"k": {"type": "integer"}}}},
             "n": {"type": ["integer", "null"]},
             "i": {"type": "integer"},
         },

@@ -182,6 +182,8 @@ VAULT: dict[str, Any] = {
         "named": SENSITIVE,
         "by_ref": {"$ref": "#/$defs/key"},
         "by_anchor": {"$ref": "#anchored"},
+        "by_alias": {"$ref": "#/$defs/alias"},
+        "ref_dependent": {"$ref": "#/$defs/dependent"},
         "map": {
             "type": "object",
             "patternProperties": {"^secret_": SENSITIVE},
@@ -200,7 +202,12 @@ VAULT: dict[str, Any] = {
         "soft": {"type": "string", "x-sensitive": "yes"},
         "blob": {"type": "object", "x-sensitive": True},
     },
-    "$defs": {"key": SENSITIVE, "anchored": {"$anchor": "anchored", **SENSITIVE}},
+    "$defs": {
+        "key": SENSITIVE,
+        "anchored": {"$anchor": "anchored", **SENSITIVE},
+        "alias": {"$ref": "#/$defs/key"},  # a ref to a ref
+        "dependent": {"type": "object", "dependentSchemas": {"user": {"properties": {"pin": SENSITIVE}}}},
+    },
 }
 
 CALL: dict[str, Any] = {
@@ -208,6 +215,8 @@ CALL: dict[str, Any] = {
     "named": "s-named",
     "by_ref": "s-ref",
     "by_anchor": "s-anchor",
+    "by_alias": "s-alias",
+    "ref_dependent": {"user": "cy", "pin": "s-ref-dep"},
     "map": {"secret_a": "s-map", "other": "shown-map"},
     "rows": [{"secret_b": "s-row", "name": "shown-row"}],
     "pair": ["shown-first", "s-pair"],
@@ -227,6 +236,8 @@ PATHS = {
     ("named",),
     ("by_ref",),
     ("by_anchor",),
+    ("by_alias",),
+    ("ref_dependent", "pin"),
     ("map", "secret_a"),
     ("rows", "0", "secret_b"),
     ("pair", "1"),
