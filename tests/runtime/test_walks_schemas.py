@@ -110,6 +110,9 @@ def test_a_null_under_an_additional_property_schema_is_dropped(sch: Any) -> None
         pytest.param({"properties": {"k": {"$ref": "#/$defs/i"}}}, False, id="non-nullable-behind-ref"),
         pytest.param({"properties": {"k": {"not": {"type": "null"}}}}, False, id="not-null"),
         pytest.param({"$ref": "#/$defs/negated"}, True, id="not-behind-a-ref-describes-nothing"),
+        pytest.param({"anyOf": [{"$ref": "#/$defs/negated"}]}, True, id="not-in-a-branch-describes-nothing"),
+        pytest.param({"if": {}, "then": {"$ref": "#/$defs/negated"}}, True, id="not-under-then-describes-nothing"),
+        pytest.param({"else": {"$ref": "#/$defs/guarded"}}, True, id="if-under-else-describes-nothing"),
         pytest.param({"$ref": "#/$defs/guarded"}, True, id="if-behind-a-ref-describes-nothing"),
         pytest.param(
             {"properties": {"k": {"type": "integer"}}, "anyOf": [{"properties": {"k": {}}}]},

@@ -375,3 +375,47 @@ def test_quote_and_bound_cut_and_say_the_length(red: ModuleType) -> None:
     assert red.quote("q" * 199) == "'" + "q" * 199 + "... (201 characters)"
     assert red.bound("m" * 1000) == "m" * 1000
     assert red.bound("m" * 1001) == "m" * 1000 + "... (1001 characters)"
+
+
+# how far `applicable` carries the root, the refs seen and `wide`
+
+
+def test_a_secret_is_found_however_deep_the_in_place_keywords_nest(red: ModuleType) -> None:
+    pin = {"properties": {"pin": SENSITIVE}}
+    root = {"$defs": {"pin": pin}}
+    nests = {
+        "dependentSchemas under anyOf": {"anyOf": [{"dependentSchemas": {"user": pin}}]},
+        "not under oneOf": {"oneOf": [{"not": pin}]},
+        "dependentSchemas under then": {"if": {}, "then": {"dependentSchemas": {"user": pin}}},
+        "not under else": {"else": {"not": pin}},
+        "not under dependentSchemas": {"dependentSchemas": {"user": {"not": pin}}},
+        "a ref under dependentSchemas": {"dependentSchemas": {"user": {"$ref": "#/$defs/pin"}}},
+        "a ref to a ref under dependentSchemas": {"dependentSchemas": {"user": {"allOf": [{"$ref": "#/$defs/pin"}]}}},
+    }
+    for how, schema in nests.items():
+        assert red.sensitive_paths({"user": "ann", "pin": "s"}, {**schema, **root}) == [("pin",)], how
+
+
+def test_a_ref_cycle_through_any_in_place_keyword_ends(red: ModuleType) -> None:
+    for keyword in ("then", "else", "not", "if"):
+        root = {"$defs": {"loop": {keyword: {"$ref": "#/$defs/loop"}, "properties": {"pin": SENSITIVE}}}}
+        assert red.sensitive_paths({"pin": "s"}, {"$ref": "#/$defs/loop", **root}) == [("pin",)], keyword
+    root = {
+        "$defs": {"loop": {"dependentSchemas": {"pin": {"$ref": "#/$defs/loop"}}, "properties": {"pin": SENSITIVE}}}
+    }
+    assert red.sensitive_paths({"pin": "s"}, {"$ref": "#/$defs/loop", **root}) == [("pin",)]
+
+
+def test_redacted_replaces_an_item_of_a_nested_list(red: ModuleType) -> None:
+    value = {"outer": {"keys": ["shown", "secret"]}, "rows": [{"keys": ["a", "secret"]}]}
+    paths = [("outer", "keys", "1"), ("rows", "0", "keys", "1")]
+    assert red.redacted(value, paths) == {
+        "outer": {"keys": ["shown", "[REDACTED]"]},
+        "rows": [{"keys": ["a", "[REDACTED]"]}],
+    }
+
+
+def test_no_secrets_has_no_texts_and_combines(red: ModuleType) -> None:
+    assert red.NO_SECRETS.texts == frozenset() and red.NO_SECRETS.paths == frozenset()
+    found = red.combined(red.NO_SECRETS, red.Secrets.of([("a",)], ["hidden"]), red.NO_SECRETS)
+    assert found.texts == {"hidden"} and found.scrub("a hidden b") == "a [REDACTED] b"
