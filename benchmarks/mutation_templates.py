@@ -28,8 +28,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-PER_RUN = 60.0
-"""Seconds a mutant's pytest run may take before it counts as a timeout (an endless loop)."""
+PER_RUN = {"tests": 30.0, "confirm": 400.0}
+"""Seconds a mutant's pytest run may take before it counts as a timeout (an endless loop): the unit
+tests of the walks take a second or two, the registry tests (`confirm`) build packages."""
 
 
 def template_mutants(text: str) -> list[tuple[str, str]]:
@@ -94,7 +95,7 @@ def run_template(
     (root.parent / "spec.json").write_text(json.dumps(spec, indent=1), encoding="utf-8")
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     command = [sys.executable, str(Path(__file__).resolve()), "--serve", str(root.parent / "spec.json")]
-    subprocess.run(command, cwd=root, env=env, check=True, timeout=budget + 2 * PER_RUN)
+    subprocess.run(command, cwd=root, env=env, check=True, timeout=budget + 2 * max(PER_RUN.values()))
     done = _results(results)
     counts = Counter(done[name]["outcome"] for name, _ in mutants if name in done)
     survivors = [name for name, _ in mutants if done.get(name, {}).get("outcome") == "survived"]
@@ -128,7 +129,7 @@ def _warm() -> None:
     import toolgen.templating  # noqa: F401
 
 
-def _pytest(tests: Sequence[str], deadline: float) -> str:
+def _pytest(tests: Sequence[str], deadline: float, per_run: float) -> str:
     """Run pytest over `tests` in a forked child: `killed`, `survived`, `timeout`, `error` (pytest could
     not run them: usage, collection or internal error, no tests) or `cut` (the budget ran out first)."""
     pid = os.fork()
@@ -141,7 +142,7 @@ def _pytest(tests: Sequence[str], deadline: float) -> str:
         code = pytest.main([*tests, "-x", "-q", "-n0", "-p", "no:cacheprovider", "-p", "no:randomly"])
         os._exit(int(code))
     left = deadline - time.time()
-    limit = time.monotonic() + min(PER_RUN, left)
+    limit = time.monotonic() + min(per_run, left)
     while time.monotonic() < limit:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
@@ -171,10 +172,10 @@ def serve(spec_file: str) -> int:
                 return 0
             started = time.monotonic()
             template.write_text((Path(spec["folder"]) / f"{name}.jinja").read_text(encoding="utf-8"), encoding="utf-8")
-            outcome = _pytest(spec["tests"], spec["deadline"])
+            outcome = _pytest(spec["tests"], spec["deadline"], PER_RUN["tests"])
             by = "tests"
             if outcome == "survived" and spec["confirm"]:
-                outcome, by = _pytest(spec["confirm"], spec["deadline"]), "confirm"
+                outcome, by = _pytest(spec["confirm"], spec["deadline"], PER_RUN["confirm"]), "confirm"
             if outcome == "cut":  # not judged: a later run with the same --workdir takes it up
                 return 0
             row = {"mutant": name, "outcome": outcome, "by": by, "seconds": round(time.monotonic() - started, 2)}
