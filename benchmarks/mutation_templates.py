@@ -151,7 +151,7 @@ def _pytest(tests: Sequence[str], deadline: float, per_run: float) -> str:
         time.sleep(0.02)
     os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
-    return "timeout" if left >= PER_RUN else "cut"
+    return "timeout" if left >= per_run else "cut"
 
 
 def serve(spec_file: str) -> int:
