@@ -53,9 +53,9 @@ def template_mutants(text: str) -> list[tuple[str, str]]:
     for index, mutation in enumerate(mutations):
         where = getattr(getattr(mutation.contained_by_top_level_function, "name", None), "value", "module")
         mutated = module.deep_replace(mutation.original_node, mutation.mutated_node)
-        by_function.setdefault(where, []).append((f"{where}__{index}", header + mutated.code))
+        by_function.setdefault(where, []).append((f"{where}__{index}", header + mutated.code))  # type: ignore[attr-defined]
     queues = list(by_function.values())
-    out = []
+    out: list[tuple[str, str]] = []
     while any(queues):
         out.extend(queue.pop(0) for queue in queues if queue)
     return out
