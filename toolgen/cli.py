@@ -167,10 +167,11 @@ def check(ctx: Context, fmt: str, no_cache: bool) -> None:
 @guarded
 def validate(ctx: Context, paths: tuple[Path, ...], fmt: str, strict: bool) -> None:
     """Validate contracts (all of them, or only PATHS) and report every problem."""
+    from toolgen.build.targetchecks import target_diagnostics
     from toolgen.validate import validate_paths
 
     settings = settings_or_exit(ctx, fmt="json-list" if fmt == "json" else fmt)
-    found = validate_paths(settings, list(paths))
+    found = validate_paths(settings, list(paths), target_diagnostics)
     if strict:
         found = [d if d.is_error else d.promoted() for d in found]
     emit(found, fmt)

@@ -15,6 +15,7 @@ import pytest
 
 from tests.conftest import REPO
 from toolgen import rules
+from toolgen.build.targetchecks import target_diagnostics
 from toolgen.config import load_settings
 from toolgen.validate import validate_paths
 
@@ -74,7 +75,7 @@ def diagnose(tmp_path: Path, lang: str, kind: str, body: str) -> set[str]:
     (tmp_path / "contracts" / f"lookup_word.{lang}").write_text(text, encoding="utf-8")
     settings, problems = load_settings(tmp_path)
     assert not problems
-    return {d.code for d in validate_paths(settings, [])}
+    return {d.code for d in validate_paths(settings, [], target_diagnostics)}
 
 
 def test_every_rule_is_documented() -> None:
