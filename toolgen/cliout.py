@@ -24,9 +24,10 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from toolgen import diagnostics
-from toolgen.build import fastpath, write
+from toolgen.build import write
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, has_errors
+from toolgen.discovery import contract_files
 
 _HUNK = re.compile(r"@@ -(\d+)")
 """A unified diff's hunk header, with the hunk's first line in the old file (check's diffs: the file on disk)."""
@@ -236,8 +237,8 @@ PROGRESS_MIN_CONTRACTS = 200
 @contextlib.contextmanager
 def progress_bar(settings: Settings) -> Iterator[Callable[[str], None] | None]:
     """A progress bar on stderr over the build's steps, when stderr is a terminal and the catalog is large."""
-    files = fastpath.contract_files(settings.contracts_dir) if sys.stderr.isatty() else None
-    if files is None or len(files) < PROGRESS_MIN_CONTRACTS:
+    files = contract_files(settings.contracts_dir, settings)[0] if sys.stderr.isatty() else []
+    if len(files) < PROGRESS_MIN_CONTRACTS:
         yield None
         return
     steps = ["validate", *settings.targets]

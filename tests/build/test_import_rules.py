@@ -107,6 +107,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "toolgen.catalog",
             "toolgen.config",
             "toolgen.diagnostics",
+            "toolgen.discovery",
             "toolgen.frozen",
             "toolgen.load",
             "toolgen.positions",

@@ -29,9 +29,7 @@ def _wanted(settings: Settings, path: Path) -> str | None:
     return None
 
 
-def validate_paths(
-    settings: Settings, paths: Sequence[Path], targets: TargetChecks | None = None
-) -> list[Diagnostic]:
+def validate_paths(settings: Settings, paths: Sequence[Path], targets: TargetChecks | None = None) -> list[Diagnostic]:
     """Load and validate the project's contracts; with `paths`, report only on those files or folders.
 
     Duplicate names are still checked across the whole catalog. A named file or folder outside the
