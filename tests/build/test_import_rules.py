@@ -1,4 +1,5 @@
-"""The package's shape, read from its own imports: targets stay pure, nothing imports in a circle.
+"""The package's shape, read from its own imports: targets stay pure, nothing imports in a circle,
+and no import runs up the layers (`LAYERS`, described in toolgen/__init__.py).
 
 Every module under `toolgen/` is parsed (not imported): an `import toolgen.x` or `from toolgen.x
 import y` statement anywhere in it, at the top or inside a function, counts as an edge.
