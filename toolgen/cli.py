@@ -40,6 +40,8 @@ from toolgen.config import Settings, find_root
 from toolgen.diagnostics import has_errors
 
 FORMATS = click.Choice(["text", "json", "github"])
+SHAPES = click.Choice(["openai", "anthropic", "gemini", "mcp"])
+"""The provider formats `toolgen import --from` reads."""
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -242,13 +244,7 @@ def stats_command(ctx: Context, fmt: str) -> None:
 
 @main.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option(
-    "--from",
-    "shape",
-    type=click.Choice(["openai", "anthropic", "gemini", "mcp"]),
-    required=True,
-    help="The provider format of FILE (JSON or JSON Lines).",
-)
+@click.option("--from", "shape", type=SHAPES, required=True, help="The provider format of FILE (JSON or JSON Lines).")
 @click.option("--repair", is_flag=True, help="Fix what real catalogs get wrong, reporting every repair per tool.")
 @click.option(
     "--format",
