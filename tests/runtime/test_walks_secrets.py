@@ -419,3 +419,14 @@ def test_no_secrets_has_no_texts_and_combines(red: ModuleType) -> None:
     assert red.NO_SECRETS.texts == frozenset() and red.NO_SECRETS.paths == frozenset()
     found = red.combined(red.NO_SECRETS, red.Secrets.of([("a",)], ["hidden"]), red.NO_SECRETS)
     assert found.texts == {"hidden"} and found.scrub("a hidden b") == "a [REDACTED] b"
+
+
+def test_the_repr_of_secrets_shows_no_secret(red: ModuleType) -> None:
+    """A `Secrets` (held by the runtime's call outcome) may reach a log line or a debugger through
+    `repr`: it names where the secrets are, never what they are."""
+    found = red.Secrets.of([("api_key",)], ["hunter2-token", "s3cr3t-value"])
+    shown = repr(found)
+    assert "hunter2" not in shown and "s3cr3t" not in shown
+    assert "api_key" in shown  # the place is no secret, and says what the value holds
+    assert found == red.Secrets.of([("api_key",)], ["hunter2-token", "s3cr3t-value"])
+    assert found != red.Secrets.of([("api_key",)], ["another-token"])
