@@ -9,7 +9,9 @@ budget, and the surviving mutants are printed per module:
     .venv/bin/python benchmarks/mutation.py --list                     # the groups and their tests
 
 `--budget` is the wall time per group in seconds (default 420: the groups fit a few minutes each on
-2 cores); a group cut short says so and reports what it finished (`not checked`: never run). `--show`
+2 cores); a group cut short says so and reports what it finished (`not checked`: never run).
+`--resume --workdir DIR` goes on where a cut run in DIR stopped (a mutmut group run in pieces): the
+verdicts stand, the survivors are tried again with the current tests. `--show`
 prints each survivor's diff; `--without TEST` leaves a test file out, to measure what it kills.
 
 mutmut mutates Python files only. The registry's schema walks (redaction, null-dropping) live in the
@@ -26,6 +28,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -109,15 +112,21 @@ GROUPS = {
 diffs) so that each fits the default budget."""
 
 
-def _scratch(workdir: Path) -> Path:
-    """A fresh copy of the checkout under `workdir`, with `shared/` beside it as the tests expect."""
+def _scratch(workdir: Path, *, keep: bool = False) -> Path:
+    """A copy of the checkout under `workdir`, with `shared/` beside it as the tests expect.
+
+    Fresh, or with `keep` the files copied over an existing copy whose `mutants/` (mutmut's results)
+    stays.
+    """
     root = workdir / "checkout"
-    shutil.rmtree(root, ignore_errors=True)
-    root.mkdir(parents=True)
+    if not keep:
+        shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True, exist_ok=True)
     for name in COPIED:
         source = REPO / name
         if source.is_dir():
-            shutil.copytree(source, root / name, ignore=shutil.ignore_patterns("__pycache__", ".toolgen-cache"))
+            ignore = shutil.ignore_patterns("__pycache__", ".toolgen-cache")
+            shutil.copytree(source, root / name, ignore=ignore, dirs_exist_ok=True)
         elif source.is_file():
             shutil.copy2(source, root / name)
     shared = REPO.parent / "shared"
@@ -151,28 +160,28 @@ def _mutmut_config(group: Group, without: tuple[str, ...]) -> str:
     )
 
 
-def run_mutmut(
-    name: str, group: Group, workdir: Path, budget: float, without: tuple[str, ...] = ()
-) -> tuple[Counter[str], list[str], bool]:
-    """Run mutmut over the group; (outcome counts, surviving mutant names, finished)."""
-    root = _scratch(workdir / name)
-    pyproject = root / "pyproject.toml"
-    pyproject.write_text(pyproject.read_text(encoding="utf-8") + _mutmut_config(group, without), encoding="utf-8")
+def _mutmut(root: Path, mutants: list[str], budget: float) -> bool:
+    """`mutmut run` (all untried mutants, or these again) in its own session; False when cut by the budget."""
     mutmut = Path(sys.executable).with_name("mutmut")
     env = {**os.environ, "PYTHONHASHSEED": "0"}
-    finished = True
+    command = [str(mutmut), "run", "--max-children", "2", *mutants]
+    out = subprocess.DEVNULL
+    proc = subprocess.Popen(command, cwd=root, env=env, stdout=out, stderr=out, start_new_session=True)
     try:
-        subprocess.run(
-            [str(mutmut), "run", "--max-children", "2"],
-            cwd=root,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            timeout=budget,
-            check=False,
-        )
+        proc.wait(timeout=max(budget, 1))
+        return True
     except subprocess.TimeoutExpired:
-        finished = False
+        os.killpg(proc.pid, signal.SIGTERM)  # mutmut's forked workers too, not only mutmut
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        return False
+
+
+def _results(root: Path) -> tuple[Counter[str], list[str]]:
+    mutmut = Path(sys.executable).with_name("mutmut")
     listing = subprocess.run(
         [str(mutmut), "results", "--all", "true"], cwd=root, capture_output=True, text=True, check=False
     ).stdout
@@ -184,6 +193,26 @@ def run_mutmut(
             counts[match.group(2)] += 1
             if match.group(2) == "survived":
                 survivors.append(match.group(1))
+    return counts, survivors
+
+
+def run_mutmut(
+    name: str, group: Group, workdir: Path, budget: float, without: tuple[str, ...] = (), *, resume: bool = False
+) -> tuple[Counter[str], list[str], bool]:
+    """Run mutmut over the group; (outcome counts, surviving mutant names, finished).
+
+    With `resume` the group's earlier scratch copy is kept: mutants already judged keep their verdict,
+    except the survivors, which are tried again with the current tests.
+    """
+    started = time.monotonic()
+    root = _scratch(workdir / name, keep=resume)
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text(encoding="utf-8") + _mutmut_config(group, without), encoding="utf-8")
+    again = _results(root)[1] if resume and (root / "mutants").is_dir() else []
+    finished = _mutmut(root, [], budget)
+    if finished and again:
+        finished = _mutmut(root, again, budget - (time.monotonic() - started))
+    counts, survivors = _results(root)
     return counts, survivors, finished
 
 
@@ -271,6 +300,9 @@ def main() -> int:
         "--without", action="append", default=[], metavar="TEST", help="leave this test file out (to measure it)"
     )
     parser.add_argument("--list", action="store_true", help="list the groups, their modules and tests")
+    parser.add_argument(
+        "--resume", action="store_true", help="mutmut groups: go on in --workdir's copy (survivors tried again)"
+    )
     args = parser.parse_args()
     if args.list:
         for name, group in GROUPS.items():
@@ -285,9 +317,13 @@ def main() -> int:
     print(f"scratch folder: {workdir}")
     for name in args.groups or list(GROUPS):
         group = GROUPS[name]
-        runner = run_template if group.modules[0].endswith(".jinja") else run_mutmut
         started = time.monotonic()
-        counts, survivors, finished = runner(name, group, workdir, args.budget, tuple(args.without))
+        template = group.modules[0].endswith(".jinja")
+        if template:
+            counts, survivors, finished = run_template(name, group, workdir, args.budget, tuple(args.without))
+        else:
+            without = tuple(args.without)
+            counts, survivors, finished = run_mutmut(name, group, workdir, args.budget, without, resume=args.resume)
         total = sum(counts.values())
         state = "" if finished else " (budget spent: partial)"
         outcomes = ", ".join(f"{count} {outcome}" for outcome, count in sorted(counts.items()))
@@ -297,7 +333,7 @@ def main() -> int:
             print(f"   {module}: {count} survived")
         for mutant in survivors:
             print(f"   survived: {mutant}")
-            if args.show and runner is run_mutmut:
+            if args.show and not template:
                 print(show(workdir, name, mutant))
     return 0
 
