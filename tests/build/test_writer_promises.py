@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import traceback
 from pathlib import Path
 
 import pytest
@@ -163,6 +164,53 @@ def test_a_replay_deletes_only_files_that_hold_the_recorded_bytes(tmp_path: Path
     assert (out / "folder.txt").is_dir() and (out / "link.txt").is_symlink()
     assert (out / "target.txt").read_bytes() == b"generated\n"
     assert not (out / journal.MANIFEST).exists(), "no manifest was staged, none is installed"
+
+
+NOBODY = 65534
+"""The unprivileged uid and gid a root test run drops to, so that file permissions apply."""
+
+
+def _recover_unprivileged(out: Path) -> None:
+    """`journal.recover(out)` as a user that file permissions bind: directly when the tests do not run
+    as root; as root, in a forked child that drops to uid and gid 65534 (the folder is given to it)."""
+    if os.geteuid() != 0:
+        journal.recover(out)
+        return
+    for path in (out, *out.rglob("*")):
+        os.lchown(path, NOBODY, NOBODY)
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        code = 1
+        try:
+            os.chdir(out)  # as root: the folders above `out` need not be open to the unprivileged user
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            journal.recover(Path("."))
+            code = 0
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, "the recovery failed in the unprivileged child"
+
+
+def test_a_replay_keeps_a_file_to_delete_that_cannot_be_read(tmp_path: Path) -> None:
+    """Its bytes cannot be checked against the journal, so it counts as changed since: kept."""
+    out = tmp_path / "generated"
+    out.mkdir()
+    (out / "locked.txt").write_bytes(b"generated\n")
+    (out / "orphan.txt").write_bytes(b"generated\n")
+    digest = _sha(b"generated\n")
+    _journaled(out, {}, {"locked.txt": digest, "orphan.txt": digest}, {})
+    (out / "locked.txt").chmod(0)
+    _recover_unprivileged(out)
+    assert not (out / "orphan.txt").exists(), "the readable orphan is deleted: the recovery could delete"
+    assert not (out / journal.JOURNAL).exists(), "the recovery completed"
+    assert (out / "locked.txt").is_file(), "the file toolgen could not read was deleted"
+    assert (out / "locked.txt").stat().st_mode & 0o777 == 0
+    assert (out / "locked.txt").read_bytes() == b"generated\n"
 
 
 def test_recovery_removes_staging_folders_but_not_a_link_named_like_one(tmp_path: Path) -> None:
