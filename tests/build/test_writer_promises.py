@@ -9,9 +9,12 @@ import traceback
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+from factory import contract, write_json
 
 from toolgen import __version__
 from toolgen.build import journal, write
+from toolgen.cli import main
 from toolgen.diagnostics import Severity, format_text
 from toolgen.render import Artifact
 
@@ -342,6 +345,51 @@ def test_a_refused_update_carries_the_notes_of_what_it_recovered(tmp_path: Path)
     assert [d.code for d in caught.value.diagnostics] == ["TG132"]
     assert caught.value.notes == ["removed .toolgen-staging-old, left by an interrupted build"]
     assert (out / "a").read_text(encoding="utf-8") == "edited\n"
+
+
+def test_a_case_collision_found_after_a_recovery_carries_the_notes_of_what_it_recovered(tmp_path: Path) -> None:
+    """`plan` refuses the build after the recovery changed the folder: the user is still told of the recovery."""
+    out = tmp_path / "generated"
+    write.apply(write.plan(_arts(a="one"), out))
+    (out / ".toolgen-staging-old").mkdir()
+    with pytest.raises(write.WriteError, match="differ only in case") as caught:
+        write.update(_arts(a="two", A="three"), out, label="generated")
+    assert caught.value.notes == ["removed .toolgen-staging-old, left by an interrupted build"]
+    assert not (out / ".toolgen-staging-old").exists()
+    assert (out / "a").read_bytes() == b"one\n" and not (out / "A").exists()
+
+
+def _disk_full(*_: object) -> None:
+    raise OSError(28, "No space left on device")
+
+
+def test_an_update_that_fails_after_a_recovery_carries_the_notes_of_what_it_recovered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "generated"
+    write.apply(write.plan(_arts(a="one"), out))
+    (out / ".toolgen-staging-old").mkdir()
+    monkeypatch.setattr(journal, "commit", _disk_full)
+    with pytest.raises(write.WriteError, match="the update failed") as caught:
+        write.update(_arts(a="two"), out, label="generated")
+    assert caught.value.notes == ["removed .toolgen-staging-old, left by an interrupted build"]
+
+
+def test_the_cli_tells_of_a_recovery_when_the_build_then_fails(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A refusal without a rule code (here the system's) still prints what the recovery did, before why it stopped."""
+    write_json(project, contract("echo_text"))
+    runner = CliRunner()
+    assert runner.invoke(main, ["-C", str(project), "build"], catch_exceptions=False).exit_code == 0
+    (project / "generated" / ".toolgen-staging-old").mkdir()
+    write_json(project, contract("echo_text", description="Echo the text back unchanged, a second version of it."))
+    monkeypatch.setattr(journal, "commit", _disk_full)
+    result = runner.invoke(main, ["-C", str(project), "build"], catch_exceptions=False)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "toolgen: removed .toolgen-staging-old, left by an interrupted build",
+        "toolgen: generated: the update failed ([Errno 28] No space left on device);"
+        " the next build completes or undoes it",
+    ]
 
 
 def test_a_journal_toolgen_did_not_write_stops_update_with_tg135(tmp_path: Path) -> None:
