@@ -145,18 +145,19 @@ def _selected(group: Group, without: tuple[str, ...]) -> list[str]:
 
 
 PYTEST_ARGS = ("-p", "no:cacheprovider", "-n0", "-x", "-q")
-"""One process (the default addopts distribute over xdist workers, where mutmut cannot see which
-tests reach a mutant), stop at the first failure."""
+"""Every pytest run in one process, stopped at the first failure. The default addopts spread tests
+over xdist workers: mutmut then sees no test reach a mutant in its stats run, and each mutant's run
+starts workers (slow enough to time out under load) and exits 2 ("interrupted") when a test fails."""
 
 
 def _mutmut_config(group: Group, without: tuple[str, ...]) -> str:
-    tests = [*_selected(group, without), *PYTEST_ARGS]
     return (
         "\n[tool.mutmut]\n"
         'source_paths = ["toolgen"]\n'
         f"only_mutate = {json.dumps(list(group.modules))}\n"
         'also_copy = ["templates", "contracts", "docs", "README.md"]\n'
-        f"pytest_add_cli_args_test_selection = {json.dumps(tests)}\n"
+        f"pytest_add_cli_args = {json.dumps(list(PYTEST_ARGS))}\n"
+        f"pytest_add_cli_args_test_selection = {json.dumps(_selected(group, without))}\n"
     )
 
 
