@@ -18,7 +18,10 @@ mutmut mutates Python files only. The registry's schema walks (redaction, null-d
 Jinja template `templates/python/_schemas.py.jinja`; group `walks` takes mutmut's mutations of that
 template's Python body, writes each mutant into the template of the scratch copy, and runs the tests
 that render and import the generated package against it (slower: a package is built per mutant).
-Group `redact` does the same with the secrets walk of `templates/python/_redact.py.jinja`.
+Group `redact` does the same with the secrets walk of `templates/python/_redact.py.jinja`. Group
+`compat-import` does it with `toolgen/compat/table.py`'s `_build`: it builds the decision table at
+import, before mutmut's trampoline can switch it, so mutmut's own run (group `compat`) lists its
+mutants as survivors whatever the tests check.
 """
 
 from __future__ import annotations
@@ -47,6 +50,9 @@ class Group:
 
     modules: tuple[str, ...]
     tests: tuple[str, ...]
+    rewrite: tuple[str, ...] = ()
+    """Functions of the (one) Python module that run at import, before mutmut's trampoline can switch
+    them to a mutant: their mutants are written into the file itself and judged like a template's."""
 
 
 GROUPS = {
@@ -74,6 +80,11 @@ GROUPS = {
     "compat-report": Group(
         ("toolgen/compat/report.py", "toolgen/compat/base.py"),
         ("tests/compat/test_compat_schema.py", "tests/compat/test_compat_table.py", "tests/cli/test_cli_diff.py"),
+    ),
+    "compat-import": Group(
+        ("toolgen/compat/table.py",),
+        ("tests/compat/test_compat_table.py", "tests/compat/test_compat_rules_stated.py"),
+        rewrite=("_build",),
     ),
     "walks": Group(
         ("templates/python/_schemas.py.jinja",),
@@ -224,11 +235,12 @@ def show(workdir: Path, name: str, mutant: str) -> str:
     return proc.stdout
 
 
-def template_mutants(text: str) -> list[tuple[str, str]]:
+def template_mutants(text: str, only: tuple[str, ...] = ()) -> list[tuple[str, str]]:
     """(a name, the mutated template text) for each mutmut mutation of the template's Python body.
 
     The Jinja header lines (`{% ... %}` and `# {{ line }}`) are kept as they are; only the Python
-    after them is parsed and mutated, with mutmut's own operators.
+    after them is parsed and mutated, with mutmut's own operators. `only`: the mutants of these
+    top-level functions alone (a Python module's import-time functions).
     """
     from mutmut.mutation.file_mutation import create_mutations
 
@@ -240,8 +252,10 @@ def template_mutants(text: str) -> list[tuple[str, str]]:
     module, mutations, _, _ = create_mutations("template.py", body)
     by_function: dict[str, list[tuple[str, str]]] = {}
     for index, mutation in enumerate(mutations):
-        function = mutation.contained_by_top_level_function
-        where = function.name.value if function is not None else "module"
+        function = getattr(mutation.contained_by_top_level_function, "name", None)
+        where = function.value if function is not None else "module"
+        if only and where not in only:
+            continue
         mutated = module.deep_replace(mutation.original_node, mutation.mutated_node)
         by_function.setdefault(where, []).append((f"{where}__{index}", header + mutated.code))
     # Round robin over the functions: a run cut short by its budget has still tried each of them.
@@ -266,7 +280,7 @@ def run_template(
     here = Path.cwd()
     os.chdir(root)  # mutmut reads its configuration from the working directory
     try:
-        mutants = template_mutants(original)
+        mutants = template_mutants(original, group.rewrite)
     finally:
         os.chdir(here)
     counts: Counter[str] = Counter()
@@ -319,7 +333,7 @@ def main() -> int:
     for name in args.groups or list(GROUPS):
         group = GROUPS[name]
         started = time.monotonic()
-        template = group.modules[0].endswith(".jinja")
+        template = group.modules[0].endswith(".jinja") or bool(group.rewrite)
         if template:
             counts, survivors, finished = run_template(name, group, workdir, args.budget, tuple(args.without))
         else:
