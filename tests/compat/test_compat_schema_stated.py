@@ -1,0 +1,156 @@
+"""Schema comparison stated one behaviour at a time: `$ref` resolution, the place a finding names.
+
+`toolgen diff` gates CI on these findings: a rule code decides the bump, the message names the
+property a reviewer looks at, the pointers say where it is in each version. Written against the
+surviving mutants of `benchmarks/mutation.py compat-schema`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from toolgen.compat import Bump, Direction, diff_schema
+from toolgen.compat.model import Change
+
+IN, OUT = Direction.INPUT, Direction.OUTPUT
+
+
+def obj(props: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": props, **extra}
+
+
+def diff(base: Any, head: Any, direction: Direction = IN) -> list[Change]:
+    return diff_schema(direction, base, head, "/input_schema", "/input_schema")
+
+
+def brief(changes: list[Change]) -> list[tuple[str, Bump, str, str | None, str | None]]:
+    return [(c.rule, c.bump, c.message, c.base_pointer, c.head_pointer) for c in changes]
+
+
+# --- `$ref` into arrays, and `$ref`s that name nothing -------------------------------------------
+
+
+def test_a_ref_to_an_array_element_is_followed() -> None:
+    """`#/$defs/pair/1` names the second schema of a list: a change there is found and located."""
+    base = obj({"x": {"$ref": "#/$defs/pair/1"}}, **{"$defs": {"pair": [{"type": "string"}, {"type": "integer"}]}})
+    head = obj({"x": {"$ref": "#/$defs/pair/1"}}, **{"$defs": {"pair": [{"type": "string"}, {"type": "number"}]}})
+    assert brief(diff(base, head)) == [
+        ("TG425", Bump.MINOR, "`pair`: type widened",
+         "/input_schema/$defs/pair/1/type", "/input_schema/$defs/pair/1/type"),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("ref", "defs"),
+    [
+        ("#/$defs/pair/2", {"pair": [{"type": "string"}, {"type": "integer"}]}),  # one past the end
+        ("#/$defs/pair/first", {"pair": [{"type": "string"}]}),  # not an index
+        ("#/$defs/word/0", {"word": "text"}),  # a string is not a list of schemas
+    ],
+    ids=["past-the-end", "not-an-index", "into-a-string"],
+)
+def test_a_ref_that_names_no_schema_is_unresolvable(ref: str, defs: dict[str, Any]) -> None:
+    """TG442 (fail closed, with the fix 'make every $ref point inside'), not a crash reported as TG441."""
+    base = obj({"x": {"type": "string"}})
+    head = obj({"x": {"$ref": ref}}, **{"$defs": defs})
+    assert brief(diff(base, head)) == [
+        ("TG442", Bump.MAJOR, "`x`: a $ref could not be resolved, so this part cannot be compared",
+         "/input_schema/properties/x", "/input_schema/properties/x"),
+    ]  # fmt: skip
+
+
+# --- a `$ref` with sibling keywords ---------------------------------------------------------------
+
+
+def test_a_ref_to_false_with_a_sibling_still_accepts_nothing() -> None:
+    """An output property that could hold no value now holds strings: callers get values they never
+    handled (major for output), not a narrowed type (minor)."""
+    never = {"$defs": {"never": False}}
+    base = obj({"x": {"$ref": "#/$defs/never", "description": "Unused."}}, **never)
+    head = obj({"x": {"type": "string", "description": "Unused."}}, **never)
+    assert brief(diff(base, head, OUT)) == [
+        ("TG431", Bump.MAJOR, "`never`: schema accepted no value, now accepts some",
+         "/input_schema/$defs/never", "/input_schema/properties/x"),
+    ]  # fmt: skip
+
+
+def test_a_ref_to_true_with_sibling_constraints_is_the_siblings() -> None:
+    """`{"$ref": <true>, "type": "string"}` accepts strings only: inlining it is no change."""
+    anything = {"$defs": {"anything": True}}
+    base = obj({"x": {"$ref": "#/$defs/anything", "type": "string"}}, **anything)
+    head = obj({"x": {"type": "string"}}, **anything)
+    assert diff(base, head) == []
+    assert diff(head, base) == []
+
+
+def test_a_sibling_annotation_over_the_targets_own_is_merged_not_combined() -> None:
+    """A sibling `description` replaces the target's: no `allOf` appears, so inlining is no change."""
+    base = obj({"x": {"type": "string", "description": "Here."}})
+    head = obj({"x": {"$ref": "#/$defs/text", "description": "Here."}}, **{"$defs": {"text": {
+        "type": "string", "description": "Any text."}}})  # fmt: skip
+    assert diff(base, head) == []
+
+
+# --- the property a finding names -----------------------------------------------------------------
+
+
+def test_a_finding_names_the_longer_of_the_two_property_paths() -> None:
+    """Inline `range.start` in the base, `span.start` in the head's `$defs`: the message names
+    `range.start` (the longer path), whichever sorts first."""
+    start = {"start": {"type": "integer"}}
+    base = obj({"range": obj(start)})
+    head = obj({"range": {"$ref": "#/$defs/span"}}, **{"$defs": {"span": obj({"start": {"type": "number"}})}})
+    assert brief(diff(base, head)) == [
+        ("TG425", Bump.MINOR, "`range.start`: type widened",
+         "/input_schema/properties/range/properties/start/type", "/input_schema/$defs/span/properties/start/type"),
+    ]  # fmt: skip
+
+
+def test_each_sides_pointer_prefix_is_stripped_from_its_own_pointers() -> None:
+    """`diff_schema` takes a prefix per version; the property path is read after each side's own."""
+    base = obj({"word": {"type": "string"}})
+    head = obj({"word": {"type": "string", "maxLength": 3}})
+    [change] = diff_schema(IN, base, head, "/input_schema", "/tools/0/input_schema")
+    assert (change.message, change.base_pointer, change.head_pointer) == (
+        "`word`: maxLength added",
+        "/input_schema/properties/word",
+        "/tools/0/input_schema/properties/word/maxLength",
+    )
+    [change] = diff_schema(IN, base, head, "/tools/0/input_schema", "/input_schema")
+    assert change.message == "`word`: maxLength added"
+
+
+def test_the_longer_path_is_read_with_each_sides_own_prefix() -> None:
+    """`items` removed: the base place is inside `f[]`, the head's is `f` itself; each pointer is read
+    after its own version's prefix, so the message still names `f[]`."""
+    base = obj({"f": {"type": "array", "items": {"type": "string"}}})
+    head = obj({"f": {"type": "array"}})
+    [change] = diff_schema(IN, base, head, "/input_schema", "/tools/0/input_schema")
+    assert (change.rule, change.message) == ("TG425", "`f[]`: type widened")
+    assert (change.base_pointer, change.head_pointer) == (
+        "/input_schema/properties/f/items/type",
+        "/tools/0/input_schema/properties/f",
+    )
+
+
+# --- schemas toolgen cannot walk ------------------------------------------------------------------
+
+
+def test_identical_schemas_are_no_change_even_when_they_cannot_be_walked() -> None:
+    """A hand-edited base catalog kept as it was by the head: nothing changed, so nothing to report."""
+    odd = {"type": "object", "properties": {"a": {"type": "string"}, "b": "not a schema"}, "required": 7}
+    broken = {"properties": [1, "a"]}
+    for schema in (odd, broken):
+        assert diff(schema, dict(schema)) == []
+
+
+def test_a_schema_that_cannot_be_walked_is_one_major_finding_with_both_versions() -> None:
+    """Fail closed: TG441 at the schema's root, naming the error kind, with both whole schemas as values."""
+    base = obj({"a": {"type": "string"}})
+    head = {"type": "object", "properties": [1]}
+    assert [(c.rule, c.bump, c.message, c.base_pointer, c.head_pointer, c.old, c.new) for c in diff(base, head)] == [
+        ("TG441", Bump.MAJOR, "schema is malformed and cannot be compared (TypeError)",
+         "/input_schema", "/input_schema", base, head),
+    ]  # fmt: skip
