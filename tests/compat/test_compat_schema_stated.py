@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from toolgen.compat import Bump, Direction, diff_schema
+from toolgen.compat import ABSENT, Bump, Direction, diff_schema
 from toolgen.compat.model import Change
+from toolgen.compat.schema import MAX_DEPTH
 
 IN, OUT = Direction.INPUT, Direction.OUTPUT
 
@@ -154,3 +155,88 @@ def test_a_schema_that_cannot_be_walked_is_one_major_finding_with_both_versions(
         ("TG441", Bump.MAJOR, "schema is malformed and cannot be compared (TypeError)",
          "/input_schema", "/input_schema", base, head),
     ]  # fmt: skip
+
+
+# --- anyOf / oneOf / allOf ------------------------------------------------------------------------
+
+S, N = {"type": "string"}, {"type": "integer"}
+
+
+def full(changes: list[Change]) -> list[tuple[Any, ...]]:
+    return [(c.rule, c.message, c.base_pointer, c.head_pointer, c.old, c.new) for c in changes]
+
+
+def test_a_combinator_added_or_removed_says_which_with_its_branches() -> None:
+    plain, either = obj({"x": {}}), obj({"x": {"anyOf": [S, N]}})
+    x = "/input_schema/properties/x"
+    assert full(diff(plain, either)) == [("TG437", "`x`: anyOf added", x, f"{x}/anyOf", ABSENT, [S, N])]
+    assert full(diff(either, plain)) == [("TG436", "`x`: anyOf removed", f"{x}/anyOf", x, [S, N], ABSENT)]
+
+
+def test_branches_added_or_removed_are_named_with_both_lists() -> None:
+    two, three = obj({"x": {"anyOf": [S, N]}}), obj({"x": {"anyOf": [S, N, {"type": "boolean"}]}})
+    at = "/input_schema/properties/x/anyOf"
+    assert full(diff(two, three)) == [
+        ("TG436", "`x`: anyOf branches added", at, at, [S, N], three["properties"]["x"]["anyOf"])
+    ]
+    assert full(diff(three, two)) == [
+        ("TG437", "`x`: anyOf branches removed", at, at, three["properties"]["x"]["anyOf"], [S, N])
+    ]
+
+
+def test_a_oneof_branch_that_changed_what_it_accepts_is_tg438_with_both_lists() -> None:
+    base, head = obj({"x": {"oneOf": [S, N]}}), obj({"x": {"oneOf": [S, {"type": "number"}]}})
+    at = "/input_schema/properties/x/oneOf"
+    assert full(diff(base, head)) == [
+        ("TG425", "`x.oneOf[1]`: type widened", f"{at}/1/type", f"{at}/1/type", "integer", "number"),
+        ("TG438", "`x`: a oneOf branch changed: a value may now match two branches or none", at, at,
+         [S, N], [S, {"type": "number"}]),
+    ]  # fmt: skip
+
+
+def test_a_oneof_branch_that_changed_only_its_documentation_is_not_tg438() -> None:
+    """A patch-level change inside a branch cannot make a value match two branches; nor does a
+    major change elsewhere in the schema count against the oneOf."""
+    base = obj({"y": S, "x": {"oneOf": [S, N]}})
+    head = obj({"x": {"oneOf": [S, {**N, "description": "A count."}]}})
+    assert [(c.rule, c.message) for c in diff(base, head)] == [
+        ("TG440", "`x.oneOf[1]`: description changed"),
+        ("TG422", "property `y` removed"),
+    ]
+
+
+def test_branches_are_located_in_each_version_when_the_combinator_moved() -> None:
+    base = obj({"x": {"anyOf": [S, N]}})
+    head = obj({"x": {"$ref": "#/$defs/x"}}, **{"$defs": {"x": {"anyOf": [S, {"type": "number"}]}}})
+    assert [(c.rule, c.base_pointer, c.head_pointer) for c in diff(base, head)] == [
+        ("TG425", "/input_schema/properties/x/anyOf/1/type", "/input_schema/$defs/x/anyOf/1/type"),
+    ]
+
+
+def _branches(depth: int, leaf: dict[str, Any]) -> dict[str, Any]:
+    for _ in range(depth):
+        leaf = {"anyOf": [leaf]}
+    return leaf
+
+
+def test_each_branch_level_counts_once_toward_the_depth_limit() -> None:
+    """Nested within the limit the real change is found; past it, TG442 (fail closed)."""
+    shallow = diff(_branches(MAX_DEPTH - 4, S), _branches(MAX_DEPTH - 4, N))
+    assert [c.rule for c in shallow] == ["TG427"]
+    deep = diff(_branches(MAX_DEPTH + 4, S), _branches(MAX_DEPTH + 4, N))
+    assert [c.rule for c in deep] == ["TG442"]
+    assert deep[0].message.endswith(f"]`: schemas nest deeper than {MAX_DEPTH} levels")
+
+
+# --- multipleOf -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("before", "after"), [(0, 2), (2, 0), (-2, 4), (4, -2), (2, "two"), ("two", 2)])
+def test_a_step_that_is_not_a_positive_number_cannot_be_compared(before: Any, after: Any) -> None:
+    """Fail closed: TG433 (major), never 'loosened'/'tightened' by arithmetic on a step the schema forbids."""
+    [change] = diff(obj({"n": {"multipleOf": before}}), obj({"n": {"multipleOf": after}}))
+    assert (change.rule, change.bump, change.message) == (
+        "TG433",
+        Bump.MAJOR,
+        "`n`: multipleOf changed to an unrelated step",
+    )

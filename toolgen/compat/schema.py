@@ -128,7 +128,7 @@ class SchemaDiff:
                 parts.append(("." if parts else "") + following)
                 index += 1
             elif token in _INDEXED and following is not None:
-                parts.append(f"{token}[{following}]")
+                parts.append(("." if parts else "") + f"{token}[{following}]")
                 index += 1
             elif token in _SHAPES:
                 parts.append(_SHAPES[token])
