@@ -71,6 +71,7 @@ GROUPS = {
     "compat-schema": Group(
         ("toolgen/compat/schema.py", "toolgen/compat/keywords.py"),
         (
+            "tests/compat/test_compat_schema_stated.py",
             "tests/compat/test_compat_rules_stated.py",
             "tests/compat/test_compat_schema.py",
             "tests/compat/test_compat_table.py",
