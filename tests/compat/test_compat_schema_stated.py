@@ -34,7 +34,8 @@ def brief(changes: list[Change]) -> list[tuple[str, Bump, str, str | None, str |
 
 
 def test_a_ref_to_an_array_element_is_followed() -> None:
-    """`#/$defs/pair/1` names the second schema of a list: a change there is found and located."""
+    """`#/$defs/pair/1` names the second schema of a list: a change there is found and located (both
+    sides are inside `$defs`, so the message names the definition)."""
     base = obj({"x": {"$ref": "#/$defs/pair/1"}}, **{"$defs": {"pair": [{"type": "string"}, {"type": "integer"}]}})
     head = obj({"x": {"$ref": "#/$defs/pair/1"}}, **{"$defs": {"pair": [{"type": "string"}, {"type": "number"}]}})
     assert brief(diff(base, head)) == [
@@ -72,7 +73,7 @@ def test_a_ref_to_false_with_a_sibling_still_accepts_nothing() -> None:
     base = obj({"x": {"$ref": "#/$defs/never", "description": "Unused."}}, **never)
     head = obj({"x": {"type": "string", "description": "Unused."}}, **never)
     assert brief(diff(base, head, OUT)) == [
-        ("TG431", Bump.MAJOR, "`never`: schema accepted no value, now accepts some",
+        ("TG431", Bump.MAJOR, "`x`: schema accepted no value, now accepts some",
          "/input_schema/$defs/never", "/input_schema/properties/x"),
     ]  # fmt: skip
 
@@ -97,9 +98,9 @@ def test_a_sibling_annotation_over_the_targets_own_is_merged_not_combined() -> N
 # --- the property a finding names -----------------------------------------------------------------
 
 
-def test_a_finding_names_the_longer_of_the_two_property_paths() -> None:
-    """Inline `range.start` in the base, `span.start` in the head's `$defs`: the message names
-    `range.start` (the longer path), whichever sorts first."""
+def test_a_finding_names_the_property_path_rather_than_a_definition() -> None:
+    """Inline `range.start` in the base, `span.start` in the head's `$defs`: the message names the
+    property callers know, `range.start`, whichever sorts first."""
     start = {"start": {"type": "integer"}}
     base = obj({"range": obj(start)})
     head = obj({"range": {"$ref": "#/$defs/span"}}, **{"$defs": {"span": obj({"start": {"type": "number"}})}})
@@ -239,4 +240,124 @@ def test_a_step_that_is_not_a_positive_number_cannot_be_compared(before: Any, af
         "TG433",
         Bump.MAJOR,
         "`n`: multipleOf changed to an unrelated step",
+    )
+
+
+# --- arrays ---------------------------------------------------------------------------------------
+
+
+def arr(**keywords: Any) -> dict[str, Any]:
+    return obj({"f": {"type": "array", **keywords}})
+
+
+F = "/input_schema/properties/f"
+
+
+def test_items_removed_accepts_any_item() -> None:
+    """No `items` means any item (true), not no item: input loosened (minor), output widened (major)."""
+    base, head = arr(items=S), arr()
+    assert full(diff(base, head)) == [("TG425", "`f[]`: type widened", f"{F}/items/type", F, "string", ABSENT)]
+    assert [c.bump for c in diff(base, head, OUT)] == [Bump.MAJOR]
+    assert full(diff(head, base)) == [("TG426", "`f[]`: type narrowed", F, f"{F}/items/type", ABSENT, "string")]
+
+
+def test_items_are_located_in_each_version_after_a_ref() -> None:
+    base = arr(items=N)
+    head = obj({"f": {"$ref": "#/$defs/list"}}, **{"$defs": {"list": {"type": "array", "items": {"type": "number"}}}})
+    assert [(c.rule, c.base_pointer, c.head_pointer) for c in diff(base, head)] == [
+        ("TG425", f"{F}/items/type", "/input_schema/$defs/list/items/type"),
+    ]
+
+
+def test_prefix_items_are_compared_position_by_position_in_each_version() -> None:
+    base = arr(prefixItems=[S, N])
+    head = obj({"f": {"$ref": "#/$defs/pair"}}, **{"$defs": {"pair": {"type": "array", "prefixItems": [
+        S, {"type": "number"}]}}})  # fmt: skip
+    assert full(diff(base, head)) == [
+        ("TG425", "`f.prefixItems[1]`: type widened", f"{F}/prefixItems/1/type",
+         "/input_schema/$defs/pair/prefixItems/1/type", "integer", "number"),
+    ]  # fmt: skip
+
+
+def test_prefix_items_of_another_length_cannot_be_compared() -> None:
+    base, head = arr(prefixItems=[S]), arr(prefixItems=[S, N])
+    assert full(diff(base, head)) == [
+        ("TG441", "`f`: prefixItems changed length", f"{F}/prefixItems", f"{F}/prefixItems", [S], [S, N]),
+    ]
+    assert full(diff(arr(), head)) == [("TG441", "`f`: prefixItems changed length", F, f"{F}/prefixItems", [], [S, N])]
+
+
+def test_each_items_level_counts_once_toward_the_depth_limit() -> None:
+    def nested(depth: int, leaf: dict[str, Any]) -> dict[str, Any]:
+        for _ in range(depth):
+            leaf = {"items": leaf}
+        return leaf
+
+    def tuples(depth: int, leaf: dict[str, Any]) -> dict[str, Any]:
+        for _ in range(depth):
+            leaf = {"prefixItems": [leaf]}
+        return leaf
+
+    for build in (nested, tuples):
+        assert [c.rule for c in diff(build(MAX_DEPTH - 4, S), build(MAX_DEPTH - 4, N))] == ["TG427"]
+        assert [c.rule for c in diff(build(MAX_DEPTH + 4, S), build(MAX_DEPTH + 4, N))] == ["TG442"]
+
+
+# --- additionalProperties -------------------------------------------------------------------------
+
+
+def test_additional_properties_opened_and_closed_are_stated_with_both_values() -> None:
+    closed, opened = obj({}, additionalProperties=False), obj({}, additionalProperties=S)
+    at = "/input_schema/additionalProperties"
+    assert full(diff(closed, opened)) == [("TG434", "`{}`: additionalProperties no longer false", at, at, False, S)]
+    assert full(diff(opened, closed)) == [("TG435", "`{}`: additionalProperties became false", at, at, S, False)]
+    assert full(diff(obj({}), closed)) == [
+        ("TG435", "`{}`: additionalProperties became false", "/input_schema", at, True, False),
+    ]
+
+
+def test_the_schema_of_additional_properties_is_compared_in_each_version() -> None:
+    base = obj({"m": {"type": "object", "additionalProperties": N}})
+    head = obj({"m": {"$ref": "#/$defs/map"}}, **{"$defs": {"map": {"type": "object", "additionalProperties": {
+        "type": "number"}}}})  # fmt: skip
+    assert full(diff(base, head)) == [
+        ("TG425", "`m{}`: type widened", "/input_schema/properties/m/additionalProperties/type",
+         "/input_schema/$defs/map/additionalProperties/type", "integer", "number"),
+    ]  # fmt: skip
+
+
+def test_each_additional_properties_level_counts_once_toward_the_depth_limit() -> None:
+    def nested(depth: int, leaf: dict[str, Any]) -> dict[str, Any]:
+        for _ in range(depth):
+            leaf = {"additionalProperties": leaf}
+        return leaf
+
+    assert [c.rule for c in diff(nested(MAX_DEPTH - 4, S), nested(MAX_DEPTH - 4, N))] == ["TG427"]
+    assert [c.rule for c in diff(nested(MAX_DEPTH + 4, S), nested(MAX_DEPTH + 4, N))] == ["TG442"]
+
+
+# --- numbers in bounds and steps ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("before", [True, "5"], ids=["boolean", "numeric-string"])
+def test_a_bound_that_is_not_a_number_cannot_be_compared(before: Any) -> None:
+    """`true` and `"5"` are not numbers (JSON Schema compares no such bound): fail closed with TG441."""
+    [change] = diff(obj({"s": {"maxLength": before}}), obj({"s": {"maxLength": 3}}))
+    assert (change.rule, change.message) == ("TG441", "`s`: maxLength changed to a value toolgen cannot compare")
+
+
+def test_decimal_steps_are_compared_as_written() -> None:
+    """0.3 is a multiple of 0.1 as written, though not in binary floating point: tightened, not unknown."""
+    [change] = diff(obj({"n": {"multipleOf": 0.1}}), obj({"n": {"multipleOf": 0.3}}))
+    assert (change.rule, change.message) == ("TG432", "`n`: multipleOf tightened (a multiple of the old step)")
+
+
+def test_a_longer_definition_name_does_not_hide_the_property() -> None:
+    """`f` moved into `$defs/a_long_name`: the message still names `f`, not the definition."""
+    base = obj({"f": {"type": "string"}})
+    head = obj({"f": {"$ref": "#/$defs/a_long_name"}}, **{"$defs": {"a_long_name": {"type": "string", "maxLength": 2}}})
+    [change] = diff(base, head)
+    assert (change.message, change.head_pointer) == (
+        "`f`: maxLength added",
+        "/input_schema/$defs/a_long_name/maxLength",
     )
