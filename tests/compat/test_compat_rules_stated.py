@@ -236,3 +236,24 @@ def test_rules_the_project_turned_off_are_left_out_of_a_catalog_diff() -> None:
     base, head = build_catalog([make()]), build_catalog([make(version="1.0.1", description="Other.", tags=["t"])])
     assert [c.rule for c in diff_catalogs(base, head).tools[0].changes] == ["TG407", "TG407"]
     assert diff_catalogs(base, head, off=frozenset({"TG407"})).tools[0].changes == ()
+
+
+def test_changes_are_listed_by_their_place_in_the_head_then_in_the_base() -> None:
+    """A removed `timeout_ms` has no place in the head: it is listed at its base place, between
+    `/description` and `/title`, not first."""
+    base = make(timeout_ms=5000, title="Old")
+    head = make(description="Look up a word, quickly.", title="New")
+    assert [(c.rule, c.base_pointer, c.head_pointer) for c in diff_contract(base, head)] == [
+        ("TG407", "/description", "/description"),
+        ("TG241", "/timeout_ms", ""),
+        ("TG407", "/title", "/title"),
+    ]
+
+
+def test_changes_at_one_head_place_are_ordered_by_their_base_place_before_their_rule() -> None:
+    schema = {"type": "object", "maxProperties": 3, "properties": {"z": {"type": "string"}}}
+    base, head = make(input_schema=schema), make(input_schema={"type": "object"})
+    assert [(c.rule, c.base_pointer, c.head_pointer) for c in diff_contract(base, head)] == [
+        ("TG431", "/input_schema/maxProperties", "/input_schema"),
+        ("TG422", "/input_schema/properties/z", "/input_schema"),
+    ]
