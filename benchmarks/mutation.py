@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-COPIED = ("toolgen", "templates", "tests", "docs", "contracts", "README.md", "pyproject.toml")
+COPIED = ("toolgen", "templates", "tests", "docs", "contracts", "README.md", "pyproject.toml", ".pre-commit-hooks.yaml")
 
 
 @dataclass(frozen=True)
@@ -167,7 +167,7 @@ def _mutmut_config(group: Group, without: tuple[str, ...]) -> str:
         "\n[tool.mutmut]\n"
         'source_paths = ["toolgen"]\n'
         f"only_mutate = {json.dumps(list(group.modules))}\n"
-        'also_copy = ["templates", "contracts", "docs", "README.md"]\n'
+        'also_copy = ["templates", "contracts", "docs", "README.md", ".pre-commit-hooks.yaml"]\n'
         f"pytest_add_cli_args = {json.dumps(list(PYTEST_ARGS))}\n"
         f"pytest_add_cli_args_test_selection = {json.dumps(_selected(group, without))}\n"
     )
@@ -178,8 +178,8 @@ def _mutmut(root: Path, mutants: list[str], budget: float) -> bool:
     mutmut = Path(sys.executable).with_name("mutmut")
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     command = [str(mutmut), "run", "--max-children", "2", *mutants]
-    out = subprocess.DEVNULL
-    proc = subprocess.Popen(command, cwd=root, env=env, stdout=out, stderr=out, start_new_session=True)
+    with (root.parent / "mutmut.log").open("ab") as log:  # why a run checked nothing (a failing clean run)
+        proc = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=log, start_new_session=True)
     try:
         proc.wait(timeout=max(budget, 1))
         return True
@@ -344,6 +344,8 @@ def main() -> int:
         state = "" if finished else " (budget spent: partial)"
         outcomes = ", ".join(f"{count} {outcome}" for outcome, count in sorted(counts.items()))
         print(f"\n== {name}: {total} mutants, {outcomes}{state} in {time.monotonic() - started:.0f}s")
+        if total and counts["not checked"] == total:
+            print(f"   nothing was checked: see {workdir / name / 'mutmut.log'}")
         by_module = Counter(mutant.rsplit(".", 1)[0] if "." in mutant else group.modules[0] for mutant in survivors)
         for module, count in sorted(by_module.items()):
             print(f"   {module}: {count} survived")
