@@ -257,3 +257,19 @@ def test_changes_at_one_head_place_are_ordered_by_their_base_place_before_their_
         ("TG431", "/input_schema/maxProperties", "/input_schema"),
         ("TG422", "/input_schema/properties/z", "/input_schema"),
     ]
+
+
+def test_a_timeout_change_says_which_way_with_both_values_and_places() -> None:
+    """TG241: lowered or added is minor (calls that finished in time may now time out), raised or
+    removed is patch; the side without a `timeout_ms` has the tool itself as its place."""
+    cases = [
+        (5000, 2000, Bump.MINOR, "timeout_ms lowered: 5000 -> 2000", ("/timeout_ms", "/timeout_ms"), (5000, 2000)),
+        (2000, 5000, Bump.PATCH, "timeout_ms raised: 2000 -> 5000", ("/timeout_ms", "/timeout_ms"), (2000, 5000)),
+        (None, 3000, Bump.MINOR, "timeout_ms lowered: none -> 3000", ("", "/timeout_ms"), (ABSENT, 3000)),
+        (3000, None, Bump.PATCH, "timeout_ms raised: 3000 -> none", ("/timeout_ms", ""), (3000, ABSENT)),
+    ]
+    for old, new, bump, message, at, values in cases:
+        base = make(**({} if old is None else {"timeout_ms": old}))
+        head = make(**({} if new is None else {"timeout_ms": new}))
+        assert rows(base, head) == [("TG241", META, bump, message, *at, *values)], (old, new)
+    assert rows(make(timeout_ms=3000), make(timeout_ms=3000)) == []
