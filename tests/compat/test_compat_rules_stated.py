@@ -273,3 +273,17 @@ def test_a_timeout_change_says_which_way_with_both_values_and_places() -> None:
         head = make(**({} if new is None else {"timeout_ms": new}))
         assert rows(base, head) == [("TG241", META, bump, message, *at, *values)], (old, new)
     assert rows(make(timeout_ms=3000), make(timeout_ms=3000)) == []
+
+
+def test_a_standard_error_declared_on_one_side_only_has_no_description_on_the_other() -> None:
+    """`NOT_FOUND` may be returned undeclared; declaring it documents it: the undeclared side shows
+    `(absent)`, not `null`."""
+    implied, declared = make(), make(errors=[{"code": "NOT_FOUND", "description": "No such word."}])
+    assert rows(implied, declared) == [
+        ("TG407", META, Bump.PATCH, "description of error `NOT_FOUND` changed", "/errors", "/errors/0",
+         ABSENT, "No such word."),
+    ]  # fmt: skip
+    assert rows(declared, implied) == [
+        ("TG407", META, Bump.PATCH, "description of error `NOT_FOUND` changed", "/errors/0", "/errors",
+         "No such word.", ABSENT),
+    ]  # fmt: skip
