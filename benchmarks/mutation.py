@@ -80,7 +80,12 @@ GROUPS = {
     ),
     "compat-report": Group(
         ("toolgen/compat/report.py", "toolgen/compat/base.py"),
-        ("tests/compat/test_compat_schema.py", "tests/compat/test_compat_table.py", "tests/cli/test_cli_diff.py"),
+        (
+            "tests/compat/test_compat_report_stated.py",
+            "tests/compat/test_compat_schema.py",
+            "tests/compat/test_compat_table.py",
+            "tests/cli/test_cli_diff.py",
+        ),
     ),
     "compat-import": Group(
         ("toolgen/compat/table.py",),
