@@ -361,3 +361,22 @@ def test_a_longer_definition_name_does_not_hide_the_property() -> None:
         "`f`: maxLength added",
         "/input_schema/$defs/a_long_name/maxLength",
     )
+
+
+def test_a_branch_path_reads_from_the_root_and_goes_on_into_the_branch() -> None:
+    """`anyOf[1]` for a branch of the schema itself; `x.anyOf[0].y` for a property inside a branch."""
+    [change] = diff({"anyOf": [S, N]}, {"anyOf": [S, {"type": "number"}]})
+    assert change.message == "`anyOf[1]`: type widened"
+    base = obj({"x": {"anyOf": [obj({"y": S})]}})
+    head = obj({"x": {"anyOf": [obj({"y": {"type": "string", "maxLength": 2}})]}})
+    [change] = diff(base, head)
+    assert change.message == "`x.anyOf[0].y`: maxLength added"
+
+
+def test_additional_properties_false_dropped_is_opened() -> None:
+    """No `additionalProperties` means any further property (true), stated as the new value."""
+    at = "/input_schema/additionalProperties"
+    closed = obj({}, additionalProperties=False)
+    assert full(diff(closed, obj({}))) == [
+        ("TG434", "`{}`: additionalProperties no longer false", at, "/input_schema", False, True),
+    ]
