@@ -9,7 +9,9 @@ budget, and the surviving mutants are printed per module:
     .venv/bin/python benchmarks/mutation.py --list                     # the groups and their tests
 
 `--budget` is the wall time per group in seconds (default 420: the groups fit a few minutes each on
-2 cores); a group cut short says so and reports what it finished (`not checked`: never run). `--show`
+2 cores); a group cut short says so and reports what it finished (`not checked`: never run).
+`--resume --workdir DIR` goes on where a cut run in DIR stopped (a mutmut group run in pieces): the
+verdicts stand, the survivors are tried again with the current tests. `--show`
 prints each survivor's diff; `--without TEST` leaves a test file out, to measure what it kills.
 
 mutmut mutates Python files only. The registry's schema walks live in Jinja templates: group `walks`
@@ -23,7 +25,10 @@ mutant, so a mutant costs a second or two. A mutant they leave alive is judged a
 mutants) took 11 min and `redact` (561) 28 min, most of it confirming the equivalent survivors, so
 give them `--budget 2400`; a run cut short resumes with the same `--workdir`, and `--without` leaves
 `confirm` tests out too (a quick first pass: 9 and 20 min). `--show` prints each surviving template
-mutant as a diff.
+mutant as a diff. Group
+`compat-import` writes mutants into `toolgen/compat/table.py` the same way, one pytest run each:
+its `_build` makes the decision table at import, before mutmut's trampoline can switch it, so
+mutmut's own run (group `compat`) lists those mutants as survivors whatever the tests check.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -44,7 +50,7 @@ from pathlib import Path
 from benchmarks import mutation_templates
 
 REPO = Path(__file__).resolve().parent.parent
-COPIED = ("toolgen", "templates", "tests", "docs", "contracts", "README.md", "pyproject.toml")
+COPIED = ("toolgen", "templates", "tests", "docs", "contracts", "README.md", "pyproject.toml", ".pre-commit-hooks.yaml")
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,9 @@ class Group:
 
     modules: tuple[str, ...]
     tests: tuple[str, ...]
+    rewrite: tuple[str, ...] = ()
+    """Functions of the (one) Python module that run at import, before mutmut's trampoline can switch
+    them to a mutant: their mutants are written into the file itself and judged like a template's."""
     confirm: tuple[str, ...] = ()
     """Template groups only: slower tests, run on a mutant that `tests` leave alive."""
 
@@ -63,24 +72,39 @@ WALK_TESTS = ("tests/runtime/test_walks_schemas.py", "tests/runtime/test_walks_s
 GROUPS = {
     "catalog": Group(
         ("toolgen/catalog.py", "toolgen/frozen.py"),
-        ("tests/compat/test_catalog_normalization.py", "tests/test_compat_table.py"),
+        ("tests/compat/test_catalog_normalization.py", "tests/compat/test_compat_table.py"),
     ),
     "compat": Group(
         ("toolgen/compat/contracts.py", "toolgen/compat/model.py", "toolgen/compat/table.py"),
-        ("tests/compat/test_compat_rules_stated.py", "tests/test_compat_table.py", "tests/test_compat_schema.py"),
+        (
+            "tests/compat/test_compat_rules_stated.py",
+            "tests/compat/test_compat_table.py",
+            "tests/compat/test_compat_schema.py",
+        ),
     ),
     "compat-schema": Group(
         ("toolgen/compat/schema.py", "toolgen/compat/keywords.py"),
         (
+            "tests/compat/test_compat_schema_stated.py",
             "tests/compat/test_compat_rules_stated.py",
-            "tests/test_compat_schema.py",
-            "tests/test_compat_table.py",
-            "tests/test_compat_properties.py",
+            "tests/compat/test_compat_schema.py",
+            "tests/compat/test_compat_table.py",
+            "tests/compat/test_compat_properties.py",
         ),
     ),
     "compat-report": Group(
         ("toolgen/compat/report.py", "toolgen/compat/base.py"),
-        ("tests/test_compat_schema.py", "tests/test_compat_table.py", "tests/test_cli_diff.py"),
+        (
+            "tests/compat/test_compat_report_stated.py",
+            "tests/compat/test_compat_schema.py",
+            "tests/compat/test_compat_table.py",
+            "tests/cli/test_cli_diff.py",
+        ),
+    ),
+    "compat-import": Group(
+        ("toolgen/compat/table.py",),
+        ("tests/compat/test_compat_table.py", "tests/compat/test_compat_rules_stated.py"),
+        rewrite=("_build",),
     ),
     "walks": Group(
         ("templates/python/_schemas.py.jinja",),
@@ -125,15 +149,21 @@ GROUPS = {
 diffs) so that each fits the default budget."""
 
 
-def _scratch(workdir: Path) -> Path:
-    """A fresh copy of the checkout under `workdir`, with `shared/` beside it as the tests expect."""
+def _scratch(workdir: Path, *, keep: bool = False) -> Path:
+    """A copy of the checkout under `workdir`, with `shared/` beside it as the tests expect.
+
+    Fresh, or with `keep` the files copied over an existing copy whose `mutants/` (mutmut's results)
+    stays.
+    """
     root = workdir / "checkout"
-    shutil.rmtree(root, ignore_errors=True)
-    root.mkdir(parents=True)
+    if not keep:
+        shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True, exist_ok=True)
     for name in COPIED:
         source = REPO / name
         if source.is_dir():
-            shutil.copytree(source, root / name, ignore=shutil.ignore_patterns("__pycache__", ".toolgen-cache"))
+            ignore = shutil.ignore_patterns("__pycache__", ".toolgen-cache")
+            shutil.copytree(source, root / name, ignore=ignore, dirs_exist_ok=True)
         elif source.is_file():
             shutil.copy2(source, root / name)
     shared = REPO.parent / "shared"
@@ -142,43 +172,54 @@ def _scratch(workdir: Path) -> Path:
     return root
 
 
+def missing_tests() -> list[str]:
+    """Test files a group names that do not exist (a moved test would otherwise leave its group unjudged)."""
+    return sorted({t for group in GROUPS.values() for t in group.tests if not (REPO / t).is_file()})
+
+
 def _selected(group: Group, without: tuple[str, ...]) -> list[str]:
-    return [t for t in group.tests if (REPO / t).exists() and t not in without]
+    return [t for t in group.tests if t not in without]
+
+
+PYTEST_ARGS = ("-p", "no:cacheprovider", "-n0", "-x", "-q")
+"""Every pytest run in one process, stopped at the first failure. The default addopts spread tests
+over xdist workers: mutmut then sees no test reach a mutant in its stats run, and each mutant's run
+starts workers (slow enough to time out under load) and exits 2 ("interrupted") when a test fails."""
 
 
 def _mutmut_config(group: Group, without: tuple[str, ...]) -> str:
-    tests = [*_selected(group, without), "-p", "no:cacheprovider", "-x", "-q"]
     return (
         "\n[tool.mutmut]\n"
         'source_paths = ["toolgen"]\n'
         f"only_mutate = {json.dumps(list(group.modules))}\n"
-        'also_copy = ["templates", "contracts", "docs", "README.md"]\n'
-        f"pytest_add_cli_args_test_selection = {json.dumps(tests)}\n"
+        'also_copy = ["templates", "contracts", "docs", "README.md", ".pre-commit-hooks.yaml"]\n'
+        f"pytest_add_cli_args = {json.dumps(list(PYTEST_ARGS))}\n"
+        f"pytest_add_cli_args_test_selection = {json.dumps(_selected(group, without))}\n"
     )
 
 
-def run_mutmut(
-    name: str, group: Group, workdir: Path, budget: float, without: tuple[str, ...] = ()
-) -> tuple[Counter[str], list[str], bool]:
-    """Run mutmut over the group; (outcome counts, surviving mutant names, finished)."""
-    root = _scratch(workdir / name)
-    pyproject = root / "pyproject.toml"
-    pyproject.write_text(pyproject.read_text(encoding="utf-8") + _mutmut_config(group, without), encoding="utf-8")
+def _mutmut(root: Path, mutants: list[str], budget: float) -> bool:
+    """`mutmut run` (all untried mutants, or these again) in its own session; False when cut by the budget."""
     mutmut = Path(sys.executable).with_name("mutmut")
     env = {**os.environ, "PYTHONHASHSEED": "0"}
-    finished = True
+    command = [str(mutmut), "run", "--max-children", "2", *mutants]
+    with (root.parent / "mutmut.log").open("ab") as log:  # why a run checked nothing (a failing clean run)
+        proc = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=log, start_new_session=True)
     try:
-        subprocess.run(
-            [str(mutmut), "run", "--max-children", "2"],
-            cwd=root,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            timeout=budget,
-            check=False,
-        )
+        proc.wait(timeout=max(budget, 1))
+        return True
     except subprocess.TimeoutExpired:
-        finished = False
+        os.killpg(proc.pid, signal.SIGTERM)  # mutmut's forked workers too, not only mutmut
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        return False
+
+
+def _results(root: Path) -> tuple[Counter[str], list[str]]:
+    mutmut = Path(sys.executable).with_name("mutmut")
     listing = subprocess.run(
         [str(mutmut), "results", "--all", "true"], cwd=root, capture_output=True, text=True, check=False
     ).stdout
@@ -190,6 +231,26 @@ def run_mutmut(
             counts[match.group(2)] += 1
             if match.group(2) == "survived":
                 survivors.append(match.group(1))
+    return counts, survivors
+
+
+def run_mutmut(
+    name: str, group: Group, workdir: Path, budget: float, without: tuple[str, ...] = (), *, resume: bool = False
+) -> tuple[Counter[str], list[str], bool]:
+    """Run mutmut over the group; (outcome counts, surviving mutant names, finished).
+
+    With `resume` the group's earlier scratch copy is kept: mutants already judged keep their verdict,
+    except the survivors, which are tried again with the current tests.
+    """
+    started = time.monotonic()
+    root = _scratch(workdir / name, keep=resume)
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text(encoding="utf-8") + _mutmut_config(group, without), encoding="utf-8")
+    again = _results(root)[1] if resume and (root / "mutants").is_dir() else []
+    finished = _mutmut(root, [], budget)
+    if finished and again:
+        finished = _mutmut(root, again, budget - (time.monotonic() - started))
+    counts, survivors = _results(root)
     return counts, survivors, finished
 
 
@@ -212,6 +273,55 @@ def run_template(
     return mutation_templates.run_template(root, template, _selected(group, without), confirm, budget)
 
 
+def run_rewrite(
+    name: str, group: Group, workdir: Path, budget: float, without: tuple[str, ...] = ()
+) -> tuple[Counter[str], list[str], bool]:
+    """Write each mutant of the group's import-time functions into its module and run the tests on it."""
+    started = time.monotonic()
+    root = _scratch(workdir / name)
+    pyproject = root / "pyproject.toml"  # mutmut reads its settings from here even to list mutations
+    pyproject.write_text(pyproject.read_text(encoding="utf-8") + _mutmut_config(group, without), encoding="utf-8")
+    (module,) = group.modules
+    here = Path.cwd()
+    os.chdir(root)
+    try:
+        mutants = mutation_templates.template_mutants((root / module).read_text(encoding="utf-8"))
+    finally:
+        os.chdir(here)
+    folder = workdir / name / "mutants"
+    folder.mkdir(parents=True, exist_ok=True)
+    counts: Counter[str] = Counter()
+    survivors: list[str] = []
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    for mutant, text in (m for m in mutants if m[0].split("__")[0] in group.rewrite):
+        left = budget - (time.monotonic() - started)
+        if left <= 0:
+            return counts, survivors, False
+        (root / module).write_text(text, encoding="utf-8")
+        (folder / f"{mutant}.jinja").write_text(text, encoding="utf-8")  # for --show
+        command = [sys.executable, "-m", "pytest", *PYTEST_ARGS, *_selected(group, without)]
+        try:
+            proc = subprocess.run(command, cwd=root, env=env, capture_output=True, timeout=min(left, 120), check=False)
+        except subprocess.TimeoutExpired:
+            counts["timeout"] += 1
+            continue
+        counts["survived" if proc.returncode == 0 else "killed"] += 1
+        if proc.returncode == 0:
+            survivors.append(mutant)
+    return counts, survivors, True
+
+
+def _run_group(
+    name: str, group: Group, workdir: Path, args: argparse.Namespace
+) -> tuple[Counter[str], list[str], bool]:
+    without = tuple(args.without)
+    if group.rewrite:
+        return run_rewrite(name, group, workdir, args.budget, without)
+    if group.modules[0].endswith(".jinja"):
+        return run_template(name, group, workdir, args.budget, without)
+    return run_mutmut(name, group, workdir, args.budget, without, resume=args.resume)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("groups", nargs="*", help=f"groups to run, of {', '.join(GROUPS)} (default: all)")
@@ -222,6 +332,9 @@ def main() -> int:
         "--without", action="append", default=[], metavar="TEST", help="leave this test file out (to measure it)"
     )
     parser.add_argument("--list", action="store_true", help="list the groups, their modules and tests")
+    parser.add_argument(
+        "--resume", action="store_true", help="mutmut groups: go on in --workdir's copy (survivors tried again)"
+    )
     args = parser.parse_args()
     if args.list:
         for name, group in GROUPS.items():
@@ -230,23 +343,27 @@ def main() -> int:
     unknown = [name for name in args.groups if name not in GROUPS]
     if unknown:
         parser.error(f"no such group: {', '.join(unknown)} (groups: {', '.join(GROUPS)})")
+    if missing_tests():
+        parser.error(f"groups name test files that do not exist: {', '.join(missing_tests())}")
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="toolgen-mutation-"))
     print(f"scratch folder: {workdir}")
     for name in args.groups or list(GROUPS):
         group = GROUPS[name]
-        runner = run_template if group.modules[0].endswith(".jinja") else run_mutmut
         started = time.monotonic()
-        counts, survivors, finished = runner(name, group, workdir, args.budget, tuple(args.without))
+        template = group.modules[0].endswith(".jinja") or bool(group.rewrite)
+        counts, survivors, finished = _run_group(name, group, workdir, args)
         total = sum(counts.values())
         state = "" if finished else " (budget spent: partial)"
         outcomes = ", ".join(f"{count} {outcome}" for outcome, count in sorted(counts.items()))
         print(f"\n== {name}: {total} mutants, {outcomes}{state} in {time.monotonic() - started:.0f}s")
+        if total and counts["not checked"] == total:
+            print(f"   nothing was checked: see {workdir / name / 'mutmut.log'}")
         by_module = Counter(mutant.rsplit(".", 1)[0] if "." in mutant else group.modules[0] for mutant in survivors)
         for module, count in sorted(by_module.items()):
             print(f"   {module}: {count} survived")
         for mutant in survivors:
             print(f"   survived: {mutant}")
-            if args.show and runner is run_mutmut:
+            if args.show and not template:
                 print(show(workdir, name, mutant))
             elif args.show:
                 original = (REPO / group.modules[0]).read_text(encoding="utf-8")

@@ -65,6 +65,8 @@ def guarded(func: F) -> F:
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise
         except write.WriteError as exc:
+            for note in exc.notes:  # what a recovery did before the build stopped
+                click.echo(f"toolgen: {note}", err=True)
             click.echo(f"toolgen: {exc}", err=True)
             sys.exit(1)
         except Exception as exc:

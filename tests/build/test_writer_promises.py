@@ -5,12 +5,16 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import traceback
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+from factory import contract, write_json
 
 from toolgen import __version__
 from toolgen.build import journal, write
+from toolgen.cli import main
 from toolgen.diagnostics import Severity, format_text
 from toolgen.render import Artifact
 
@@ -165,6 +169,53 @@ def test_a_replay_deletes_only_files_that_hold_the_recorded_bytes(tmp_path: Path
     assert not (out / journal.MANIFEST).exists(), "no manifest was staged, none is installed"
 
 
+NOBODY = 65534
+"""The unprivileged uid and gid a root test run drops to, so that file permissions apply."""
+
+
+def _recover_unprivileged(out: Path) -> None:
+    """`journal.recover(out)` as a user that file permissions bind: directly when the tests do not run
+    as root; as root, in a forked child that drops to uid and gid 65534 (the folder is given to it)."""
+    if os.geteuid() != 0:
+        journal.recover(out)
+        return
+    for path in (out, *out.rglob("*")):
+        os.lchown(path, NOBODY, NOBODY)
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        code = 1
+        try:
+            os.chdir(out)  # as root: the folders above `out` need not be open to the unprivileged user
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            journal.recover(Path("."))
+            code = 0
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, "the recovery failed in the unprivileged child"
+
+
+def test_a_replay_keeps_a_file_to_delete_that_cannot_be_read(tmp_path: Path) -> None:
+    """Its bytes cannot be checked against the journal, so it counts as changed since: kept."""
+    out = tmp_path / "generated"
+    out.mkdir()
+    (out / "locked.txt").write_bytes(b"generated\n")
+    (out / "orphan.txt").write_bytes(b"generated\n")
+    digest = _sha(b"generated\n")
+    _journaled(out, {}, {"locked.txt": digest, "orphan.txt": digest}, {})
+    (out / "locked.txt").chmod(0)
+    _recover_unprivileged(out)
+    assert not (out / "orphan.txt").exists(), "the readable orphan is deleted: the recovery could delete"
+    assert not (out / journal.JOURNAL).exists(), "the recovery completed"
+    assert (out / "locked.txt").is_file(), "the file toolgen could not read was deleted"
+    assert (out / "locked.txt").stat().st_mode & 0o777 == 0
+    assert (out / "locked.txt").read_bytes() == b"generated\n"
+
+
 def test_recovery_removes_staging_folders_but_not_a_link_named_like_one(tmp_path: Path) -> None:
     out = tmp_path / "generated"
     out.mkdir()
@@ -294,6 +345,51 @@ def test_a_refused_update_carries_the_notes_of_what_it_recovered(tmp_path: Path)
     assert [d.code for d in caught.value.diagnostics] == ["TG132"]
     assert caught.value.notes == ["removed .toolgen-staging-old, left by an interrupted build"]
     assert (out / "a").read_text(encoding="utf-8") == "edited\n"
+
+
+def test_a_case_collision_found_after_a_recovery_carries_the_notes_of_what_it_recovered(tmp_path: Path) -> None:
+    """`plan` refuses the build after the recovery changed the folder: the user is still told of the recovery."""
+    out = tmp_path / "generated"
+    write.apply(write.plan(_arts(a="one"), out))
+    (out / ".toolgen-staging-old").mkdir()
+    with pytest.raises(write.WriteError, match="differ only in case") as caught:
+        write.update(_arts(a="two", A="three"), out, label="generated")
+    assert caught.value.notes == ["removed .toolgen-staging-old, left by an interrupted build"]
+    assert not (out / ".toolgen-staging-old").exists()
+    assert (out / "a").read_bytes() == b"one\n" and not (out / "A").exists()
+
+
+def _disk_full(*_: object) -> None:
+    raise OSError(28, "No space left on device")
+
+
+def test_an_update_that_fails_after_a_recovery_carries_the_notes_of_what_it_recovered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "generated"
+    write.apply(write.plan(_arts(a="one"), out))
+    (out / ".toolgen-staging-old").mkdir()
+    monkeypatch.setattr(journal, "commit", _disk_full)
+    with pytest.raises(write.WriteError, match="the update failed") as caught:
+        write.update(_arts(a="two"), out, label="generated")
+    assert caught.value.notes == ["removed .toolgen-staging-old, left by an interrupted build"]
+
+
+def test_the_cli_tells_of_a_recovery_when_the_build_then_fails(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A refusal without a rule code (here the system's) still prints what the recovery did, before why it stopped."""
+    write_json(project, contract("echo_text"))
+    runner = CliRunner()
+    assert runner.invoke(main, ["-C", str(project), "build"], catch_exceptions=False).exit_code == 0
+    (project / "generated" / ".toolgen-staging-old").mkdir()
+    write_json(project, contract("echo_text", description="Echo the text back unchanged, a second version of it."))
+    monkeypatch.setattr(journal, "commit", _disk_full)
+    result = runner.invoke(main, ["-C", str(project), "build"], catch_exceptions=False)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "toolgen: removed .toolgen-staging-old, left by an interrupted build",
+        "toolgen: generated: the update failed ([Errno 28] No space left on device);"
+        " the next build completes or undoes it",
+    ]
 
 
 def test_a_journal_toolgen_did_not_write_stops_update_with_tg135(tmp_path: Path) -> None:

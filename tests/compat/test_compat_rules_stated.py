@@ -236,3 +236,54 @@ def test_rules_the_project_turned_off_are_left_out_of_a_catalog_diff() -> None:
     base, head = build_catalog([make()]), build_catalog([make(version="1.0.1", description="Other.", tags=["t"])])
     assert [c.rule for c in diff_catalogs(base, head).tools[0].changes] == ["TG407", "TG407"]
     assert diff_catalogs(base, head, off=frozenset({"TG407"})).tools[0].changes == ()
+
+
+def test_changes_are_listed_by_their_place_in_the_head_then_in_the_base() -> None:
+    """A removed `timeout_ms` has no place in the head: it is listed at its base place, between
+    `/description` and `/title`, not first."""
+    base = make(timeout_ms=5000, title="Old")
+    head = make(description="Look up a word, quickly.", title="New")
+    assert [(c.rule, c.base_pointer, c.head_pointer) for c in diff_contract(base, head)] == [
+        ("TG407", "/description", "/description"),
+        ("TG241", "/timeout_ms", ""),
+        ("TG407", "/title", "/title"),
+    ]
+
+
+def test_changes_at_one_head_place_are_ordered_by_their_base_place_before_their_rule() -> None:
+    schema = {"type": "object", "maxProperties": 3, "properties": {"z": {"type": "string"}}}
+    base, head = make(input_schema=schema), make(input_schema={"type": "object"})
+    assert [(c.rule, c.base_pointer, c.head_pointer) for c in diff_contract(base, head)] == [
+        ("TG431", "/input_schema/maxProperties", "/input_schema"),
+        ("TG422", "/input_schema/properties/z", "/input_schema"),
+    ]
+
+
+def test_a_timeout_change_says_which_way_with_both_values_and_places() -> None:
+    """TG241: lowered or added is minor (calls that finished in time may now time out), raised or
+    removed is patch; the side without a `timeout_ms` has the tool itself as its place."""
+    cases = [
+        (5000, 2000, Bump.MINOR, "timeout_ms lowered: 5000 -> 2000", ("/timeout_ms", "/timeout_ms"), (5000, 2000)),
+        (2000, 5000, Bump.PATCH, "timeout_ms raised: 2000 -> 5000", ("/timeout_ms", "/timeout_ms"), (2000, 5000)),
+        (None, 3000, Bump.MINOR, "timeout_ms lowered: none -> 3000", ("", "/timeout_ms"), (ABSENT, 3000)),
+        (3000, None, Bump.PATCH, "timeout_ms raised: 3000 -> none", ("/timeout_ms", ""), (3000, ABSENT)),
+    ]
+    for old, new, bump, message, at, values in cases:
+        base = make(**({} if old is None else {"timeout_ms": old}))
+        head = make(**({} if new is None else {"timeout_ms": new}))
+        assert rows(base, head) == [("TG241", META, bump, message, *at, *values)], (old, new)
+    assert rows(make(timeout_ms=3000), make(timeout_ms=3000)) == []
+
+
+def test_a_standard_error_declared_on_one_side_only_has_no_description_on_the_other() -> None:
+    """`NOT_FOUND` may be returned undeclared; declaring it documents it: the undeclared side shows
+    `(absent)`, not `null`."""
+    implied, declared = make(), make(errors=[{"code": "NOT_FOUND", "description": "No such word."}])
+    assert rows(implied, declared) == [
+        ("TG407", META, Bump.PATCH, "description of error `NOT_FOUND` changed", "/errors", "/errors/0",
+         ABSENT, "No such word."),
+    ]  # fmt: skip
+    assert rows(declared, implied) == [
+        ("TG407", META, Bump.PATCH, "description of error `NOT_FOUND` changed", "/errors/0", "/errors",
+         "No such word.", ABSENT),
+    ]  # fmt: skip

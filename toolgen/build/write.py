@@ -337,11 +337,12 @@ def update(
 ) -> tuple[Plan, list[str]]:
     """A build's write phase: with the output folder locked, complete what an interrupted build left,
     plan, and apply. The plan, and notes on what was recovered."""
+    notes: list[str] = []
     try:
         with journal.locked(output_dir):
             notes = journal.recover(output_dir) if output_dir.is_dir() else []
-            change = plan(artifacts, output_dir, label=label)
-            try:
+            try:  # a refusal after the recovery still tells what the recovery did
+                change = plan(artifacts, output_dir, label=label)
                 apply(change, force=force)
             except WriteError as exc:
                 exc.notes = notes
@@ -350,7 +351,9 @@ def update(
         raise WriteError([_refusal("TG135", label or output_dir.as_posix(), str(exc))]) from exc
     except OSError as exc:
         where = label or output_dir.as_posix()
-        raise WriteError(f"{where}: the update failed ({exc}); the next build completes or undoes it") from exc
+        failed = WriteError(f"{where}: the update failed ({exc}); the next build completes or undoes it")
+        failed.notes = notes
+        raise failed from exc
     return change, notes
 
 

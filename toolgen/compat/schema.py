@@ -108,14 +108,20 @@ class SchemaDiff:
         return self.changes
 
     def add(self, code: str, at: tuple[str, str], old: Any, new: Any, message: str) -> None:
-        """Record a finding of rule `code` at (base pointer, head pointer), naming the property it is in."""
-        subject = max(self.label(at[0], 0), self.label(at[1], 1), key=len)
+        """Record a finding of rule `code` at (base pointer, head pointer), naming the property it is in:
+        the longer path of the two, preferring a side that is not inside `$defs` (whose path starts
+        at a definition's name, not at a property callers know)."""
+        sides = [(self.label(at[side], side), self._in_defs(at[side], side)) for side in (0, 1)]
+        subject = max((label for label, in_defs in sides if not in_defs), default=sides[0][0], key=len)
         if subject and code not in _NAMES_ITS_PROPERTY:
             message = f"{_quote(subject)}: {message}"
         decision = DECISIONS[code]
         bump = decision.bump(self.direction)
         hint = decision.advice(self.direction)
         self.changes.append(Change(code, self.direction, bump, message, hint, at[0], at[1], old, new))
+
+    def _in_defs(self, pointer: str, side: int) -> bool:
+        return pointer[len(self.prefixes[side]) :].startswith(("/$defs/", "/definitions/"))
 
     def label(self, pointer: str, side: int) -> str:
         """A readable path of the property a pointer is in: `range.start`, `files[].path`."""
@@ -128,7 +134,7 @@ class SchemaDiff:
                 parts.append(("." if parts else "") + following)
                 index += 1
             elif token in _INDEXED and following is not None:
-                parts.append(f"{token}[{following}]")
+                parts.append(("." if parts else "") + f"{token}[{following}]")
                 index += 1
             elif token in _SHAPES:
                 parts.append(_SHAPES[token])
