@@ -96,6 +96,7 @@ GROUPS = {
         ("toolgen/compat/report.py", "toolgen/compat/base.py"),
         (
             "tests/compat/test_compat_report_stated.py",
+            "tests/compat/test_compat_report_formats.py",
             "tests/compat/test_compat_schema.py",
             "tests/compat/test_compat_table.py",
             "tests/cli/test_cli_diff.py",
