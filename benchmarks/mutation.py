@@ -97,6 +97,7 @@ GROUPS = {
         (
             "tests/compat/test_compat_report_stated.py",
             "tests/compat/test_compat_report_formats.py",
+            "tests/compat/test_compat_base_stated.py",
             "tests/compat/test_compat_schema.py",
             "tests/compat/test_compat_table.py",
             "tests/cli/test_cli_diff.py",
