@@ -159,3 +159,12 @@ def test_github_annotations_escape_percent_and_line_breaks() -> None:
         "::warning file=contracts/p.json,title=TG432::p: input 50%25 off%0Dnow (needs major) "
         "[at /input_schema/properties/word/maxLength]%0Aline one%0Aline two"
     )
+
+
+def test_a_github_error_carries_the_whole_failure_even_when_a_version_holds_a_colon() -> None:
+    """A base catalog's version is any string: `1: 0` is reported, not a crash on the failure's lookup."""
+    report = Report((tool("odd", "1: 0", "1.1.0", Status.BAD_VERSION, made=None),))
+    assert render(report, "github") == (
+        "::error file=contracts/odd.json,title=TG404::"
+        "odd: version 1: 0 -> 1.1.0 is not MAJOR.MINOR.PATCH on both sides\n"
+    )
