@@ -86,6 +86,7 @@ GROUPS = {
         ("toolgen/compat/schema.py", "toolgen/compat/keywords.py"),
         (
             "tests/compat/test_compat_schema_stated.py",
+            "tests/compat/test_compat_keywords_stated.py",
             "tests/compat/test_compat_rules_stated.py",
             "tests/compat/test_compat_schema.py",
             "tests/compat/test_compat_table.py",
