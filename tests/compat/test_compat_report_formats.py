@@ -57,7 +57,7 @@ def failing() -> Report:
             tool("odd", "1.0", "1.1", Status.BAD_VERSION, made=None),
             tool("gone", "3.0.0", None, Status.REMOVED, made=None, owners=()),
         ),
-        escalations=(Escalation("beta", ("admin", "write"), (), "contracts/beta.json"),),
+        escalations=(Escalation("beta", ("admin", "write"), ("ann", "bob"), "contracts/beta.json"),),
     )
 
 
@@ -86,7 +86,7 @@ def test_the_text_report_says_every_fact() -> None:
         "gone 3.0.0: removed",
         "",
         "Permission escalations (exit 1 unless --allow-escalation):",
-        "  beta: gains admin, write; owners: (none)",
+        "  beta: gains admin, write; owners: ann, bob",
         "",
         "Removed tools (exit 1 unless --allow-removal):",
         "  gone 3.0.0; owners: (none)",
@@ -123,7 +123,7 @@ def test_the_json_document_keeps_non_ascii_text_as_it_is() -> None:
 
 
 def markdown_report() -> Report:
-    tricky = change(message="size -> 9 in `word`", hint="a & b <c> | d\nnext", old="z" * 58, new="w" * 59)
+    tricky = change(message="size -> 9 in `word`", hint="a & b <c> | d\nnext", old="z" * 59, new="w" * 59)
     two = (change(), change(head_pointer="/input_schema/properties/word/minLength", new=1))
     return Report(
         tools=(
@@ -131,7 +131,10 @@ def markdown_report() -> Report:
             tool("one", "1.0.0", "2.0.0", Status.OK, needed=Bump.MAJOR, made=Bump.MAJOR, changes=(tricky,)),
             tool("two", "1.0.0", "2.0.0", Status.OK, needed=Bump.MAJOR, made=Bump.MAJOR, changes=two),
         ),
-        escalations=(Escalation("one", ("admin", "write"), (), "contracts/one.json"),),
+        escalations=(
+            Escalation("one", ("admin", "write"), (), "contracts/one.json"),
+            Escalation("two", ("admin",), ("ann", "bob"), "contracts/two.json"),
+        ),
         allow_escalation=True,
     )
 
@@ -140,11 +143,12 @@ def test_the_markdown_comment_escapes_cells_and_counts_changes() -> None:
     text = render(markdown_report(), "markdown")
     assert text.startswith("## toolgen diff: ✅ compatible\n")
     assert "| `one` | admin, write | (none) |" in text
+    assert "| `two` | admin | ann, bob |" in text
     assert "\n### `one`: 1 change\n" in text
     assert "\n### `two`: 2 changes\n" in text
     assert "### `added`" not in text
     row = next(line for line in text.splitlines() if line.startswith("| TG432 | input | size → 9 in "))
-    assert f'| `"{"z" * 58}"` → `"{"w" * 58}…` |' in row  # 60 characters whole, 61 shortened
+    assert f'| `"{"z" * 58}…` → `"{"w" * 58}…` |' in row  # 61 characters: both sides cut to 60
     assert row.endswith("| **major** | a &amp; b &lt;c&gt; \\| d next |")
     assert "| `one` | 1.0.0 → 2.0.0 | major | major | ✅ ok |" in text
     failing_text = render(failing(), "markdown")
