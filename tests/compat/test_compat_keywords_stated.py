@@ -77,6 +77,7 @@ INT, NUM, STR = {"type": "integer"}, {"type": "number"}, {"type": "string"}
         (STR, {**STR, "enum": ["a", "b"]},
          ("TG429", "enum added: only these values are allowed", ABSENT, ["a", "b"], f"{X}/enum")),
         ({**STR, "enum": ["a"]}, STR, ("TG428", "enum removed", ["a"], ABSENT, X)),
+        ({**STR, "const": "a"}, STR, ("TG428", "const removed", ["a"], ABSENT, X)),
         ({**STR, "enum": ["a", "b"]}, {**STR, "const": "a"},
          ("TG429", 'const values removed: "b"', ["a", "b"], ["a"], f"{X}/const")),
         ({**STR, "const": "a"}, {**STR, "enum": ["b"]},
