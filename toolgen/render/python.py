@@ -168,9 +168,32 @@ def _tool_view(contract: Contract, module: str, models: ToolModels, settings: Se
     }
 
 
-def _render(settings: Settings, template: str, view: Mapping[str, Any], executor: Executor) -> str:
+def _render(settings: Settings, template: str, view: Mapping[str, Any], executor: Executor, varying: str = "") -> str:
     env = environment(settings.templates_dir)
-    return format_python(env.get_template(template).render(**view), executor)
+    return format_varying(env.get_template(template).render(**view), varying, executor)
+
+
+def format_varying(source: str, varying: str, executor: Executor = PLAIN) -> str:
+    """`format_python(source)`, where the one occurrence of `varying` (the catalog digest in the
+    header comment of `__init__.py`, new whenever any contract changes) is swapped for a mark of
+    the same length before black sees it, and put back after: black copies the text of a comment
+    line as it is, so the bytes are the same, and the formatted text is remembered across builds
+    that change no tool name. Anything else (no digest, twice, not on a comment line of its own,
+    the mark not coming back exactly once) formats the text itself."""
+    mark = "Z" * len(varying)
+    if not varying or source.count(varying) != 1 or mark in source or not _on_comment_line(source, varying):
+        return format_python(source, executor)
+    formatted = format_python(source.replace(varying, mark), executor)
+    if formatted.count(mark) != 1:
+        return format_python(source, executor)
+    return formatted.replace(mark, varying)
+
+
+def _on_comment_line(source: str, text: str) -> bool:
+    """Whether `text` (no whitespace in it) sits on a line that is a `#` comment from its start."""
+    at = source.index(text)
+    line = source[source.rfind("\n", 0, at) + 1 : at]
+    return line.lstrip(" ").startswith("#") and not any(ch.isspace() for ch in text)
 
 
 def _models(catalog: Catalog, package: str, executor: Executor) -> tuple[dict[str, ToolModels], list[Diagnostic]]:
@@ -299,7 +322,7 @@ def _shared(catalog: Catalog, settings: Settings, executor: Executor) -> list[Ar
     shared = [
         Artifact(f"{base}{name}.py", _render(settings, f"python/{name}.py.jinja", view, executor)) for name in SHARED
     ]
-    init = _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules), executor)
+    init = _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules), executor, catalog.digest)
     return [Artifact(base + "py.typed", ""), *shared, Artifact(base + "__init__.py", init)]
 
 
