@@ -171,10 +171,10 @@ def test_a_changed_contract_recomputes_only_what_depends_on_it(
     doc["description"] += " Reworded."
     next((root / "contracts").rglob(f"{doc['name']}.json")).write_text(json.dumps(doc), encoding="utf-8")
     store = _generate_counting(root)
-    # validation of that file, its module (black over it), black over __init__.py (it holds the
-    # catalog digest), its docs page and provider entries; its models are kept, since only the
-    # schemas shape them
-    assert store.missed == {"validate": 1, "module": 1, "black": 1, "docs": 1, "providers": 1, "catalog": 1}
+    # validation of that file, its module (black over it), its docs page and provider entries; its
+    # models are kept, since only the schemas shape them, and so is black over __init__.py (its
+    # catalog digest is masked: `python.format_varying`), since no tool name changed
+    assert store.missed == {"validate": 1, "module": 1, "docs": 1, "providers": 1, "catalog": 1}
 
 
 @pytest.mark.parametrize(("count", "jobs"), SIZES)
@@ -189,7 +189,7 @@ def test_a_changed_schema_remakes_that_tools_models(
     doc["input_schema"]["properties"]["extra_flag"] = {"type": "boolean", "description": "A new flag."}
     next((root / "contracts").rglob(f"{doc['name']}.json")).write_text(json.dumps(doc), encoding="utf-8")
     store = _generate_counting(root)
-    remade = {"validate": 1, "models": 1, "module": 1, "black": 1, "docs": 1, "providers": 1, "catalog": 1}
+    remade = {"validate": 1, "models": 1, "module": 1, "docs": 1, "providers": 1, "catalog": 1}
     assert store.missed == remade
 
 

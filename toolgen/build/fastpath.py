@@ -9,7 +9,7 @@ and the digest of the manifest it wrote; that key is made from the bytes the bui
 during the build), so a file changed and put back meanwhile never makes it vouch for the wrong
 text. `lookup()` answers "nothing changed" only when the key is equal, the record's seal is intact,
 no interrupted build left anything in the output folder, every output file still has the size,
-modification time (ns) and inode recorded just after the build, when its bytes were checked
+modification time (ns), inode and status change time recorded just after the build, when its bytes were checked
 (writing or replacing a file changes them, as make and git rely on), and the manifest on disk is the
 one recorded; anything else falls through to a full build. It imports nothing heavy, so a no-change
 run stays cheap.
@@ -22,12 +22,14 @@ import hashlib
 import json
 import os
 import tempfile
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from toolgen.build import cache
 from toolgen.build.journal import leftovers
+from toolgen.build.safepaths import Stat
 from toolgen.build.write import MANIFEST, Files, file_stat
 from toolgen.config import CACHE_DIR, Settings
 from toolgen.diagnostics import Diagnostic
@@ -46,8 +48,11 @@ class State:
     contracts: int
     files: int
     diagnostics: tuple[Diagnostic, ...]
-    stats: Mapping[str, tuple[int, int, int]]
-    """(size, mtime in ns, inode) of every output file (manifest included) just after the build."""
+    stats: Mapping[str, Stat]
+    """`write.file_stat` of every output file (manifest included) just after the build."""
+    written: int = 0
+    """The modification time (ns) of the record itself: a file whose status changed at that time
+    or later may have been written again in the same timestamp granule (`trusted`)."""
 
 
 def _sha(data: bytes) -> str:
@@ -163,7 +168,9 @@ def _read_state(settings: Settings) -> State | None:
     if not cache.usable(settings.root):
         return None
     try:
-        text = cache.unseal(STATE, _state_path(settings).read_bytes())
+        path = _state_path(settings)
+        written = os.lstat(path).st_mtime_ns
+        text = cache.unseal(STATE, path.read_bytes())
         data = json.loads(text or "null")
         return State(
             key=str(data["key"]),
@@ -171,10 +178,34 @@ def _read_state(settings: Settings) -> State | None:
             contracts=int(data["contracts"]),
             files=int(data["files"]),
             diagnostics=tuple(Diagnostic.from_json(d) for d in data["diagnostics"]),
-            stats={str(rel): (int(a), int(b), int(c)) for rel, (a, b, c) in data["stats"].items()},
+            stats={str(rel): (int(a), int(b), int(c), int(d)) for rel, (a, b, c, d) in data["stats"].items()},
+            written=written,
         )
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return None
+
+
+def trusted(settings: Settings) -> dict[str, Stat]:
+    """The output files a build need not read to know they are unchanged, with their stat: those
+    the last recorded build verified byte for byte, as git trusts its index. Only while the
+    manifest on disk is the one that build recorded (so its digests are those of the verified
+    bytes) and no interrupted build left anything; and only files whose status changed before the
+    record was written ("racy" ones, changed in its timestamp granule, are read again). A file
+    written since has another status change time, which no program can set back, whatever it does
+    to size and mtime; the writer compares the stat (`write.plan`)."""
+    state = _read_state(settings)
+    out = settings.output_dir
+    if state is None or MANIFEST not in state.stats or leftovers(out):
+        return {}
+    try:
+        manifest = file_stat(out / MANIFEST)
+        if manifest != state.stats[MANIFEST] or manifest[3] >= state.written:
+            return {}
+        if _sha((out / MANIFEST).read_bytes()) != state.manifest:
+            return {}
+    except OSError:
+        return {}
+    return {rel: stat for rel, stat in state.stats.items() if rel != MANIFEST and stat[3] < state.written}
 
 
 def lookup(settings: Settings, key: str | None) -> State | None:
@@ -187,8 +218,8 @@ def lookup(settings: Settings, key: str | None) -> State | None:
         return None
     try:
         for rel, recorded in state.stats.items():
-            if file_stat(out / rel) != recorded:
-                return None
+            if recorded[3] >= state.written or file_stat(out / rel) != recorded:
+                return None  # changed since, or changed in the record's own timestamp ("racy")
         if _sha((out / MANIFEST).read_bytes()) != state.manifest:
             return None
     except OSError:
@@ -203,7 +234,7 @@ def record(
     contracts: int,
     files: Files,
     *,
-    verified: Mapping[str, tuple[int, int, int]] | None = None,
+    verified: Mapping[str, Stat] | None = None,
 ) -> None:
     """Remember a successful build whose output folder now holds exactly `files` (manifest included).
 
@@ -220,7 +251,7 @@ def record(
     }
     try:
         # what is on disk now must be what the build wrote, byte for byte, before its stat is trusted
-        stats: dict[str, tuple[int, int, int]] = {}
+        stats: dict[str, Stat] = {}
         checked = verified or {}
         for rel in sorted(files):
             target = settings.output_dir / rel
@@ -232,6 +263,7 @@ def record(
     except OSError:
         return
     document["stats"] = stats
+    _wait_past(max(stat[3] for stat in stats.values()))
     path = _state_path(settings)
     if not cache.usable(settings.root):
         return
@@ -241,6 +273,20 @@ def record(
         with os.fdopen(handle, "wb") as stream:
             stream.write(cache.seal(STATE, json.dumps(document, ensure_ascii=False)))
         os.replace(temp, path)
+
+
+GRANULE_NS = 20_000_000
+"""How long `record` waits, at most, after the last status change of a file it vouches for before
+it writes the record: Linux stamps files from a clock that lags by up to a tick (4 ms at 250 Hz),
+so the record then falls in a later timestamp than any of them and none is racy (`trusted`). On a
+file system with coarser timestamps the files are simply racy and read again."""
+
+
+def _wait_past(changed_ns: int) -> None:
+    """Sleep until the clock is `GRANULE_NS` past `changed_ns` (at most that long)."""
+    ahead = changed_ns + GRANULE_NS - time.time_ns()
+    if ahead > 0:
+        time.sleep(min(ahead, GRANULE_NS) / 1e9)
 
 
 def forget(settings: Settings) -> None:
