@@ -13,13 +13,13 @@ from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from toolgen.build import cache
+from toolgen.build import cache, loadcache
 from toolgen.build.executor import Building
 from toolgen.build.parallel import Workers
 from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, Severity, has_errors, resolve_severities, sort_diagnostics
-from toolgen.load import RawDocument, load_documents, located
+from toolgen.load import RawDocument, load_documents, located, parse_text
 from toolgen.render import Artifact, RenderResult, targets
 from toolgen.render.context import RenderContext
 
@@ -47,14 +47,19 @@ def load_catalog(settings: Settings) -> tuple[Catalog | None, list[Diagnostic], 
 
     When there is a catalog, the documents returned no longer hold their parsed `data` (their text
     and locator remain, to place diagnostics)."""
-    documents, problems = load_documents(settings)
+    store = cache.active()
+    remembered = loadcache.Remembered(store) if store is not None else None
+    documents, problems = load_documents(settings, remembered.parse if remembered is not None else parse_text)
     problems.extend(validate_all(documents, settings))
     problems = sort_diagnostics(problems)
     if has_errors(problems):
         return None, problems, documents
     contracts = []
     for index, document in enumerate(documents):
-        contracts.append(contract_from_document(document.data, document.rel))
+        known = remembered.digest(document) if remembered is not None else None
+        contracts.append(contract_from_document(document.data, document.rel, known))
+        if remembered is not None and known is None:
+            remembered.keep(document, contracts[-1].digest)
         # the parsed data weighs as much as the contract made from it: drop it as the catalog grows
         documents[index] = replace(document, data=None)
     return build_catalog(contracts), problems, documents
