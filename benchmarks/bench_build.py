@@ -73,11 +73,11 @@ ENV = dict(os.environ)
 """The children's environment (`--toolgen-path` puts a snapshot of toolgen first on PYTHONPATH)."""
 
 
-def run_child(args: list[str], cwd: Path | None = None) -> Run:
+def run_child(args: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> Run:
     """Run a child process, time it and read its own peak RSS (os.wait4, kilobytes on Linux)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
-        process = subprocess.Popen(args, stdout=out, stderr=err, cwd=cwd, env=ENV)
+        process = subprocess.Popen(args, stdout=out, stderr=err, cwd=cwd, env=ENV if env is None else env)
         _, status, usage = os.wait4(process.pid, 0)
         seconds = time.perf_counter() - started
         process.returncode = os.waitstatus_to_exitcode(status)
@@ -92,9 +92,9 @@ def run_child(args: list[str], cwd: Path | None = None) -> Run:
         )
 
 
-def toolgen(project: Path, *args: str) -> Run:
-    """`python -m toolgen -C project ARGS` as a child process."""
-    return run_child([PYTHON, "-m", "toolgen", "-C", str(project), *args], cwd=project.parent)
+def toolgen(project: Path, *args: str, env: dict[str, str] | None = None) -> Run:
+    """`python -m toolgen -C project ARGS` as a child process (`env`: the default `ENV`)."""
+    return run_child([PYTHON, "-m", "toolgen", "-C", str(project), *args], cwd=project.parent, env=env)
 
 
 def expect(run: Run, what: str, report: Report, codes: tuple[int, ...] = (0,)) -> Run:
@@ -378,7 +378,9 @@ def main() -> int:
     parser.add_argument(
         "--toolgen-path",
         type=Path,
-        help="run toolgen from this folder (a snapshot: `git archive HEAD toolgen templates`)",
+        nargs="+",
+        help="run toolgen from this folder (a snapshot: `git archive HEAD toolgen templates`); with two "
+        "or more, time them in turns and print ratios to the first (`bench_compare`)",
     )
     parser.add_argument(
         "--resume",
@@ -390,8 +392,12 @@ def main() -> int:
     if args.child_generate:
         child_generate(*args.child_generate)
         return 0
+    if args.toolgen_path and len(args.toolgen_path) > 1:
+        from benchmarks import bench_compare
+
+        return bench_compare.compare(args.toolgen_path, args.sizes, args.repeat, args.skip_10k)
     if args.toolgen_path:
-        ENV["PYTHONPATH"] = str(args.toolgen_path.resolve())
+        ENV["PYTHONPATH"] = str(args.toolgen_path[0].resolve())
     count = args.sizes[0]
     large = None if args.skip_10k or len(args.sizes) < 2 else args.sizes[1]
     report = Report()
