@@ -1,5 +1,5 @@
 """Loading through the build cache (`toolgen.build.loadcache`) gives the catalog a cold load gives:
-a TOML file's data is read back, not parsed again, and no contract is digested twice; a damaged
+a TOML file's data is read back, not parsed again, no file is checked and no contract digested twice; a damaged
 entry is a miss; data JSON cannot hold exactly is never stored."""
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from benchmarks import synth_catalog
-from toolgen import load
+from toolgen import load, validate
 from toolgen.build import cache, loadcache, pipeline
 from toolgen.catalog import Catalog, Contract
 from toolgen.config import load_settings
+from toolgen.load import RawDocument
 
 
 @pytest.fixture(autouse=True)
@@ -33,8 +34,12 @@ def _catalog(root: Path, *, cached: bool = True) -> tuple[Catalog, cache.Store |
 
 
 def _counting(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    calls = {"toml": 0, "digest": 0}
-    real_loads, real_digest = tomllib.loads, Contract.compute_digest
+    calls = {"toml": 0, "digest": 0, "check": 0}
+    real_loads, real_digest, real_check = tomllib.loads, Contract.compute_digest, validate.check_document
+
+    def check(document: RawDocument) -> object:
+        calls["check"] += 1
+        return real_check(document)
 
     def loads(text: str) -> object:
         calls["toml"] += 1
@@ -46,6 +51,7 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
 
     monkeypatch.setattr(load.tomllib, "loads", loads)
     monkeypatch.setattr(Contract, "compute_digest", digest)
+    monkeypatch.setattr(validate, "check_document", check)
     return calls
 
 
@@ -54,10 +60,10 @@ def test_a_second_load_parses_no_toml_and_digests_nothing(tmp_path: Path, monkey
     assert any(tmp_path.rglob("*.toml")) and any(tmp_path.rglob("*.json"))
     cold, _ = _catalog(tmp_path, cached=False)
     first, store = _catalog(tmp_path)
-    assert store is not None and store.missed == {"contract": 8, "validate": 8}
+    assert store is not None and store.missed == {"contract": 8}
     calls = _counting(monkeypatch)
     again, store = _catalog(tmp_path)
-    assert calls == {"toml": 0, "digest": 0}
+    assert calls == {"toml": 0, "digest": 0, "check": 0}
     assert store is not None and store.misses == 0
     assert cold == first == again  # every field of every contract, digests included
 
@@ -69,7 +75,7 @@ def test_a_changed_file_is_parsed_and_digested_again(tmp_path: Path, monkeypatch
     toml.write_text(toml.read_text(encoding="utf-8").replace('description = "', 'description = "New. ', 1))
     calls = _counting(monkeypatch)
     again, _ = _catalog(tmp_path)
-    assert calls == {"toml": 1, "digest": 1}
+    assert calls == {"toml": 1, "digest": 1, "check": 1}
     assert again == _catalog(tmp_path, cached=False)[0]
 
 

@@ -1,13 +1,15 @@
-"""What loading remembers per contract file: its parsed data (TOML only) and its contract digest.
+"""What loading remembers per contract file: its own checks, its contract digest, its TOML data.
 
-Keyed on the file's format and text (and, as every cache key, toolgen's own source and the pinned
-versions), one entry per file holds what loading it always gives: the digest of the contract made
-from it (`Contract.compute_digest`, a canonical JSON dump of the whole contract) and, for a TOML
-file, the parsed data as JSON, which reads back several times faster than tomllib parses (a JSON
-file's own text is already that). 999 unchanged files of 1,000 are then read and decoded, not
-parsed by tomllib nor digested again. Data that JSON cannot hold exactly (TOML dates, `nan`) is
-never stored: such a file is parsed every time. An entry is stored only for a contract that passed
-validation, since only those get a digest.
+Keyed on the file's path, format and text (and, as every cache key, toolgen's own source and the
+pinned versions, plus the Python version, whose tomllib and json parse it), one entry per file
+holds what loading it always gives: the result of its own checks (`validate.check_document`, which
+reads nothing but the document), the digest of the contract made from it
+(`Contract.compute_digest`, a canonical JSON dump of the whole contract) once it passed
+validation, and, for a TOML file, the parsed data as JSON, which reads back several times faster
+than tomllib parses (a JSON file's own text is already that). 999 unchanged files of 1,000 are
+then read and decoded, not parsed by tomllib, checked nor digested again, with one entry read per
+file. Data that JSON cannot hold exactly (TOML dates, `nan`) is never stored: such a file is parsed
+every time. An entry that does not decode to values of the right shapes is a miss.
 """
 
 from __future__ import annotations
@@ -18,9 +20,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolgen.build import cache
+from toolgen.diagnostics import Diagnostic
 from toolgen.load import RawDocument, parse_text
 
 NAMESPACE = "contract"
+
+Checked = tuple[list[Diagnostic], dict[str, str]]
+"""What `validate.check_document` gives: the file's own problems and its valid rule overrides."""
 
 
 @dataclass
@@ -31,31 +37,43 @@ class Remembered:
     _found: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Entry key -> its decoded value, for the files read so far."""
 
-    def parse(self, text: str, fmt: str) -> Any:
+    def parse(self, rel: str, text: str, fmt: str) -> Any:
         """`load.parse_text(text, fmt)`, the TOML data read back from the entry when there is one."""
-        entry = self._entry(text, fmt)
+        entry = self._entry(rel, text, fmt)
         if fmt == "toml" and entry is not None and "data" in entry:
             return entry["data"]
         return parse_text(text, fmt)
 
+    def checked(self, document: RawDocument) -> Checked | None:
+        """The document's own checks remembered for its text, if any."""
+        entry = self._found.get(_key(document.rel, document.text, document.format))
+        try:
+            return _decode_checked(entry["checked"]) if entry is not None else None
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+
     def digest(self, document: RawDocument) -> str | None:
         """The contract digest remembered for this document's text, if any."""
-        entry = self._found.get(_key(document.text, document.format))
+        entry = self._found.get(_key(document.rel, document.text, document.format))
         value = entry.get("digest") if entry is not None else None
         return value if isinstance(value, str) and value.startswith("sha256:") else None
 
-    def keep(self, document: RawDocument, digest: str) -> None:
-        """Store the entry of a document whose contract was made (and digested) without one."""
-        key = _key(document.text, document.format)
-        if key in self._found and "digest" in self._found[key]:
+    def keep(self, document: RawDocument, checked: Checked, digest: str | None) -> None:
+        """Store the entry of a document (its digest once it has one) unless it is stored as it is."""
+        key = _key(document.rel, document.text, document.format)
+        old = self._found.get(key)
+        if old is not None and (digest is None or old.get("digest") == digest):
             return
-        value: dict[str, Any] = {"digest": digest}
+        value: dict[str, Any] = {"checked": _encode_checked(checked)}
+        if digest is not None:
+            value["digest"] = digest
         if document.format == "toml" and _exact_json(document.data):
             value["data"] = document.data
+        self._found[key] = value
         self.store.put(NAMESPACE, key, json.dumps(value, ensure_ascii=False, separators=(",", ":")))
 
-    def _entry(self, text: str, fmt: str) -> dict[str, Any] | None:
-        key = _key(text, fmt)
+    def _entry(self, rel: str, text: str, fmt: str) -> dict[str, Any] | None:
+        key = _key(rel, text, fmt)
         found = self.store.get(NAMESPACE, key)
         if found is None:
             return None
@@ -63,7 +81,7 @@ class Remembered:
             value = json.loads(found)
         except ValueError:
             value = None
-        if not isinstance(value, dict):
+        if not isinstance(value, dict) or "checked" not in value:
             self.store.hits -= 1
             self.store.miss(NAMESPACE)
             return None
@@ -71,9 +89,17 @@ class Remembered:
         return value
 
 
-def _key(text: str, fmt: str) -> str:
-    # the Python version too: tomllib and json come with it
-    return cache.key_of(NAMESPACE, (sys.version, fmt, text))
+def _key(rel: str, text: str, fmt: str) -> str:
+    return cache.key_of(NAMESPACE, (sys.version, rel, fmt, text))
+
+
+def _encode_checked(value: Checked) -> dict[str, Any]:
+    return {"found": [d.as_json() for d in value[0]], "overrides": value[1]}
+
+
+def _decode_checked(data: Any) -> Checked:
+    overrides = {str(k): str(v) for k, v in data["overrides"].items()}
+    return [Diagnostic.from_json(d) for d in data["found"]], overrides
 
 
 def _exact_json(data: Any) -> bool:
