@@ -100,7 +100,7 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
 
 
 def _write_or_exit(
-    result: pipeline.Generated, settings: Settings, force: bool, fmt: str, trusted: Mapping[str, write.Stat]
+    result: pipeline.Generated, settings: Settings, force: bool, fmt: str, trusted: Mapping[str, tuple[write.Stat, str]]
 ) -> write.Plan:
     """Apply the build to the output folder and print its diagnostics; on a refusal (TG132 to TG135)
     print them with the refusals and exit 1, nothing written. `trusted`: the files the plan need not

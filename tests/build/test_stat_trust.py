@@ -118,6 +118,21 @@ def _rerecord(root: Path, rel: str, written_ns: int) -> None:
     os.utime(path, ns=(written_ns, written_ns))
 
 
+def test_a_no_change_build_reads_a_racy_file_again(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p")
+    page = _page(root)
+    rel = page.relative_to(root / "generated").as_posix()
+    original = page.read_bytes()
+    page.write_bytes(original.replace(b"#", b"!", 1))
+    _rerecord(root, rel, os.lstat(page).st_ctime_ns)  # recorded in the edit's own granule
+    code, output = _invoke(root, "check")
+    assert code == 1 and "stale" in output
+    page.write_bytes(original)
+    _rerecord(root, rel, os.lstat(page).st_ctime_ns)  # racy, but holding the recorded bytes
+    code, output = _invoke(root, "check")
+    assert code == 0 and "no input changed" in output
+
+
 def test_a_racy_file_is_read_again(tmp_path: Path) -> None:
     root = _project(tmp_path / "p")
     page = _page(root)
@@ -135,12 +150,16 @@ def test_a_racy_file_is_read_again(tmp_path: Path) -> None:
     assert rel in fastpath.trusted(settings)
 
 
-def test_nothing_is_trusted_once_the_manifest_moved(tmp_path: Path) -> None:
+def test_trust_follows_the_recorded_manifest_bytes(tmp_path: Path) -> None:
     root = _project(tmp_path / "p")
     settings = load_settings(root)[0]
-    assert fastpath.trusted(settings)
     manifest = root / "generated" / write.MANIFEST
-    manifest.write_bytes(manifest.read_bytes())
+    digests = write.read_manifest(root / "generated")
+    found = fastpath.trusted(settings)
+    assert found and all(digest == digests[rel] for rel, (_, digest) in found.items())
+    manifest.write_bytes(manifest.read_bytes())  # the same bytes, written again: still the record's
+    assert fastpath.trusted(settings) == found
+    manifest.write_bytes(manifest.read_bytes().replace(b"sha256:", b"sha256:0", 1))  # claims other digests
     assert fastpath.trusted(settings) == {}
 
 

@@ -9,10 +9,11 @@ and the digest of the manifest it wrote; that key is made from the bytes the bui
 during the build), so a file changed and put back meanwhile never makes it vouch for the wrong
 text. `lookup()` answers "nothing changed" only when the key is equal, the record's seal is intact,
 no interrupted build left anything in the output folder, every output file still has the size,
-modification time (ns), inode and status change time recorded just after the build, when its bytes were checked
-(writing or replacing a file changes them, as make and git rely on), and the manifest on disk is the
-one recorded; anything else falls through to a full build. It imports nothing heavy, so a no-change
-run stays cheap.
+modification time (ns), inode and status change time recorded just after the build, when its
+bytes were checked (writing or replacing a file changes them, as make and git rely on; a file
+changed in the record's own timestamp granule is read again), and the manifest on disk is the one
+recorded; anything else falls through to a full build. `trusted()` hands the writer the same
+knowledge when a build must run. It imports nothing heavy, so a no-change run stays cheap.
 """
 
 from __future__ import annotations
@@ -22,14 +23,13 @@ import hashlib
 import json
 import os
 import tempfile
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from toolgen.build import cache
 from toolgen.build.journal import leftovers
-from toolgen.build.safepaths import Stat
+from toolgen.build.safepaths import Stat, file_digest
 from toolgen.build.write import MANIFEST, Files, file_stat
 from toolgen.config import CACHE_DIR, Settings
 from toolgen.diagnostics import Diagnostic
@@ -185,31 +185,47 @@ def _read_state(settings: Settings) -> State | None:
         return None
 
 
-def trusted(settings: Settings) -> dict[str, Stat]:
-    """The output files a build need not read to know they are unchanged, with their stat: those
-    the last recorded build verified byte for byte, as git trusts its index. Only while the
-    manifest on disk is the one that build recorded (so its digests are those of the verified
-    bytes) and no interrupted build left anything; and only files whose status changed before the
-    record was written ("racy" ones, changed in its timestamp granule, are read again). A file
-    written since has another status change time, which no program can set back, whatever it does
-    to size and mtime; the writer compares the stat (`write.plan`)."""
+Trusted = Mapping[str, tuple[Stat, str]]
+"""Output path -> (its stat, the digest of its bytes) for files the writer need not read (`trusted`)."""
+
+
+def trusted(settings: Settings) -> dict[str, tuple[Stat, str]]:
+    """The output files a build need not read to know what they hold, with their stat and digest:
+    those the last recorded build verified byte for byte, as git trusts its index. The digests are
+    read from the manifest that build recorded (its bytes checked against the record), and only
+    files whose status changed before the record was written are listed ("racy" ones, changed in
+    its own timestamp granule, are read again). A file written since has another status change
+    time, which no program can set back, whatever it does to size and mtime; the writer compares
+    the stat (`write.plan`). Nothing is trusted after an interrupted build."""
     state = _read_state(settings)
     out = settings.output_dir
-    if state is None or MANIFEST not in state.stats or leftovers(out):
+    if state is None or leftovers(out):
         return {}
+    digests = _recorded_digests(out, state)
+    return {
+        rel: (stat, digests[rel])
+        for rel, stat in state.stats.items()
+        if rel in digests and rel != MANIFEST and stat[3] < state.written
+    }
+
+
+def _recorded_digests(out: Path, state: State) -> dict[str, str]:
+    """Path -> digest from the manifest on disk when it holds the bytes the record names, else {}."""
     try:
-        manifest = file_stat(out / MANIFEST)
-        if manifest != state.stats[MANIFEST] or manifest[3] >= state.written:
+        data = (out / MANIFEST).read_bytes()
+        if _sha(data) != state.manifest:
             return {}
-        if _sha((out / MANIFEST).read_bytes()) != state.manifest:
-            return {}
-    except OSError:
+        files = json.loads(data)["files"]
+        return {str(rel): str(digest) for rel, digest in files.items()}
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return {}
-    return {rel: stat for rel, stat in state.stats.items() if rel != MANIFEST and stat[3] < state.written}
 
 
 def lookup(settings: Settings, key: str | None) -> State | None:
-    """The recorded state when nothing changed since it was recorded and the output is intact; else None."""
+    """The recorded state when nothing changed since it was recorded and the output is intact; else None.
+
+    A file changed in the record's own timestamp granule ("racy") is read again and must hold the
+    bytes the recorded manifest names."""
     if key is None:
         return None
     state = _read_state(settings)
@@ -217,10 +233,14 @@ def lookup(settings: Settings, key: str | None) -> State | None:
     if state is None or state.key != key or MANIFEST not in state.stats or leftovers(out):
         return None
     try:
+        racy = []
         for rel, recorded in state.stats.items():
-            if recorded[3] >= state.written or file_stat(out / rel) != recorded:
-                return None  # changed since, or changed in the record's own timestamp ("racy")
-        if _sha((out / MANIFEST).read_bytes()) != state.manifest:
+            if file_stat(out / rel) != recorded:
+                return None
+            if recorded[3] >= state.written and rel != MANIFEST:
+                racy.append(rel)
+        digests = _recorded_digests(out, state)
+        if not digests or any(digests.get(rel) != file_digest(out / rel) for rel in racy):
             return None
     except OSError:
         return None
@@ -263,7 +283,6 @@ def record(
     except OSError:
         return
     document["stats"] = stats
-    _wait_past(max(stat[3] for stat in stats.values()))
     path = _state_path(settings)
     if not cache.usable(settings.root):
         return
@@ -273,20 +292,6 @@ def record(
         with os.fdopen(handle, "wb") as stream:
             stream.write(cache.seal(STATE, json.dumps(document, ensure_ascii=False)))
         os.replace(temp, path)
-
-
-GRANULE_NS = 20_000_000
-"""How long `record` waits, at most, after the last status change of a file it vouches for before
-it writes the record: Linux stamps files from a clock that lags by up to a tick (4 ms at 250 Hz),
-so the record then falls in a later timestamp than any of them and none is racy (`trusted`). On a
-file system with coarser timestamps the files are simply racy and read again."""
-
-
-def _wait_past(changed_ns: int) -> None:
-    """Sleep until the clock is `GRANULE_NS` past `changed_ns` (at most that long)."""
-    ahead = changed_ns + GRANULE_NS - time.time_ns()
-    if ahead > 0:
-        time.sleep(min(ahead, GRANULE_NS) / 1e9)
 
 
 def forget(settings: Settings) -> None:

@@ -211,13 +211,17 @@ class Files(Mapping[str, bytes]):
 
 
 def plan(
-    artifacts: Iterable[Artifact], output_dir: Path, *, label: str = "", trusted: Mapping[str, Stat] | None = None
+    artifacts: Iterable[Artifact],
+    output_dir: Path,
+    *,
+    label: str = "",
+    trusted: Mapping[str, tuple[Stat, str]] | None = None,
 ) -> Plan:
     """Compare the artifacts (plus the manifest) with what is on disk, without following a symlink.
 
-    `trusted` holds the stat of files known to hold the bytes the manifest on disk lists for them
-    (`fastpath.trusted`: the last build verified them, and none has been written since): such a
-    file whose artifact has that digest and whose stat has not moved is unchanged without being read."""
+    `trusted` holds the stat and the digest of files known to hold those bytes (`fastpath.trusted`:
+    the last build verified them, and none has been written since): such a file whose artifact has
+    that digest and whose stat has not moved is unchanged without being read."""
     files = Files(_by_path(artifacts))
     files.add(MANIFEST, manifest_text(files))
     owned = read_manifest(output_dir)
@@ -280,13 +284,13 @@ class _Sorting:
     blocked: dict[str, str] = field(default_factory=dict)
     before: dict[str, str | None] = field(default_factory=dict)
     verified: dict[str, Stat] = field(default_factory=dict)
-    trusted: Mapping[str, Stat] = field(default_factory=dict)
+    trusted: Mapping[str, tuple[Stat, str]] = field(default_factory=dict)
 
     def place(self, path: str, files: Files, owned: Mapping[str, str], probe: Probe) -> None:
         """Sort one file of the build: unchanged, missing, to overwrite (and whether it may be), or blocked."""
-        if self._still_trusted(path, files, owned, probe):
+        if self._still_trusted(path, files, probe):
             self.unchanged.append(path)
-            self.verified[path] = self.trusted[path]
+            self.verified[path] = self.trusted[path][0]
             return
         state, where = probe.state(path)
         target = probe.root / path
@@ -312,13 +316,13 @@ class _Sorting:
         elif path != MANIFEST and owned[path] != digest:
             self.edited.append(path)
 
-    def _still_trusted(self, path: str, files: Files, owned: Mapping[str, str], probe: Probe) -> bool:
-        """Whether `path` is a trusted file (`plan`) whose artifact has the digest the manifest lists,
-        reached through real folders, with the stat the trust was given for."""
+    def _still_trusted(self, path: str, files: Files, probe: Probe) -> bool:
+        """Whether `path` is a trusted file (`plan`) whose artifact has the digest it holds, reached
+        through real folders, with the stat the trust was given for."""
         known = self.trusted.get(path)
-        if known is None or path == MANIFEST or owned.get(path) != files.digest(path):
+        if known is None or path == MANIFEST or known[1] != files.digest(path):
             return False
-        return probe.folder(path.rpartition("/")[0]) is None and stat_or_none(probe.root / path) == known
+        return probe.folder(path.rpartition("/")[0]) is None and stat_or_none(probe.root / path) == known[0]
 
     def orphan(self, path: str, owned: Mapping[str, str], probe: Probe) -> None:
         """A file the manifest lists and the build no longer makes: removed only if it is a regular
@@ -350,7 +354,7 @@ def update(
     *,
     force: bool = False,
     label: str = "",
-    trusted: Mapping[str, Stat] | None = None,
+    trusted: Mapping[str, tuple[Stat, str]] | None = None,
 ) -> tuple[Plan, list[str]]:
     """A build's write phase: with the output folder locked, complete what an interrupted build left,
     plan, and apply (`trusted`: as `plan` takes it; ignored after a recovery). The plan, and notes
