@@ -173,7 +173,7 @@ def test_a_changed_contract_recomputes_only_what_depends_on_it(
     store = _generate_counting(root)
     # loading and validation of that file, its module (black over it), its docs page and provider entries; its
     # models are kept, since only the schemas shape them, and so is black over __init__.py (its
-    # catalog digest is masked: `python.format_varying`), since no tool name changed
+    # catalog digest is masked: `python_format.format_masked`), since no tool name changed
     assert store.missed == {"contract": 1, "module": 1, "docs": 1, "providers": 1, "catalog": 1}
 
 

@@ -1,4 +1,4 @@
-"""`__init__.py` is black-formatted with its catalog digest masked (`python.format_varying`): the
+"""`__init__.py` is black-formatted with its catalog digest masked (`python_format.format_masked`): the
 bytes are black's over the real text, and a build that changes no tool name formats nothing new."""
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ def test_two_digests_hand_black_the_same_text(monkeypatch: pytest.MonkeyPatch) -
     seen = _call_sources(monkeypatch)
     other = "sha256:" + "fedcba9876543210" * 4
     source = "# Generated from 2 contracts (catalog {}).\n\nx = [1,2]\n"
-    first = target.format_varying(source.format(DIGEST), DIGEST)
-    second = target.format_varying(source.format(other), other)
+    first = fmt.format_masked(source.format(DIGEST), DIGEST, target.format_python)
+    second = fmt.format_masked(source.format(other), other, target.format_python)
     assert seen[0] == seen[1] and DIGEST not in seen[0]
     assert first == fmt.full(source.format(DIGEST), MODE)
     assert second == fmt.full(source.format(other), MODE)
@@ -65,6 +65,6 @@ SOURCES = {
 def test_masked_formatting_equals_black_over_the_real_text(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
     seen = _call_sources(monkeypatch)
     source = SOURCES[case].format(d=DIGEST)
-    assert target.format_varying(source, DIGEST) == fmt.full(source, MODE)
+    assert fmt.format_masked(source, DIGEST, target.format_python) == fmt.full(source, MODE)
     masked = any("Z" * len(DIGEST) in s for s in seen)
     assert masked == (case in ("comment", "comment without a space", "indented comment", "docstring line"))
