@@ -47,6 +47,9 @@ class Run:
     returncode: int
     stdout: str
     stderr: str
+    cpu: float = 0.0
+    """User and system CPU seconds of the child and the workers it waited for (what a loaded
+    machine inflates least)."""
 
 
 @dataclass
@@ -89,6 +92,7 @@ def run_child(args: list[str], cwd: Path | None = None, env: dict[str, str] | No
             process.returncode,
             out.read().decode("utf-8", "replace"),
             err.read().decode("utf-8", "replace"),
+            usage.ru_utime + usage.ru_stime,
         )
 
 
@@ -109,7 +113,8 @@ def median_run(runs: list[Run]) -> Run:
     """The run with the median time (peak memory is the largest of them)."""
     ordered = sorted(runs, key=lambda r: r.seconds)
     middle = ordered[len(ordered) // 2]
-    return Run(middle.seconds, max(r.peak_mb for r in runs), middle.returncode, middle.stdout, middle.stderr)
+    cpu = sorted(r.cpu for r in runs)[len(runs) // 2]
+    return Run(middle.seconds, max(r.peak_mb for r in runs), middle.returncode, middle.stdout, middle.stderr, cpu)
 
 
 def new_project(base: Path, name: str, count: int) -> Path:

@@ -8,9 +8,10 @@ catalog (a snapshot's cache and no-change record are its own). The machine is no
 figure alternates the snapshots run by run: cold build (no output, no cache), no-change build,
 `check`, and a build after the same one contract changed in each project; each figure is the
 median of `repeat` runs. Then, unless `skip_large`, one cold build of the large size per snapshot
-(its time and peak memory). Each snapshot's output after the one-changed builds is compared byte
+(its time, CPU time and peak memory). Each snapshot's output after the one-changed builds is compared byte
 for byte with the first snapshot's. Prints one table: each snapshot's figure and its ratio to the
-first snapshot's.
+first snapshot's, wall time and, less inflated by a loaded machine, CPU time (user and system, of
+the child and the workers it waited for).
 """
 
 from __future__ import annotations
@@ -95,6 +96,7 @@ def _print(
     print(f"\n| figure ({count} contracts) | {heads} | {ratios} |")
     print("|---|" + "---:|" * (2 * len(snapshots) - 1))
     rows = [(name, [r.seconds for r in runs], "s") for name, runs in medians.items()]
+    rows += [(f"{name}, CPU (median)", [r.cpu for r in runs], "s") for name, runs in medians.items()]
     rows.append(
         (
             "peak memory, any run above",
@@ -104,6 +106,7 @@ def _print(
     )
     if large is not None:
         rows.append((f"cold build of {sizes[1]}", [r.seconds for r in large], "s"))
+        rows.append((f"cold build of {sizes[1]}, CPU", [r.cpu for r in large], "s"))
         rows.append((f"peak memory, cold build of {sizes[1]}", [r.peak_mb for r in large], "MB"))
     for name, values, unit in rows:
         shown = " | ".join(f"{v:.2f} {unit}" for v in values)
