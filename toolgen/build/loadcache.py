@@ -9,7 +9,10 @@ validation, and, for a TOML file, the parsed data as JSON, which reads back seve
 than tomllib parses (a JSON file's own text is already that). 999 unchanged files of 1,000 are
 then read and decoded, not parsed by tomllib, checked nor digested again, with one entry read per
 file. Data that JSON cannot hold exactly (TOML dates, `nan`) is never stored: such a file is parsed
-every time. An entry that does not decode to values of the right shapes is a miss.
+every time. An entry that does not decode to values of the right shapes is a miss. An entry is
+written once per build, after validation (with the digest when the catalog was made); one written
+while another contract had an error lacks the digest, which a later build adds under the same key
+(the only entry that is ever completed: what it held stays as it was).
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ class Remembered:
     store: cache.Store
     _found: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Entry key -> its decoded value, for the files read so far."""
+    _pending: set[str] = field(default_factory=set)
+    """Keys whose checks were made by this build and are not stored yet."""
 
     def parse(self, rel: str, text: str, fmt: str) -> Any:
         """`load.parse_text(text, fmt)`, the TOML data read back from the entry when there is one."""
@@ -58,15 +63,21 @@ class Remembered:
         value = entry.get("digest") if entry is not None else None
         return value if isinstance(value, str) and value.startswith("sha256:") else None
 
-    def keep(self, document: RawDocument, checked: Checked, digest: str | None) -> None:
-        """Store the entry of a document (its digest once it has one) unless it is stored as it is."""
+    def note(self, document: RawDocument, checked: Checked) -> None:
+        """Remember the checks just made for a document; `keep` stores them once its digest is known."""
         key = _key(document.rel, document.text, document.format)
-        old = self._found.get(key)
-        if old is not None and (digest is None or old.get("digest") == digest):
+        self._found[key] = {"checked": _encode_checked(checked)}
+        self._pending.add(key)
+
+    def keep(self, document: RawDocument, digest: str | None) -> None:
+        """Store the entry of a document whose checks were just made or whose digest is new (None:
+        its contract was not made, since the catalog has errors); nothing when it is stored as it is."""
+        key = _key(document.rel, document.text, document.format)
+        value = self._found.get(key)
+        if value is None or (key not in self._pending and (digest is None or value.get("digest") == digest)):
             return
-        value: dict[str, Any] = {"checked": _encode_checked(checked)}
-        if digest is not None:
-            value["digest"] = digest
+        self._pending.discard(key)
+        value = {"checked": value["checked"], **({"digest": digest} if digest is not None else {})}
         if document.format == "toml" and _exact_json(document.data):
             value["data"] = document.data
         self._found[key] = value

@@ -51,17 +51,19 @@ def load_catalog(settings: Settings) -> tuple[Catalog | None, list[Diagnostic], 
     store = cache.active()
     remembered = loadcache.Remembered(store) if store is not None else None
     documents, problems = load_documents(settings, remembered.parse if remembered is not None else parse_file)
-    checked = validate_all(documents, settings, remembered)
-    problems.extend(checked)
+    problems.extend(validate_all(documents, settings, remembered))
     problems = sort_diagnostics(problems)
     if has_errors(problems):
+        for document in documents:
+            if remembered is not None:  # the checks are kept: the next build checks only what changed
+                remembered.keep(document, None)
         return None, problems, documents
     contracts = []
     for index, document in enumerate(documents):
         known = remembered.digest(document) if remembered is not None else None
         contracts.append(contract_from_document(document.data, document.rel, known))
-        if remembered is not None and known is None:
-            remembered.keep(document, remembered.checked(document) or ([], {}), contracts[-1].digest)
+        if remembered is not None:
+            remembered.keep(document, contracts[-1].digest)
         # the parsed data weighs as much as the contract made from it: drop it as the catalog grows
         documents[index] = replace(document, data=None)
     return build_catalog(contracts), problems, documents
@@ -89,7 +91,7 @@ def validate_all(
             own.append(known)
             continue
         own.append(next(made))
-        remembered.keep(document, own[-1], None)
+        remembered.note(document, own[-1])
     return validate.validate_documents(documents, settings, own)
 
 
