@@ -239,12 +239,14 @@ def lookup(settings: Settings, key: str | None) -> State | None:
                 return None
             if recorded[3] >= state.written and rel != MANIFEST:
                 racy.append(rel)
-        digests = _recorded_digests(out, state)
-        if not digests or any(digests.get(rel) != file_digest(out / rel) for rel in racy):
-            return None
+        if racy:  # the manifest is parsed only when a file must be read again
+            digests = _recorded_digests(out, state)
+            intact = bool(digests) and all(digests.get(rel) == file_digest(out / rel) for rel in racy)
+        else:
+            intact = _sha((out / MANIFEST).read_bytes()) == state.manifest
     except OSError:
         return None
-    return state
+    return state if intact else None
 
 
 def record(
