@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import REPO, synth_catalog
+from benchmarks.anchors import anchor_schema, child_generate, tool_defs
 
 PYTHON = sys.executable
 CODEGEN = str(Path(sys.executable).parent / "datamodel-codegen")
@@ -185,56 +186,6 @@ def verify_identical(project: Path, fresh: Path, report: Report) -> Run:
     return run
 
 
-def pascal(name: str) -> str:
-    """snake_case to PascalCase, as model names read."""
-    return "".join(part.capitalize() for part in name.split("_"))
-
-
-def anchor_schema(count: int) -> dict[str, Any]:
-    """Every tool's input and output schema as `$defs` of one document (local `$defs` hoisted)."""
-    defs: dict[str, Any] = {}
-    for index in range(count):
-        doc = synth_catalog.contract(index)
-        defs.update(tool_defs(doc))
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Tools", "$defs": defs}
-
-
-def tool_defs(doc: dict[str, Any]) -> dict[str, Any]:
-    """`<Tool>Input` / `<Tool>Output` (and the tool's own `$defs`, renamed) for one contract."""
-    prefix = pascal(doc["name"])
-    out: dict[str, Any] = {}
-    for key, suffix in (("input_schema", "Input"), ("output_schema", "Output")):
-        if key not in doc:
-            continue
-        schema = json.loads(json.dumps(doc[key]))
-        for inner, body in schema.pop("$defs", {}).items():
-            out[prefix + inner] = body
-        text = json.dumps(schema).replace('"#/$defs/', f'"#/$defs/{prefix}')
-        out[prefix + suffix] = json.loads(text)
-    return out
-
-
-def child_generate(schema_path: str, formatters: str) -> None:
-    """In a fresh interpreter: time one in-process `generate()` over the anchor schema; print seconds."""
-    import warnings
-
-    import datamodel_code_generator as dcg
-
-    warnings.simplefilter("ignore")
-    options: dict[str, Any] = {
-        "input_file_type": dcg.InputFileType.JsonSchema,
-        "output_model_type": dcg.DataModelType.PydanticV2BaseModel,
-        "disable_timestamp": True,
-    }
-    if formatters == "none":
-        options["formatters"] = []
-    text = Path(schema_path).read_text(encoding="utf-8")
-    started = time.perf_counter()
-    result = dcg.generate(text, **options)
-    seconds = time.perf_counter() - started
-    print(json.dumps({"seconds": seconds, "chars": len(str(result))}))
-
-
 def bench_anchors(base: Path, count: int, cli_runs: int, report: Report, repeat: int = 1) -> dict[str, float]:
     """datamodel-code-generator: generate() with and without formatters (median of `repeat` runs, as
     toolgen's cold build), and its CLI per contract (the mean of `cli_runs` runs)."""
@@ -279,37 +230,7 @@ def build_rows(count: int, large: int | None, runs: dict[str, Run], anchors: dic
     rows = report.rows
     cold, nochange = runs["cold"].seconds, runs["nochange"].seconds
     if anchors:
-        rows.append(
-            Row(
-                f"datamodel-code-generator generate(), default formatters, {count} tools",
-                _s(anchors["generate_default"]),
-            )
-        )
-        rows.append(
-            Row(f"datamodel-code-generator generate(), no formatters, {count} tools", _s(anchors["generate_none"]))
-        )
-        per = anchors["cli_per_contract"]
-        rows.append(
-            Row(f"datamodel-codegen CLI per contract ({per:.2f} s each) x {count}", _s(anchors["cli_extrapolated"]))
-        )
-        rows.append(
-            ratio_row(
-                f"toolgen cold build, {count} contracts",
-                cold,
-                anchors["generate_default"],
-                "<= 1.0 x generate() default",
-            )
-        )
-        speedup = anchors["cli_extrapolated"] / cold
-        rows.append(
-            Row(
-                "speed-up over the CLI per contract",
-                f"{speedup:.1f} x",
-                ">= 50 x",
-                f"{50 / speedup:.2f}",
-                speedup >= 50,
-            )
-        )
+        rows.extend(anchor_rows(count, cold, anchors))
     else:
         rows.append(Row(f"toolgen cold build, {count} contracts", _s(cold)))
     limit = min(0.5, cold / 15)
@@ -326,6 +247,21 @@ def build_rows(count: int, large: int | None, runs: dict[str, Run], anchors: dic
         rows.append(ratio_row(f"peak memory, cold build of {large}", big.peak_mb, 400, "<= 400 MB", "MB"))
     peak = max(r.peak_mb for r in runs.values())
     rows.append(ratio_row("peak memory, any toolgen run above", peak, 400, "<= 400 MB", "MB"))
+
+
+def anchor_rows(count: int, cold: float, anchors: dict[str, float]) -> list[Row]:
+    """The anchors' rows, and toolgen's cold build against them."""
+    per = anchors["cli_per_contract"]
+    speedup = anchors["cli_extrapolated"] / cold
+    return [
+        Row(f"datamodel-code-generator generate(), default formatters, {count} tools", _s(anchors["generate_default"])),
+        Row(f"datamodel-code-generator generate(), no formatters, {count} tools", _s(anchors["generate_none"])),
+        Row(f"datamodel-codegen CLI per contract ({per:.2f} s each) x {count}", _s(anchors["cli_extrapolated"])),
+        ratio_row(
+            f"toolgen cold build, {count} contracts", cold, anchors["generate_default"], "<= 1.0 x generate() default"
+        ),
+        Row("speed-up over the CLI per contract", f"{speedup:.1f} x", ">= 50 x", f"{50 / speedup:.2f}", speedup >= 50),
+    ]
 
 
 def _s(seconds: float) -> str:
@@ -367,8 +303,8 @@ def resume(path: Path, report: Report) -> tuple[dict[str, Run], dict[str, float]
     return runs, dict(recorded.get("anchors", {}))
 
 
-def main() -> int:
-    """Run the benchmark and print the table."""
+def arguments() -> argparse.ArgumentParser:
+    """The command line of the benchmark."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000], help="base size [large size]")
     parser.add_argument("--skip-10k", action="store_true", help="skip the large catalog")
@@ -393,7 +329,12 @@ def main() -> int:
         help="take the base-size figures from the --json file of an earlier run and time only the large build",
     )
     parser.add_argument("--child-generate", nargs=2, help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    return parser
+
+
+def main() -> int:
+    """Run the benchmark and print the table."""
+    args = arguments().parse_args()
     if args.child_generate:
         child_generate(*args.child_generate)
         return 0

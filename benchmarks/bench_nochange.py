@@ -33,7 +33,9 @@ def timed(project: Path, snapshot: Path | None, *args: str) -> float:
         env["PYTHONPATH"] = str(snapshot.resolve())
     started = time.perf_counter()
     command = [sys.executable, "-m", "toolgen", "-C", str(project), *args]
-    proc = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    # cwd: `python -m` puts the working folder first on sys.path, ahead of PYTHONPATH; run from the
+    # checkout, every snapshot would import the checkout's own toolgen
+    proc = subprocess.run(command, env=env, cwd=project, capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - started
     if proc.returncode != 0 or (args[0] == "build" and "no input changed" not in proc.stdout):
         raise SystemExit(f"toolgen {' '.join(args)} ({snapshot}): exit {proc.returncode}\n{proc.stdout}{proc.stderr}")
@@ -55,6 +57,7 @@ def main() -> int:
             subprocess.run(
                 [sys.executable, "-m", "toolgen", "-C", str(project), "build"],
                 env={**os.environ, **({"PYTHONPATH": str(snapshot.resolve())} if snapshot else {})},
+                cwd=project,
                 capture_output=True,
                 check=True,
             )

@@ -12,11 +12,18 @@ budget, and the surviving mutants are printed per module:
 2 cores); a group cut short says so and reports what it finished (`not checked`: never run). `--show`
 prints each survivor's diff; `--without TEST` leaves a test file out, to measure what it kills.
 
-mutmut mutates Python files only. The registry's schema walks (redaction, null-dropping) live in the
-Jinja template `templates/python/_schemas.py.jinja`; group `walks` takes mutmut's mutations of that
-template's Python body, writes each mutant into the template of the scratch copy, and runs the tests
-that render and import the generated package against it (slower: a package is built per mutant).
-Group `redact` does the same with the secrets walk of `templates/python/_redact.py.jinja`.
+mutmut mutates Python files only. The registry's schema walks live in Jinja templates: group `walks`
+is `templates/python/_schemas.py.jinja` (null-dropping, error messages), group `redact` is
+`templates/python/_redact.py.jinja` (the secrets walk). `benchmarks/mutation_templates.py` takes
+mutmut's mutations of the template's Python body and writes each mutant into the scratch copy's
+template; the unit tests of the walks (`WALK_TESTS`) render `_redact`/`_schemas` from it without a
+build (`tests/runtime/walks_support.py`), in a worker that imports pytest once and forks a run per
+mutant, so a mutant costs a second or two. A mutant they leave alive is judged again by the group's
+`confirm` tests (the registry tests, which build a package: 10-30 s). On 2 busy cores `walks` (290
+mutants) took 11 min and `redact` (561) 28 min, most of it confirming the equivalent survivors, so
+give them `--budget 2400`; a run cut short resumes with the same `--workdir`, and `--without` leaves
+`confirm` tests out too (a quick first pass: 9 and 20 min). `--show` prints each surviving template
+mutant as a diff.
 """
 
 from __future__ import annotations
@@ -34,6 +41,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks import mutation_templates
+
 REPO = Path(__file__).resolve().parent.parent
 COPIED = ("toolgen", "templates", "tests", "docs", "contracts", "README.md", "pyproject.toml")
 
@@ -44,7 +53,12 @@ class Group:
 
     modules: tuple[str, ...]
     tests: tuple[str, ...]
+    confirm: tuple[str, ...] = ()
+    """Template groups only: slower tests, run on a mutant that `tests` leave alive."""
 
+
+WALK_TESTS = ("tests/runtime/test_walks_schemas.py", "tests/runtime/test_walks_secrets.py")
+"""The unit tests of the runtime walks: they render `_redact`/`_schemas` from the templates, no build."""
 
 GROUPS = {
     "catalog": Group(
@@ -70,10 +84,16 @@ GROUPS = {
     ),
     "walks": Group(
         ("templates/python/_schemas.py.jinja",),
-        ("tests/runtime/test_redaction_keywords.py", "tests/runtime/test_python_nulls.py"),
+        WALK_TESTS,
+        (
+            "tests/runtime/test_python_nulls.py",
+            "tests/runtime/test_strict_nulls_combinators.py",
+            "tests/runtime/test_secret_sentinels.py",
+        ),
     ),
     "redact": Group(
         ("templates/python/_redact.py.jinja",),
+        WALK_TESTS,
         ("tests/runtime/test_redaction_keywords.py", "tests/runtime/test_secret_sentinels.py"),
     ),
     "write": Group(
@@ -180,71 +200,16 @@ def show(workdir: Path, name: str, mutant: str) -> str:
     return proc.stdout
 
 
-def template_mutants(text: str) -> list[tuple[str, str]]:
-    """(a name, the mutated template text) for each mutmut mutation of the template's Python body.
-
-    The Jinja header lines (`{% ... %}` and `# {{ line }}`) are kept as they are; only the Python
-    after them is parsed and mutated, with mutmut's own operators.
-    """
-    from mutmut.mutation.file_mutation import create_mutations
-
-    lines = text.splitlines(keepends=True)
-    head = 0
-    while head < len(lines) and ("{%" in lines[head] or "{{" in lines[head]):
-        head += 1
-    header, body = "".join(lines[:head]), "".join(lines[head:])
-    module, mutations, _, _ = create_mutations("template.py", body)
-    by_function: dict[str, list[tuple[str, str]]] = {}
-    for index, mutation in enumerate(mutations):
-        function = mutation.contained_by_top_level_function
-        where = function.name.value if function is not None else "module"
-        mutated = module.deep_replace(mutation.original_node, mutation.mutated_node)
-        by_function.setdefault(where, []).append((f"{where}__{index}", header + mutated.code))
-    # Round robin over the functions: a run cut short by its budget has still tried each of them.
-    queues = list(by_function.values())
-    out = []
-    while any(queues):
-        out.extend(queue.pop(0) for queue in queues if queue)
-    return out
-
-
 def run_template(
     name: str, group: Group, workdir: Path, budget: float, without: tuple[str, ...] = ()
 ) -> tuple[Counter[str], list[str], bool]:
-    """Mutate the template group's file mutant by mutant and run its tests against each."""
+    """Mutate the template group's file mutant by mutant (`benchmarks/mutation_templates.py`)."""
     root = _scratch(workdir / name)
-    (template,) = group.modules
-    original = (REPO / template).read_text(encoding="utf-8")
-    tests = _selected(group, without)
-    started = time.monotonic()
-    pyproject = root / "pyproject.toml"
+    pyproject = root / "pyproject.toml"  # mutmut reads its settings from here even to list mutations
     pyproject.write_text(pyproject.read_text(encoding="utf-8") + _mutmut_config(group, without), encoding="utf-8")
-    here = Path.cwd()
-    os.chdir(root)  # mutmut reads its configuration from the working directory
-    try:
-        mutants = template_mutants(original)
-    finally:
-        os.chdir(here)
-    counts: Counter[str] = Counter()
-    survivors = []
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
-    for mutant, text in mutants:
-        left = budget - (time.monotonic() - started)
-        if left <= 0:
-            return counts, survivors, False
-        (root / template).write_text(text, encoding="utf-8")
-        command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
-        try:
-            proc = subprocess.run(command, cwd=root, env=env, capture_output=True, timeout=min(left, 120), check=False)
-        except subprocess.TimeoutExpired:
-            counts["timeout"] += 1
-            continue
-        outcome = "survived" if proc.returncode == 0 else "killed"
-        counts[outcome] += 1
-        if outcome == "survived":
-            survivors.append(mutant)
-            (workdir / name / f"{mutant}.jinja").write_text(text, encoding="utf-8")
-    return counts, survivors, True
+    (template,) = group.modules
+    confirm = tuple(t for t in group.confirm if (REPO / t).exists() and t not in without)
+    return mutation_templates.run_template(root, template, _selected(group, without), confirm, budget)
 
 
 def main() -> int:
@@ -283,6 +248,10 @@ def main() -> int:
             print(f"   survived: {mutant}")
             if args.show and runner is run_mutmut:
                 print(show(workdir, name, mutant))
+            elif args.show:
+                original = (REPO / group.modules[0]).read_text(encoding="utf-8")
+                text = (workdir / name / "mutants" / f"{mutant}.jinja").read_text(encoding="utf-8")
+                print(mutation_templates.diff(original, text))
     return 0
 
 

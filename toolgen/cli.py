@@ -26,18 +26,23 @@ from toolgen.cliout import (
     emit,
     emit_unless_json,
     guarded,
+    import_report,
     permission_list,
     plural,
     print_drift,
     progress_bar,
     refuse,
+    remember,
     settings_or_exit,
+    shortcut,
     summary,
 )
 from toolgen.config import Settings, find_root
 from toolgen.diagnostics import has_errors
 
 FORMATS = click.Choice(["text", "json", "github"])
+SHAPES = click.Choice(["openai", "anthropic", "gemini", "mcp"])
+"""The provider formats `toolgen import --from` reads."""
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -70,8 +75,7 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
     started = time.perf_counter()
     settings = settings_or_exit(ctx, fmt=fmt)
     out = settings.rel(settings.output_dir)
-    probe = None if no_cache else fastpath.probe(settings)
-    state = fastpath.lookup(settings, probe.key if probe is not None else None)
+    probe, state = shortcut(settings, no_cache)
     if state is not None:
         emit_unless_json(state.diagnostics, fmt)
         build_result(fmt, state.diagnostics, out, contracts=state.contracts, unchanged=state.files)
@@ -87,9 +91,8 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
             sys.exit(1)
         change = _write_or_exit(result, settings, force, fmt, {} if no_cache else fastpath.trusted(settings))
         contracts = len(result.catalog) if result.catalog is not None else 0
-        if store is not None and probe is not None:
-            key = fastpath.loaded_key(settings, probe, result.inputs)
-            fastpath.record(settings, key, result.diagnostics, contracts, change.files, verified=change.verified)
+        if store is not None:
+            remember(settings, probe, result, change)
             store.prune()
     unchanged, written, removed = len(change.unchanged), change.write, change.remove
     build_result(
@@ -133,8 +136,7 @@ def check(ctx: Context, fmt: str, no_cache: bool) -> None:
     """Prove the generated files are current: generate in memory and compare; writes nothing."""
     settings = settings_or_exit(ctx, fmt=fmt)
     out = settings.rel(settings.output_dir)
-    probe = None if no_cache else fastpath.probe(settings)
-    recorded = fastpath.lookup(settings, probe.key if probe is not None else None)
+    probe, recorded = shortcut(settings, no_cache)
     if recorded is not None:
         check_result(fmt, recorded.diagnostics, out, current=recorded.files)
         summary(f"{out}/ is up to date ({plural(recorded.files, 'file')}; no input changed since the last build)", fmt)
@@ -152,10 +154,7 @@ def check(ctx: Context, fmt: str, no_cache: bool) -> None:
     found = [*result.diagnostics, *refusals]
     check_result(fmt, found, out, current=len(change.unchanged), drifted=drifted, ok=not has_errors(refusals))
     if change.up_to_date and not has_errors(refusals):
-        if probe is not None:
-            contracts = len(result.catalog) if result.catalog is not None else 0
-            key = fastpath.loaded_key(settings, probe, result.inputs)
-            fastpath.record(settings, key, result.diagnostics, contracts, change.files, verified=change.verified)
+        remember(settings, probe, result, change)
         summary(f"{out}/ is up to date ({plural(len(change.unchanged), 'file')})", fmt)
         return
     if fmt != "json":
@@ -172,10 +171,11 @@ def check(ctx: Context, fmt: str, no_cache: bool) -> None:
 @guarded
 def validate(ctx: Context, paths: tuple[Path, ...], fmt: str, strict: bool) -> None:
     """Validate contracts (all of them, or only PATHS) and report every problem."""
+    from toolgen.build.targetchecks import target_diagnostics
     from toolgen.validate import validate_paths
 
     settings = settings_or_exit(ctx, fmt="json-list" if fmt == "json" else fmt)
-    found = validate_paths(settings, list(paths))
+    found = validate_paths(settings, list(paths), target_diagnostics)
     if strict:
         found = [d if d.is_error else d.promoted() for d in found]
     emit(found, fmt)
@@ -249,13 +249,7 @@ def stats_command(ctx: Context, fmt: str) -> None:
 
 @main.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option(
-    "--from",
-    "shape",
-    type=click.Choice(["openai", "anthropic", "gemini", "mcp"]),
-    required=True,
-    help="The provider format of FILE (JSON or JSON Lines).",
-)
+@click.option("--from", "shape", type=SHAPES, required=True, help="The provider format of FILE (JSON or JSON Lines).")
 @click.option("--repair", is_flag=True, help="Fix what real catalogs get wrong, reporting every repair per tool.")
 @click.option(
     "--format",
@@ -300,17 +294,7 @@ def import_command(
     plan, lines = import_file(file, shape, settings, options)
     for line in lines:
         click.echo(line)
-    emit(plan.diagnostics, "text")
-    rejected = plan.records - len(plan.planned)
-    click.echo(f"{plural(plan.records, 'declaration')}: {len(plan.planned)} imported, {rejected} rejected", err=True)
-    if plan.planned and permissions is None:
-        click.echo(
-            "Permissions were proposed (from MCP annotations where given, else all four) and marked unconfirmed "
-            "(TG212): review each tool's `permissions`, then remove its `permissions:unconfirmed` tag.",
-            err=True,
-        )
-    if has_errors(plan.diagnostics):
-        sys.exit(1)
+    import_report(plan, proposed=permissions is None)
 
 
 @main.command("diff")

@@ -6,6 +6,8 @@ carries everything the text output says (diagnostics, files written, drift), and
 goes to stderr; in text and github formats diagnostics go to stderr and the summary to stdout.
 `--format github` annotates files a reviewer cannot otherwise see in the pull request: stale,
 missing and orphaned generated files, at the first changed line where there is one.
+`build` and `check` try the no-change fast path through one helper (`shortcut`) and record what
+they found current through another (`remember`), so the two cannot take it differently.
 """
 
 from __future__ import annotations
@@ -19,14 +21,18 @@ import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
 from toolgen import diagnostics
-from toolgen.build import fastpath, write
+from toolgen.build import fastpath, pipeline, write
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, has_errors
+from toolgen.discovery import contract_files
+
+if TYPE_CHECKING:  # the importer loads only for `toolgen import`
+    from toolgen.importing.importer import Plan as ImportPlan
 
 _HUNK = re.compile(r"@@ -(\d+)")
 """A unified diff's hunk header, with the hunk's first line in the old file (check's diffs: the file on disk)."""
@@ -236,8 +242,8 @@ PROGRESS_MIN_CONTRACTS = 200
 @contextlib.contextmanager
 def progress_bar(settings: Settings) -> Iterator[Callable[[str], None] | None]:
     """A progress bar on stderr over the build's steps, when stderr is a terminal and the catalog is large."""
-    files = fastpath.contract_files(settings.contracts_dir) if sys.stderr.isatty() else None
-    if files is None or len(files) < PROGRESS_MIN_CONTRACTS:
+    files = contract_files(settings.contracts_dir, settings)[0] if sys.stderr.isatty() else []
+    if len(files) < PROGRESS_MIN_CONTRACTS:
         yield None
         return
     steps = ["validate", *settings.targets]
@@ -265,3 +271,36 @@ def settings_or_exit(ctx: Context, overrides: dict[str, Any] | None = None, fmt:
     if has_errors(problems):
         refuse(problems, fmt, "toolgen: the configuration is invalid")
     return settings
+
+
+def shortcut(settings: Settings, no_cache: bool) -> tuple[fastpath.Inputs | None, fastpath.State | None]:
+    """The no-change fast path `build` and `check` both try first: the probe of every input (None
+    with --no-cache, which neither reads nor records) and the state recorded when nothing changed."""
+    probe = None if no_cache else fastpath.probe(settings)
+    return probe, fastpath.lookup(settings, probe.key if probe is not None else None)
+
+
+def remember(settings: Settings, probe: fastpath.Inputs | None, result: pipeline.Generated, change: write.Plan) -> None:
+    """Record a `build` or `check` that left the output current (`change`), keyed by what it read,
+    so the next run of either takes the fast path."""
+    if probe is None:
+        return
+    contracts = len(result.catalog) if result.catalog is not None else 0
+    key = fastpath.loaded_key(settings, probe, result.inputs)
+    fastpath.record(settings, key, result.diagnostics, contracts, change.files, verified=change.verified)
+
+
+def import_report(plan: ImportPlan, *, proposed: bool) -> None:
+    """An import's diagnostics and counts on stderr (and the permissions to review when they were
+    `proposed`, not given); exit 1 when it has an error."""
+    emit(plan.diagnostics, "text")
+    rejected = plan.records - len(plan.planned)
+    click.echo(f"{plural(plan.records, 'declaration')}: {len(plan.planned)} imported, {rejected} rejected", err=True)
+    if plan.planned and proposed:
+        click.echo(
+            "Permissions were proposed (from MCP annotations where given, else all four) and marked unconfirmed "
+            "(TG212): review each tool's `permissions`, then remove its `permissions:unconfirmed` tag.",
+            err=True,
+        )
+    if has_errors(plan.diagnostics):
+        sys.exit(1)

@@ -14,14 +14,14 @@ import json
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from toolgen import provideroptions, rules
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.positions import locator_for
+from toolgen.positions import join, locator_for
 
 ALL_TARGETS: tuple[str, ...] = ("catalog", "python", "providers", "docs", "mocks")
 """Every target toolgen can build, in build order."""
@@ -274,6 +274,26 @@ def _folders(
     if refusal is not None:
         problems.append(Diagnostic(refusal[0], Severity.ERROR, refusal[1], label, f"{pointer_base}/output"))
     return contracts_dir, output_dir, templates_dir
+
+
+def unmatched_exclusions(settings: Settings, names: Collection[str]) -> list[Diagnostic]:
+    """TG151 (a warning) for each name in the configuration's `[providers] exclude` that is none of
+    `names` (the catalog's tools): it leaves nothing out, so the tool meant is still sent. Placed at
+    the name in the configuration file, with the closest tool name as a hint."""
+    if settings.config_file is None:
+        return []
+    base = "/tool/toolgen/providers/exclude" if settings.config_file == "pyproject.toml" else "/providers/exclude"
+    found: list[Diagnostic] = []
+    for file, listed in sorted((settings.providers.get("exclude") or {}).items()):
+        for index, name in enumerate(listed):
+            if name in names:
+                continue
+            close = difflib.get_close_matches(name, sorted(names), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else "; fix the name or remove it"
+            message = f"`providers.exclude.{file}` names {name!r}, which no contract has: it leaves nothing out{hint}"
+            pointer = join(base, file, index)
+            found.append(Diagnostic("TG151", Severity.WARNING, message, settings.config_file, pointer))
+    return _located(found, settings.root, settings.config_file)
 
 
 def output_problem(root: Path, output: Path, contracts: Path, templates: Path | None) -> tuple[str, str] | None:

@@ -1,7 +1,8 @@
 """Loading: find contract files under the contracts folder and parse them into raw documents.
 
-Nothing here judges content; `validate.py` does. Problems reading or parsing a file (I/O errors,
-binary files, malformed TOML/JSON, symlink loops, oversized files) become diagnostics naming the file.
+Nothing here judges content; `validate.py` does, and which files are contracts `toolgen.discovery`
+says. Problems reading or parsing a file (I/O errors, binary files, malformed TOML/JSON, symlink
+loops, oversized files) become diagnostics naming the file.
 """
 
 from __future__ import annotations
@@ -20,13 +21,11 @@ from typing import Any
 from toolgen import positions
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.discovery import contract_files, is_contract_name, within
 from toolgen.positions import locator_for
 
 MAX_FILE_BYTES = 1024 * 1024
 """A contract larger than this is refused (TG127) before it is parsed."""
-
-CONTRACT_SUFFIXES = (".json", ".toml")
-"""Matched whatever their case (`tool.TOML` is a TOML contract)."""
 
 Locate = Callable[[str], tuple[int | None, int | None]]
 """Maps an RFC 6901 pointer into the document to a 1-based (line, column), either may be None."""
@@ -57,64 +56,8 @@ def _error(code: str, rel: str, message: str, line: int | None = None, column: i
 
 def discover(contracts_dir: Path, settings: Settings) -> tuple[list[Path], list[Diagnostic]]:
     """Every contract file under `contracts_dir`, sorted; symlink loops and unreadable folders reported."""
-    found: list[Path] = []
-    problems: list[Diagnostic] = []
-    if not contracts_dir.is_dir():
-        message = "the contracts folder does not exist; create it or set `contracts` in the configuration"
-        problems.append(_error("TG101", settings.rel(contracts_dir), message))
-        return found, problems
-    seen: set[Path] = set()
-
-    def on_error(exc: OSError) -> None:
-        where = settings.rel(Path(exc.filename)) if exc.filename else settings.rel(contracts_dir)
-        problems.append(_error("TG101", where, f"cannot read this folder: {exc.strerror or exc}"))
-
-    allowed = (settings.root, contracts_dir.resolve())
-    for dirpath, dirnames, filenames in os.walk(contracts_dir, followlinks=True, onerror=on_error):
-        here = Path(dirpath)
-        real = here.resolve()
-        if real in seen or not _within(real, allowed):
-            loop = "symlink loop: this folder was already read through another path"
-            message = loop if real in seen else _OUTSIDE
-            problems.append(_error("TG101", settings.rel(here), f"{message}; remove the link"))
-            dirnames[:] = []
-            continue
-        seen.add(real)
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for name in dirnames:
-            if is_contract_name(name):
-                message = "this is a folder named like a contract file; a contract must be a file"
-                problems.append(_error("TG101", settings.rel(here / name), message))
-        for name in sorted(filenames):
-            if is_contract_name(name) and not _leaves(here / name, allowed):
-                found.append(here / name)
-            elif is_contract_name(name):
-                problems.append(_error("TG101", settings.rel(here / name), f"{_OUTSIDE}; copy the file in"))
-    return sorted(found, key=settings.rel), problems
-
-
-_OUTSIDE = "this is a symlink that leads outside the project, and toolgen reads nothing through one"
-
-
-def is_contract_name(name: str) -> bool:
-    """A file name `discover` reads: not hidden, ending in .json or .toml in any case."""
-    return not name.startswith(".") and name.lower().endswith(CONTRACT_SUFFIXES)
-
-
-def _leaves(path: Path, allowed: tuple[Path, ...]) -> bool:
-    """Whether `path` is a symlink to a regular file outside the project (a link to a device or a
-    FIFO is left to `load_file`, which names what it is)."""
-    if not path.is_symlink():
-        return False
-    try:
-        regular = stat.S_ISREG(path.stat().st_mode)
-    except OSError:
-        return False
-    return regular and not _within(path.resolve(), allowed)
-
-
-def _within(path: Path, folders: tuple[Path, ...]) -> bool:
-    return any(path.is_relative_to(folder) for folder in folders)
+    files, problems = contract_files(contracts_dir, settings)
+    return [path for _, path in files], problems
 
 
 def parse_text(text: str, fmt: str) -> Any:
@@ -325,7 +268,7 @@ def load_named(
         if candidate is None:
             continue
         if candidate.is_dir():
-            if not _within(Path(os.path.abspath(candidate)), (Path(os.path.abspath(settings.contracts_dir)),)):
+            if not within(Path(os.path.abspath(candidate)), (Path(os.path.abspath(settings.contracts_dir)),)):
                 found, trouble = discover(candidate, settings)
                 files.extend(found)
                 problems.extend(trouble)

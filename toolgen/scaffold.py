@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from toolgen.config import Settings
+from toolgen.discovery import CONTRACT_SUFFIXES
 from toolgen.formatschema import SCHEMA_FILE
 from toolgen.importing.tomlemit import inline
-from toolgen.load import CONTRACT_SUFFIXES
 from toolgen.validate.contract import MAX_NAME, NAME_RE, suggest_name
 from toolgen.validate.lint import VERSION_SUFFIX
 

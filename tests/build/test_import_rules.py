@@ -1,4 +1,5 @@
-"""The package's shape, read from its own imports: targets stay pure, nothing imports in a circle.
+"""The package's shape, read from its own imports: targets stay pure, nothing imports in a circle,
+and no import runs up the layers (`LAYERS`, described in toolgen/__init__.py).
 
 Every module under `toolgen/` is parsed (not imported): an `import toolgen.x` or `from toolgen.x
 import y` statement anywhere in it, at the top or inside a function, counts as an edge.
@@ -97,3 +98,78 @@ def test_the_circle_finder_finds_a_circle() -> None:
 
 def test_no_import_circle_among_toolgen_modules() -> None:
     assert _circle(_graph()) is None
+
+
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "base",
+        (
+            "toolgen",
+            "toolgen.catalog",
+            "toolgen.config",
+            "toolgen.diagnostics",
+            "toolgen.discovery",
+            "toolgen.frozen",
+            "toolgen.load",
+            "toolgen.positions",
+            "toolgen.provideroptions",
+            "toolgen.rules",
+            "toolgen.templating",
+            "toolgen.texts",
+        ),
+    ),
+    ("validate", ("toolgen.validate", "toolgen.formatschema")),
+    ("render", ("toolgen.render",)),
+    ("stages", ("toolgen.importing", "toolgen.compat", "toolgen.audit", "toolgen.replay")),
+    ("build", ("toolgen.build",)),
+    (
+        "commands",
+        (
+            "toolgen.cli",
+            "toolgen.cliout",
+            "toolgen.cli_audit",
+            "toolgen.scaffold",
+            "toolgen.mock_server",
+            "toolgen.__main__",
+        ),
+    ),
+)
+"""The layers, lowest first: a module may import its own layer and those below it, never one above
+(lazily or not). `toolgen` alone is the package itself (its version), not everything under it."""
+
+
+def _layer(name: str) -> int | None:
+    """The rank of module `name` in `LAYERS` (its longest matching package), or None when unplaced."""
+    best: tuple[int, int] | None = None
+    for rank, (_, packages) in enumerate(LAYERS):
+        for package in packages:
+            inside = name == package or (package != "toolgen" and name.startswith(package + "."))
+            if inside and (best is None or len(package) > best[1]):
+                best = (rank, len(package))
+    return None if best is None else best[0]
+
+
+def _upward(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of `graph` that runs from a lower layer up to a higher one."""
+    found = []
+    for name, targets in sorted(graph.items()):
+        here = _layer(name)
+        for target in sorted(targets):
+            there = _layer(target)
+            if here is not None and there is not None and there > here:
+                found.append(f"{name} ({LAYERS[here][0]}) imports {target} ({LAYERS[there][0]})")
+    return found
+
+
+def test_the_layer_rule_sees_an_import_running_up() -> None:
+    graph = {"toolgen.render.docs": {"toolgen.build.cache", "toolgen.catalog"}, "toolgen.cli": {"toolgen.render"}}
+    assert _upward(graph) == ["toolgen.render.docs (render) imports toolgen.build.cache (build)"]
+    assert _layer("toolgen.validate.paths") == 1 and _layer("toolgen.texts") == 0 and _layer("toolgen.nowhere") is None
+
+
+def test_every_module_has_a_layer() -> None:
+    assert sorted(name for name in _graph() if _layer(name) is None) == []
+
+
+def test_no_import_runs_up_the_layers() -> None:
+    assert _upward(_graph()) == []

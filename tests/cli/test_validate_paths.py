@@ -81,3 +81,20 @@ def test_a_named_file_that_is_not_a_contract_is_never_clean(project: Path) -> No
 def test_a_missing_path_is_still_an_error(project: Path) -> None:
     code, _, stderr = run(project, "validate", "contracts/nope.toml")
     assert code == 1 and "TG101" in stderr
+
+
+def test_the_targets_checks_are_passed_in_by_the_command(project: Path) -> None:
+    """Validation judges the contracts; the targets' checks (here TG304, the OpenAI files' shortened
+    description) run when the caller passes them, as `toolgen validate` does."""
+    from toolgen.build.targetchecks import target_diagnostics
+    from toolgen.config import load_settings
+    from toolgen.validate import validate_paths
+
+    long = "Echo the given text back unchanged. " + "It keeps every character as it was given. " * 30
+    write_json(project, contract("echo_text", description=long))
+    settings, _ = load_settings(project)
+    alone = {d.code for d in validate_paths(settings, [])}
+    judged = {d.code for d in validate_paths(settings, [], target_diagnostics)}
+    assert "TG304" not in alone and "TG304" in judged and alone <= judged
+    code, _, err = run(project, "validate")
+    assert code == 0 and "TG304" in err

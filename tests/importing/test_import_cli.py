@@ -10,6 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from tests.importing.test_import_shapes import DESCRIPTION, WEATHER, read_contract, run_import
+from toolgen.build.targetchecks import target_diagnostics
 from toolgen.cli import main
 from toolgen.config import load_settings
 from toolgen.importing.update import PLACEHOLDER
@@ -23,7 +24,7 @@ def codes(project: Path) -> dict[str, set[str]]:
     """Validation codes per contract file."""
     settings, _ = load_settings(project)
     found: dict[str, set[str]] = {}
-    for diagnostic in validate_paths(settings, []):
+    for diagnostic in validate_paths(settings, [], target_diagnostics):
         found.setdefault(diagnostic.file, set()).add(diagnostic.code)
     return found
 

@@ -16,6 +16,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from tests.importing.test_import_shapes import DESCRIPTION, assert_catalog_loads, read_contract, run_import
+from toolgen.build.targetchecks import target_diagnostics
 from toolgen.config import load_settings
 from toolgen.importing import tomlemit
 from toolgen.validate import validate_paths
@@ -25,7 +26,7 @@ CITY = {"type": "object", "properties": {"city": {"type": "string", "description
 
 def validation_codes(project: Path, name: str) -> set[str]:
     settings, _ = load_settings(project)
-    return {d.code for d in validate_paths(settings, []) if d.file.endswith(f"/{name}.toml")}
+    return {d.code for d in validate_paths(settings, [], target_diagnostics) if d.file.endswith(f"/{name}.toml")}
 
 
 # 1. Gemini: every spelling the SDKs emit; a schema that cannot be found is an error.

@@ -11,6 +11,7 @@ import pytest
 
 from tests.conftest import REPO
 from tests.factory import contract, write_json
+from toolgen.build.targetchecks import target_diagnostics
 from toolgen.config import load_settings
 from toolgen.validate import validate_paths
 
@@ -46,7 +47,7 @@ def test_example(tmp_path: Path, code: str, kind: str, body: str) -> None:
     (tmp_path / "toolgen.toml").write_text('targets = ["python"]\n', encoding="utf-8")
     settings, problems = load_settings(tmp_path)
     assert problems == []
-    found = validate_paths(settings, [])
+    found = validate_paths(settings, [], target_diagnostics)
     python_codes = {d.code for d in found if d.code.startswith("TG35")}
     if kind == "failing":
         assert code in python_codes, found

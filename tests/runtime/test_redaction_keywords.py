@@ -61,6 +61,17 @@ NOT_ROUTING = {
 """Subschema keywords of `toolgen.validate.schemawalk` that route no value of the document, and why."""
 
 
+ROWS = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "patternProperties": {"^secret_": {"$ref": "#/$defs/secret"}},
+    },
+}
+"""Keywords combined: a secret by pattern, behind a `$ref`, in an array item."""
+
+
 def _contract() -> dict[str, Any]:
     properties = {f"p{index}": schema for index, (schema, _) in enumerate(CASES.values())}
     return {
@@ -71,7 +82,7 @@ def _contract() -> dict[str, Any]:
         "input_schema": {
             "type": "object",
             "additionalProperties": False,
-            "properties": properties | {"label": {"type": "string"}},
+            "properties": properties | {"label": {"type": "string"}, "rows": ROWS},
             "$defs": {"secret": SENSITIVE},
         },
     }
@@ -112,3 +123,18 @@ def _leaves(value: Any) -> list[Any]:
     if isinstance(value, list):
         return [leaf for item in value for leaf in _leaves(item)]
     return [value]
+
+
+def test_a_secret_under_pattern_properties_inside_an_array_item_is_redacted_in_the_trace(pkg: ModuleType) -> None:
+    traces: list[Any] = []
+    reg = pkg.Registry(policy=pkg.Policy(), tracer=traces.append)
+    reg.register("vault", lambda arguments: pkg.Ok({}))
+    rows = [{"name": "first", "secret_key": "SECRET"}, {"name": "second", "secret_pin": "SECRET-2"}]
+    result = reg.call("vault", {"rows": rows, "label": "visible-label"})
+    assert result.ok, result.payload()
+    (record,) = traces
+    assert "SECRET" not in repr(record), record.input
+    assert record.input["rows"] == [
+        {"name": "first", "secret_key": "[REDACTED]"},
+        {"name": "second", "secret_pin": "[REDACTED]"},
+    ]

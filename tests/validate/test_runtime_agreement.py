@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from tests.factory import contract, write_json
 from toolgen.build.pipeline import generate
+from toolgen.build.targetchecks import target_diagnostics
 from toolgen.cli import main
 from toolgen.config import load_settings
 from toolgen.diagnostics import Diagnostic, Severity, format_github, format_text
@@ -34,7 +35,7 @@ def diagnose(project: Path, *contracts: dict[str, Any], targets: str = '["python
     (project / "toolgen.toml").write_text(f"targets = {targets}\n", encoding="utf-8")
     settings, problems = load_settings(project)
     assert not problems
-    return validate_paths(settings, [])
+    return validate_paths(settings, [], target_diagnostics)
 
 
 def found(project: Path, *contracts: dict[str, Any]) -> set[tuple[str, str, Severity]]:
@@ -196,7 +197,7 @@ def test_validate_reads_a_warm_build_cache(project: Path) -> None:
     assert CliRunner().invoke(main, ["-C", str(project), "build"]).exit_code == 0
     before = sorted(p.name for p in (project / ".toolgen-cache").rglob("*"))
     settings, _ = load_settings(project)
-    assert {d.code for d in validate_paths(settings, [])} == {"TG351", "TG353"}
+    assert {d.code for d in validate_paths(settings, [], target_diagnostics)} == {"TG351", "TG353"}
     assert sorted(p.name for p in (project / ".toolgen-cache").rglob("*")) == before
 
 

@@ -12,6 +12,7 @@ import pytest
 from tests.agent_support import agent_contracts
 from tests.python_support import write_project
 from toolgen.build.pipeline import generate
+from toolgen.build.targetchecks import target_diagnostics
 from toolgen.catalog import catalog_from_json, contract_from_document
 from toolgen.config import load_settings
 from toolgen.formatschema import schema
@@ -24,7 +25,7 @@ def _diagnostics(tmp_path: Path, value: Any) -> list[Any]:
     root = write_project(tmp_path, {"pause": pause})
     settings, problems = load_settings(root)
     assert not problems
-    return [d for d in validate_paths(settings, []) if d.code == "TG240"]
+    return [d for d in validate_paths(settings, [], target_diagnostics) if d.code == "TG240"]
 
 
 @pytest.mark.parametrize(

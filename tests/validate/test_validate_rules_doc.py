@@ -15,6 +15,7 @@ import pytest
 
 from tests.conftest import REPO
 from toolgen import rules
+from toolgen.build.targetchecks import target_diagnostics
 from toolgen.config import load_settings
 from toolgen.validate import validate_paths
 
@@ -65,16 +66,16 @@ def diagnose(tmp_path: Path, lang: str, kind: str, body: str) -> set[str]:
     (tmp_path / "contracts").mkdir(exist_ok=True)
     assert BASE is not None
     base_text = BASE.group(1)
-    if kind == " config":
+    if kind == " config":  # the configuration's own problems, else what it says about the contracts
         (tmp_path / "toolgen.toml").write_text(body, encoding="utf-8")
         (tmp_path / "contracts" / "lookup_word.toml").write_text(base_text, encoding="utf-8")
-        _, problems = load_settings(tmp_path)
-        return {d.code for d in problems}
+        settings, problems = load_settings(tmp_path)
+        return {d.code for d in problems or validate_paths(settings, [], target_diagnostics)}
     text = body if kind == " whole" else toml_dump(merge(tomllib.loads(base_text), tomllib.loads(body)))
     (tmp_path / "contracts" / f"lookup_word.{lang}").write_text(text, encoding="utf-8")
     settings, problems = load_settings(tmp_path)
     assert not problems
-    return {d.code for d in validate_paths(settings, [])}
+    return {d.code for d in validate_paths(settings, [], target_diagnostics)}
 
 
 def test_every_rule_is_documented() -> None:

@@ -13,7 +13,9 @@ modification time (ns), inode and status change time recorded just after the bui
 bytes were checked (writing or replacing a file changes them, as make and git rely on; a file
 changed in the record's own timestamp granule is read again), and the manifest on disk is the one
 recorded; anything else falls through to a full build. `trusted()` hands the writer the same
-knowledge when a build must run. It imports nothing heavy, so a no-change run stays cheap.
+knowledge when a build must run. The contract files are the loader's own listing
+(`discovery.contract_files`: one discovery, the same filters), and a listing with a problem is left
+to the full build that reports it. It imports nothing heavy, so a no-change run stays cheap.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from toolgen.build.safepaths import Stat, file_digest
 from toolgen.build.write import MANIFEST, Files, file_stat
 from toolgen.config import CACHE_DIR, Settings
 from toolgen.diagnostics import Diagnostic
+from toolgen.discovery import contract_files
+from toolgen.load import read_contract_bytes
 from toolgen.templating import templates_digest
 
 STATE = "state.json"
@@ -77,11 +81,9 @@ def probe(settings: Settings) -> Inputs:
     for text in (cache.environment(), settings.fingerprint(), templates):
         base.update(text.encode("utf-8") + b"\0")
     found = Inputs(None, base.hexdigest(), templates)
-    paths = contract_files(settings.contracts_dir, settings.root)
-    if paths is None:
+    paths, problems = contract_files(settings.contracts_dir, settings)
+    if problems:  # the full build reports them
         return found
-    from toolgen.load import read_contract_bytes
-
     inputs: list[tuple[str, str]] = []
     for rel, path in paths:
         try:
@@ -109,55 +111,6 @@ def _key(base: str, inputs: Sequence[tuple[str, str]]) -> str:
     for rel, sha in sorted(inputs):
         digest.update(rel.encode("utf-8") + b"\0" + bytes.fromhex(sha))
     return digest.hexdigest()
-
-
-def contract_files(folder: Path, root: Path | None = None) -> list[tuple[str, Path]] | None:
-    """Every file `load.discover` would read (same filters), sorted; None on anything unusual.
-
-    A cheap re-implementation over `os.scandir`: a symlink loop, a link that leaves the project
-    (`root`) or the contracts folder, a contract name that is not a regular file, an unreadable
-    folder or a missing contracts folder gives None, and the build then takes the full path that
-    reports it."""
-    from toolgen.load import is_contract_name
-
-    if not folder.is_dir():
-        return None
-    allowed = tuple(p for p in (root, folder.resolve()) if p is not None)
-    found: list[tuple[str, Path]] = []
-    seen: set[tuple[int, int]] = set()
-    pending = [("", folder)]
-    try:
-        while pending:
-            prefix, here = pending.pop()
-            info = here.stat()
-            if (info.st_dev, info.st_ino) in seen:
-                return None
-            seen.add((info.st_dev, info.st_ino))
-            with os.scandir(here) as entries:
-                for entry in entries:
-                    item = _listed(entry, prefix, allowed, is_contract_name(entry.name))
-                    if item is None:
-                        return None
-                    kind, rel = item
-                    if kind == "dir":
-                        pending.append((rel, Path(entry.path)))
-                    elif kind == "file":
-                        found.append((rel, Path(entry.path)))
-    except OSError:
-        return None
-    return sorted(found)
-
-
-def _listed(entry: os.DirEntry[str], prefix: str, allowed: tuple[Path, ...], contract: bool) -> tuple[str, str] | None:
-    """("dir" | "file" | "skip", relative path) of one folder entry, or None when it is unusual."""
-    rel = f"{prefix}/{entry.name}" if prefix else entry.name
-    if entry.name.startswith(".") or not (contract or entry.is_dir()):
-        return "skip", rel
-    if entry.is_symlink() and not any(Path(entry.path).resolve().is_relative_to(p) for p in allowed):
-        return None
-    if entry.is_dir():
-        return None if contract else ("dir", rel)
-    return ("file", rel) if entry.is_file() else None
 
 
 def _state_path(settings: Settings) -> Path:

@@ -7,7 +7,8 @@ accepted:" and the importer tags the contract for review (TG450). A `note` is a 
 (an older draft's spelling), applied even without `--repair`; the other repairs are applied with
 `--repair`, and without it become errors that say what `--repair` would do. Decisions:
 - names become snake_case (dots, camelCase, hyphens, spaces, other characters), at most 64 characters;
-- a description longer than a provider accepts is cut at a paragraph, sentence or word end (`shorten`);
+- a description longer than a provider accepts is cut at a paragraph, sentence or word end
+  (`toolgen.texts.shorten`, which the OpenAI projection uses too);
 - `type` names from Python, Java and JavaScript (`dict`, `float`, `tuple`, `String`, `HashMap`, ...)
   become JSON Schema types; `any` drops the type (any value); an unknown name drops it too, which
   changes what is accepted; OpenAPI `nullable` becomes a `null` type;
@@ -40,6 +41,7 @@ from jsonschema import Draft202012Validator
 from toolgen.importing.dialects import drafts
 from toolgen.importing.repairnote import CHANGED, CHANGES, NOTE, REPAIR, Repair
 from toolgen.positions import join
+from toolgen.texts import shorten
 from toolgen.validate.schemawalk import children
 
 MAX_NAME = 64
@@ -92,18 +94,6 @@ def snake_case(name: str) -> str:
     if text and not text[0].isalpha():
         text = "tool_" + text
     return text[:MAX_NAME].rstrip("_")
-
-
-def shorten(text: str, limit: int) -> str:
-    """`text` cut to at most `limit` characters at the last paragraph, sentence or word end that fits."""
-    if len(text) <= limit:
-        return text
-    head = text[:limit]
-    for mark in ("\n\n", ". ", ".\n", "; ", "\n", " "):
-        cut = head.rfind(mark)
-        if cut > limit // 2:
-            return head[: cut + (1 if mark.startswith(".") else 0)].rstrip()
-    return head.rstrip()
 
 
 def fix_type(value: Any, where: str, notes: list[Repair]) -> tuple[bool, Any]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from toolgen import provideroptions, rules
 from toolgen.catalog import CONTRACT_KEYS, PERMISSIONS, STANDARD_ERRORS
-from toolgen.config import Settings
+from toolgen.config import Settings, unmatched_exclusions
 from toolgen.diagnostics import Diagnostic, Severity, resolve_severities, sort_diagnostics
 from toolgen.load import RawDocument
 from toolgen.positions import join, json_duplicates, locator_for, unescape
@@ -345,6 +345,7 @@ def validate_documents(
         found.extend(problems)
         per_file[document.rel] = overrides
     found.extend(_duplicates(documents))
+    found.extend(unmatched_exclusions(settings, {d.stem for d in documents}))
     project = {c: s for c, s in settings.rule_severities.items() if not rules.locked(c) or s is Severity.ERROR}
     ignored = _ignored_project_rules(settings, set(settings.rule_severities) - set(project))
     return sort_diagnostics([*resolve_severities(found, project, per_file), *ignored])

@@ -1,18 +1,23 @@
 """`toolgen validate [PATH...]`: the project's contracts validated, reported on the files named.
 
-When no contract has an error, the checks of the configured targets run too
-(`toolgen.build.targetchecks`), so validation reports what a build would.
+When no contract has an error, the checks of the configured targets run too, so validation reports
+what a build would. Those checks render (they live in the build layer,
+`toolgen.build.targetchecks.target_diagnostics`): the caller passes them in, as the command line
+does, and validation imports nothing above itself (tests/build/test_import_rules.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity, sort_diagnostics
-from toolgen.load import load_documents, load_named
+from toolgen.load import RawDocument, load_documents, load_named
 from toolgen.validate.contract import validate_documents
+
+TargetChecks = Callable[[Sequence[RawDocument], Settings], list[Diagnostic]]
+"""What the configured targets report about documents that passed validation without an error."""
 
 
 def _wanted(settings: Settings, path: Path) -> str | None:
@@ -24,23 +29,21 @@ def _wanted(settings: Settings, path: Path) -> str | None:
     return None
 
 
-def validate_paths(settings: Settings, paths: Sequence[Path]) -> list[Diagnostic]:
+def validate_paths(settings: Settings, paths: Sequence[Path], targets: TargetChecks | None = None) -> list[Diagnostic]:
     """Load and validate the project's contracts; with `paths`, report only on those files or folders.
 
     Duplicate names are still checked across the whole catalog. A named file or folder outside the
     contracts folder is loaded and checked with it. A path that does not exist is TG101.
-    When no contract has an error, the checks of the configured targets run too (`toolgen.build.targetchecks`:
-    TG3xx, TG35x), so validation reports what a build would.
+    When no contract has an error, `targets` runs too (the build's `target_diagnostics`: TG3xx,
+    TG35x), so validation reports what a build would; without it only the contracts are judged.
     """
     documents, problems = load_documents(settings)
     if paths:  # files named outside the contracts folder are checked too, never reported clean unread
         named, trouble = load_named(settings, paths, documents)
         documents, problems = [*documents, *named], [*problems, *trouble]
     problems.extend(validate_documents(documents, settings))
-    if not any(d.is_error for d in problems):
-        from toolgen.build.targetchecks import target_diagnostics  # the targets' checks, run as a build runs them
-
-        problems.extend(target_diagnostics(documents, settings))
+    if targets is not None and not any(d.is_error for d in problems):
+        problems.extend(targets(documents, settings))
     if paths:
         wanted = [_wanted(settings, p) for p in paths]
         missing = [

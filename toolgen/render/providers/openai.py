@@ -35,7 +35,6 @@ from typing import Any
 
 from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
-from toolgen.importing.repair import shorten
 from toolgen.render.markdown import code as code_span
 from toolgen.render.providers import codes, strict
 from toolgen.render.providers.common import (
@@ -49,6 +48,7 @@ from toolgen.render.providers.common import (
     moved_note,
 )
 from toolgen.render.providers.lower import Issue, Schema, transform
+from toolgen.texts import shorten
 
 PROVIDER = "OpenAI"
 MAX_TOOLS = 128

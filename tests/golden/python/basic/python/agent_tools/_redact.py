@@ -251,7 +251,8 @@ class Secrets:
     """
 
     paths: frozenset[Path] = frozenset()
-    texts: frozenset[str] = frozenset()
+    texts: frozenset[str] = field(default=frozenset(), repr=False)
+    """Never in `repr`: a `Secrets` may reach a log line or a debugger."""
     _holders: frozenset[Path] = field(default=frozenset(), repr=False, compare=False)
     _lengths: tuple[int, ...] = field(default=(), repr=False, compare=False)
     _starts: frozenset[str] = field(default=frozenset(), repr=False, compare=False)

@@ -1,0 +1,87 @@
+"""The house sizes, measured: no module of toolgen/ or benchmarks/ over 400 lines, no function over 50.
+
+A function's length is its span in `ast` from its first decorator (a click command's options
+included) to its last line, docstring included. A nested function counts apart and inside its
+parent. The static Python templates (plain Python under the generated header) are held to the
+function limit too; the files generated from the contracts are not measured here.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from tests.conftest import REPO
+
+MAX_MODULE = 400
+MAX_FUNCTION = 50
+SOURCES = ("toolgen", "benchmarks")
+HEADER = "{% for line in header %}\n# {{ line }}\n{% endfor %}\n"
+"""The first lines of a static Python template: the only Jinja in it."""
+JINJA = re.compile(r"\{[{%#]")
+
+
+def _files() -> list[Path]:
+    return sorted(path for folder in SOURCES for path in (REPO / folder).rglob("*.py"))
+
+
+def _static_templates() -> dict[Path, str]:
+    """The Python templates whose only Jinja is the header, as the Python they render (header dropped)."""
+    found: dict[Path, str] = {}
+    for path in sorted((REPO / "templates").rglob("*.py.jinja")):
+        text = path.read_text(encoding="utf-8")
+        if text.startswith(HEADER) and not JINJA.search(text[len(HEADER) :]):
+            found[path] = text[len(HEADER) :]
+    return found
+
+
+def long_functions(source: str, label: str, limit: int = MAX_FUNCTION) -> list[str]:
+    """`label:line name (n lines)` for every function in `source` longer than `limit` lines."""
+    found = []
+    for node in ast.walk(ast.parse(source, label)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            length = (node.end_lineno or node.lineno) - start + 1
+            if length > limit:
+                found.append(f"{label}:{start} {node.name} ({length} lines)")
+    return found
+
+
+def test_the_measure_sees_a_long_function() -> None:
+    def body(indent: str) -> str:
+        return "".join(f"{indent}x{i} = {i}\n" for i in range(49))
+
+    short = f"def short():\n{body('    ')}"  # 50 lines
+    long = f"class A:\n    @decorated\n    def long(self):\n{body('        ')}"  # 51 with its decorator
+    assert long_functions(short + "\n\n" + long, "m.py") == ["m.py:54 long (51 lines)"]
+    assert long_functions(short, "m.py") == []
+
+
+def test_the_measure_reads_every_source_and_static_template() -> None:
+    names = {path.relative_to(REPO).as_posix() for path in _files()}
+    assert {"toolgen/cli.py", "toolgen/build/fastpath.py", "benchmarks/bench_build.py"} <= names
+    assert len(_static_templates()) >= 10  # _enforce, _redact, _runtime's siblings: the header only
+
+
+def test_no_module_is_over_400_lines() -> None:
+    long = {}
+    for path in _files():
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > MAX_MODULE:
+            long[path.relative_to(REPO).as_posix()] = lines
+    assert long == {}
+
+
+def test_no_function_is_over_50_lines() -> None:
+    found = []
+    for path in _files():
+        found.extend(long_functions(path.read_text(encoding="utf-8"), path.relative_to(REPO).as_posix()))
+    assert found == []
+
+
+def test_no_function_of_a_static_template_is_over_50_lines() -> None:
+    found = []
+    for path, source in _static_templates().items():
+        found.extend(long_functions(source, path.relative_to(REPO).as_posix()))
+    assert found == []
