@@ -48,6 +48,9 @@ class Run:
     returncode: int
     stdout: str
     stderr: str
+    cpu: float = 0.0
+    """User and system CPU seconds of the child and the workers it waited for (what a loaded
+    machine inflates least)."""
 
 
 @dataclass
@@ -74,11 +77,11 @@ ENV = dict(os.environ)
 """The children's environment (`--toolgen-path` puts a snapshot of toolgen first on PYTHONPATH)."""
 
 
-def run_child(args: list[str], cwd: Path | None = None) -> Run:
+def run_child(args: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> Run:
     """Run a child process, time it and read its own peak RSS (os.wait4, kilobytes on Linux)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
-        process = subprocess.Popen(args, stdout=out, stderr=err, cwd=cwd, env=ENV)
+        process = subprocess.Popen(args, stdout=out, stderr=err, cwd=cwd, env=ENV if env is None else env)
         _, status, usage = os.wait4(process.pid, 0)
         seconds = time.perf_counter() - started
         process.returncode = os.waitstatus_to_exitcode(status)
@@ -90,12 +93,13 @@ def run_child(args: list[str], cwd: Path | None = None) -> Run:
             process.returncode,
             out.read().decode("utf-8", "replace"),
             err.read().decode("utf-8", "replace"),
+            usage.ru_utime + usage.ru_stime,
         )
 
 
-def toolgen(project: Path, *args: str) -> Run:
-    """`python -m toolgen -C project ARGS` as a child process."""
-    return run_child([PYTHON, "-m", "toolgen", "-C", str(project), *args], cwd=project.parent)
+def toolgen(project: Path, *args: str, env: dict[str, str] | None = None) -> Run:
+    """`python -m toolgen -C project ARGS` as a child process (`env`: the default `ENV`)."""
+    return run_child([PYTHON, "-m", "toolgen", "-C", str(project), *args], cwd=project.parent, env=env)
 
 
 def expect(run: Run, what: str, report: Report, codes: tuple[int, ...] = (0,)) -> Run:
@@ -110,7 +114,8 @@ def median_run(runs: list[Run]) -> Run:
     """The run with the median time (peak memory is the largest of them)."""
     ordered = sorted(runs, key=lambda r: r.seconds)
     middle = ordered[len(ordered) // 2]
-    return Run(middle.seconds, max(r.peak_mb for r in runs), middle.returncode, middle.stdout, middle.stderr)
+    cpu = sorted(r.cpu for r in runs)[len(runs) // 2]
+    return Run(middle.seconds, max(r.peak_mb for r in runs), middle.returncode, middle.stdout, middle.stderr, cpu)
 
 
 def new_project(base: Path, name: str, count: int) -> Path:
@@ -314,7 +319,9 @@ def arguments() -> argparse.ArgumentParser:
     parser.add_argument(
         "--toolgen-path",
         type=Path,
-        help="run toolgen from this folder (a snapshot: `git archive HEAD toolgen templates`)",
+        nargs="+",
+        help="run toolgen from this folder (a snapshot: `git archive HEAD toolgen templates`); with two "
+        "or more, time them in turns and print ratios to the first (`bench_compare`)",
     )
     parser.add_argument(
         "--resume",
@@ -331,8 +338,12 @@ def main() -> int:
     if args.child_generate:
         child_generate(*args.child_generate)
         return 0
+    if args.toolgen_path and len(args.toolgen_path) > 1:
+        from benchmarks import bench_compare
+
+        return bench_compare.compare(args.toolgen_path, args.sizes, args.repeat, args.skip_10k)
     if args.toolgen_path:
-        ENV["PYTHONPATH"] = str(args.toolgen_path.resolve())
+        ENV["PYTHONPATH"] = str(args.toolgen_path[0].resolve())
     count = args.sizes[0]
     large = None if args.skip_10k or len(args.sizes) < 2 else args.sizes[1]
     report = Report()

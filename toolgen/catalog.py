@@ -271,11 +271,13 @@ def _example(raw: Mapping[str, Any]) -> Example:
     )
 
 
-def contract_from_document(data: Mapping[str, Any], source: str) -> Contract:
+def contract_from_document(data: Mapping[str, Any], source: str, digest: str | None = None) -> Contract:
     """Normalize one validated contract document into a frozen `Contract` with its digest.
 
     The input must already have passed validation; this copies everything it keeps, so later
-    changes to `data` change nothing in the result.
+    changes to `data` change nothing in the result. `digest`, when given, is the digest this
+    function computed before for the same data (the build cache remembers it, keyed on the file's
+    text and toolgen's own source): it is taken instead of digesting the contract again.
     """
     output_schema = data.get("output_schema")
     title = data.get("title")
@@ -300,8 +302,9 @@ def contract_from_document(data: Mapping[str, Any], source: str) -> Contract:
         tag_order=tuple(dict.fromkeys(str(t) for t in data.get("tags", ()))),
         providers=freeze(data.get("providers", {})),
         source=source,
+        digest=digest or "",
     )
-    return _with_digest(contract)
+    return contract if digest is not None else _with_digest(contract)
 
 
 def _timeout(value: Any) -> int | None:

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 import click
 
 from toolgen import __version__
-from toolgen.build import cache, pipeline, write
+from toolgen.build import cache, fastpath, pipeline, write
 from toolgen.cliout import (
     Context,
     build_result,
@@ -88,7 +89,7 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
             build_result(fmt, result.diagnostics, out, contracts=0, unchanged=0, ok=False)
             click.echo(f"toolgen: build failed ({counts(result.diagnostics)}); nothing was written.", err=True)
             sys.exit(1)
-        change = _write_or_exit(result, settings, force, fmt)
+        change = _write_or_exit(result, settings, force, fmt, {} if no_cache else fastpath.trusted(settings))
         contracts = len(result.catalog) if result.catalog is not None else 0
         if store is not None:
             remember(settings, probe, result, change)
@@ -101,12 +102,15 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
     summary(built_line(contracts, out, unchanged=unchanged, written=written, removed=removed, seconds=seconds), fmt)
 
 
-def _write_or_exit(result: pipeline.Generated, settings: Settings, force: bool, fmt: str) -> write.Plan:
+def _write_or_exit(
+    result: pipeline.Generated, settings: Settings, force: bool, fmt: str, trusted: Mapping[str, tuple[write.Stat, str]]
+) -> write.Plan:
     """Apply the build to the output folder and print its diagnostics; on a refusal (TG132 to TG135)
-    print them with the refusals and exit 1, nothing written."""
+    print them with the refusals and exit 1, nothing written. `trusted`: the files the plan need not
+    read (`fastpath.trusted`)."""
     out = settings.rel(settings.output_dir)
     try:
-        change, notes = write.update(result.artifacts, settings.output_dir, force=force, label=out)
+        change, notes = write.update(result.artifacts, settings.output_dir, force=force, label=out, trusted=trusted)
     except write.WriteError as exc:
         if not exc.diagnostics:
             raise
@@ -143,7 +147,8 @@ def check(ctx: Context, fmt: str, no_cache: bool) -> None:
         check_result(fmt, result.diagnostics, out, ok=False)
         click.echo(f"toolgen: contracts are invalid ({counts(result.diagnostics)})", err=True)
         sys.exit(1)
-    change = write.plan(result.artifacts, settings.output_dir, label=out)
+    trusted = {} if no_cache else fastpath.trusted(settings)
+    change = write.plan(result.artifacts, settings.output_dir, label=out, trusted=trusted)
     refusals = [*write.interrupted(settings.output_dir, out), *change.refusals()]
     drifted = drift(out, change.write, change.missing, change.remove)
     found = [*result.diagnostics, *refusals]

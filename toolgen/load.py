@@ -97,15 +97,25 @@ def _comma_hint(exc: json.JSONDecodeError) -> str:
     return f"; remove the trailing comma at line {line}, column {column - 1}: JSON allows no comma before {closing!r}"
 
 
-def load_file(path: Path, settings: Settings) -> tuple[RawDocument | None, list[Diagnostic]]:
-    """Read and parse one contract file."""
+Parse = Callable[[str, str, str], Any]
+"""(the file's path as diagnostics name it, its text, its format) -> `parse_text(text, format)`,
+raising what it raises (the build cache hands one that may read the data back instead)."""
+
+
+def parse_file(rel: str, text: str, fmt: str) -> Any:
+    """`parse_text(text, fmt)`, as a `Parse`."""
+    return parse_text(text, fmt)
+
+
+def load_file(path: Path, settings: Settings, parse: Parse = parse_file) -> tuple[RawDocument | None, list[Diagnostic]]:
+    """Read and parse one contract file (`parse`: `parse_file`, or what gives the same data)."""
     rel = settings.rel(path)
     fmt = path.suffix[1:].lower()
     raw, text, problem = _read_text(path, rel)
     if problem is not None:
         return None, [problem]
     try:
-        data = parse_text(text, fmt)
+        data = parse(rel, text, fmt)
     except (ValueError, tomllib.TOMLDecodeError, RecursionError) as exc:
         line, column = _parse_error_position(exc, text)
         message = (
@@ -232,12 +242,12 @@ def _surrogate(rel: str, pointer: str, what: str, text: str, locate: Locate) -> 
     return Diagnostic("TG137", Severity.ERROR, message, rel, pointer, line, column)
 
 
-def load_documents(settings: Settings) -> tuple[list[RawDocument], list[Diagnostic]]:
-    """Discover and parse every contract of the project."""
+def load_documents(settings: Settings, parse: Parse = parse_file) -> tuple[list[RawDocument], list[Diagnostic]]:
+    """Discover and parse every contract of the project (`parse`: as `load_file` takes it)."""
     paths, problems = discover(settings.contracts_dir, settings)
     documents: list[RawDocument] = []
     for path in paths:
-        document, file_problems = load_file(path, settings)
+        document, file_problems = load_file(path, settings, parse)
         problems.extend(file_problems)
         if document is not None:
             documents.append(document)

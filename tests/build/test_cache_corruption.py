@@ -1,10 +1,10 @@
 """A cache entry that is not exactly what toolgen stored under its key is a miss: never output, never a crash.
 
-Every kind of entry (validation, models, tool modules, black, docs pages, provider entries, and the
-no-change record `state.json`) is corrupted each way: edited so it stays valid JSON, truncated,
-replaced by an entry of another kind (foreign), swapped with another entry of its kind, given values
-of the wrong types, made binary, emptied. The build and `check` must then say and write exactly what a
-`--no-cache` build does.
+Every kind of entry (loaded and validated contracts, models, tool modules, shared modules, black,
+docs pages, provider entries, and the no-change record `state.json`) is corrupted each way: edited
+so it stays valid JSON, truncated, replaced by an entry of another kind (foreign), swapped with
+another entry of its kind, given values of the wrong types, made binary, emptied. The build and
+`check` must then say and write exactly what a `--no-cache` build does.
 """
 
 from __future__ import annotations
@@ -140,7 +140,7 @@ WAYS = {
     "binary": _binary,
     "empty": _empty,
 }
-KINDS = ["validate", "models", "module", "black", "docs", "providers", "catalog", "state"]
+KINDS = ["contract", "models", "module", "shared", "black", "docs", "providers", "catalog", "state"]
 
 
 @pytest.fixture(scope="module")

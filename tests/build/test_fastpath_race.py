@@ -28,15 +28,15 @@ def test_a_contract_changed_and_put_back_during_a_build_is_not_taken_as_current(
     real = load.load_file
     raced: list[Path] = []
 
-    def racing(path: Path, settings: object) -> object:
+    def racing(path: Path, settings: object, *parse: object) -> object:
         if path == target and not raced:  # the build's read sees the passing text ...
             raced.append(path)
             target.write_text(json.dumps(passing, indent=2), encoding="utf-8")
             try:
-                return real(path, settings)  # type: ignore[arg-type]
+                return real(path, settings, *parse)  # type: ignore[arg-type]
             finally:
                 target.write_bytes(original)  # ... then the file is as it was
-        return real(path, settings)  # type: ignore[arg-type]
+        return real(path, settings, *parse)  # type: ignore[arg-type]
 
     (project / "contracts" / "write_file.json").write_text(  # so the build does not take the shortcut
         json.dumps({**contract("write_file"), "version": "1.0.1"}, indent=2), encoding="utf-8"

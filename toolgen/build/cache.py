@@ -3,8 +3,9 @@
 An entry is named by the sha256 of its key, and every key holds everything that shapes the value:
 the inputs' bytes or digests, toolgen's version and a digest of its own source (`environment()`),
 and the versions of the pinned dependencies that shape output (`PINNED`). A changed input gives a
-new key, so nothing is ever updated in place and a stale entry can never be read; entries the last
-build did not use are pruned after it. Values are JSON text (never pickle), written atomically and
+new key, so nothing is ever updated in place (but for `loadcache`, which adds a contract's digest to
+its file's entry once it has one) and a stale entry can never be read; entries the last build did
+not use are pruned after it. Values are JSON text (never pickle), written atomically and
 sealed (`seal`): a header line names the layout, the key and the sha256 of the text, and an entry
 whose header does not match its key and its text (edited, truncated, swapped with another, copied
 from elsewhere) is a miss, as is one that does not decode to a value of the right shape.
@@ -145,9 +146,11 @@ class Store:
 
     def get(self, namespace: str, key: str) -> str | None:
         """The text stored under `key`, or None."""
-        self.used.add(f"{namespace}/{key[:2]}/{key}")
-        try:
-            text = unseal(key, self.path(namespace, key).read_bytes())
+        rel = f"{namespace}/{key[:2]}/{key}"
+        self.used.add(rel)
+        try:  # a plain string path: a build reads thousands of entries, and pathlib's joins cost more than the read
+            with open(f"{self.root}/{FORMAT}/{rel}", "rb") as stream:
+                text = unseal(key, stream.read())
         except OSError:
             text = None
         if text is None:

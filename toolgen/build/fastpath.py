@@ -9,11 +9,13 @@ and the digest of the manifest it wrote; that key is made from the bytes the bui
 during the build), so a file changed and put back meanwhile never makes it vouch for the wrong
 text. `lookup()` answers "nothing changed" only when the key is equal, the record's seal is intact,
 no interrupted build left anything in the output folder, every output file still has the size,
-modification time (ns) and inode recorded just after the build, when its bytes were checked
-(writing or replacing a file changes them, as make and git rely on), and the manifest on disk is the
-one recorded; anything else falls through to a full build. The contract files are the loader's own
-listing (`discovery.contract_files`: one discovery, the same filters), and a listing with a problem is
-left to the full build that reports it. It imports nothing heavy, so a no-change run stays cheap.
+modification time (ns), inode and status change time recorded just after the build, when its
+bytes were checked (writing or replacing a file changes them, as make and git rely on; a file
+changed in the record's own timestamp granule is read again), and the manifest on disk is the one
+recorded; anything else falls through to a full build. `trusted()` hands the writer the same
+knowledge when a build must run. The contract files are the loader's own listing
+(`discovery.contract_files`: one discovery, the same filters), and a listing with a problem is left
+to the full build that reports it. It imports nothing heavy, so a no-change run stays cheap.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pathlib import Path
 
 from toolgen.build import cache
 from toolgen.build.journal import leftovers
+from toolgen.build.safepaths import Stat, file_digest
 from toolgen.build.write import MANIFEST, Files, file_stat
 from toolgen.config import CACHE_DIR, Settings
 from toolgen.diagnostics import Diagnostic
@@ -49,8 +52,11 @@ class State:
     contracts: int
     files: int
     diagnostics: tuple[Diagnostic, ...]
-    stats: Mapping[str, tuple[int, int, int]]
-    """(size, mtime in ns, inode) of every output file (manifest included) just after the build."""
+    stats: Mapping[str, Stat]
+    """`write.file_stat` of every output file (manifest included) just after the build."""
+    written: int = 0
+    """The modification time (ns) of the record itself: a file whose status changed at that time
+    or later may have been written again in the same timestamp granule (`trusted`)."""
 
 
 def _sha(data: bytes) -> str:
@@ -115,7 +121,9 @@ def _read_state(settings: Settings) -> State | None:
     if not cache.usable(settings.root):
         return None
     try:
-        text = cache.unseal(STATE, _state_path(settings).read_bytes())
+        path = _state_path(settings)
+        written = os.lstat(path).st_mtime_ns
+        text = cache.unseal(STATE, path.read_bytes())
         data = json.loads(text or "null")
         return State(
             key=str(data["key"]),
@@ -123,14 +131,54 @@ def _read_state(settings: Settings) -> State | None:
             contracts=int(data["contracts"]),
             files=int(data["files"]),
             diagnostics=tuple(Diagnostic.from_json(d) for d in data["diagnostics"]),
-            stats={str(rel): (int(a), int(b), int(c)) for rel, (a, b, c) in data["stats"].items()},
+            stats={str(rel): (int(a), int(b), int(c), int(d)) for rel, (a, b, c, d) in data["stats"].items()},
+            written=written,
         )
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return None
 
 
+Trusted = Mapping[str, tuple[Stat, str]]
+"""Output path -> (its stat, the digest of its bytes) for files the writer need not read (`trusted`)."""
+
+
+def trusted(settings: Settings) -> dict[str, tuple[Stat, str]]:
+    """The output files a build need not read to know what they hold, with their stat and digest:
+    those the last recorded build verified byte for byte, as git trusts its index. The digests are
+    read from the manifest that build recorded (its bytes checked against the record), and only
+    files whose status changed before the record was written are listed ("racy" ones, changed in
+    its own timestamp granule, are read again). A file written since has another status change
+    time, which no program can set back, whatever it does to size and mtime; the writer compares
+    the stat (`write.plan`). Nothing is trusted after an interrupted build."""
+    state = _read_state(settings)
+    out = settings.output_dir
+    if state is None or leftovers(out):
+        return {}
+    digests = _recorded_digests(out, state)
+    return {
+        rel: (stat, digests[rel])
+        for rel, stat in state.stats.items()
+        if rel in digests and rel != MANIFEST and stat[3] < state.written
+    }
+
+
+def _recorded_digests(out: Path, state: State) -> dict[str, str]:
+    """Path -> digest from the manifest on disk when it holds the bytes the record names, else {}."""
+    try:
+        data = (out / MANIFEST).read_bytes()
+        if _sha(data) != state.manifest:
+            return {}
+        files = json.loads(data)["files"]
+        return {str(rel): str(digest) for rel, digest in files.items()}
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return {}
+
+
 def lookup(settings: Settings, key: str | None) -> State | None:
-    """The recorded state when nothing changed since it was recorded and the output is intact; else None."""
+    """The recorded state when nothing changed since it was recorded and the output is intact; else None.
+
+    A file changed in the record's own timestamp granule ("racy") is read again and must hold the
+    bytes the recorded manifest names."""
     if key is None:
         return None
     state = _read_state(settings)
@@ -138,14 +186,20 @@ def lookup(settings: Settings, key: str | None) -> State | None:
     if state is None or state.key != key or MANIFEST not in state.stats or leftovers(out):
         return None
     try:
+        racy = []
         for rel, recorded in state.stats.items():
             if file_stat(out / rel) != recorded:
                 return None
-        if _sha((out / MANIFEST).read_bytes()) != state.manifest:
-            return None
+            if recorded[3] >= state.written and rel != MANIFEST:
+                racy.append(rel)
+        if racy:  # the manifest is parsed only when a file must be read again
+            digests = _recorded_digests(out, state)
+            intact = bool(digests) and all(digests.get(rel) == file_digest(out / rel) for rel in racy)
+        else:
+            intact = _sha((out / MANIFEST).read_bytes()) == state.manifest
     except OSError:
         return None
-    return state
+    return state if intact else None
 
 
 def record(
@@ -155,7 +209,7 @@ def record(
     contracts: int,
     files: Files,
     *,
-    verified: Mapping[str, tuple[int, int, int]] | None = None,
+    verified: Mapping[str, Stat] | None = None,
 ) -> None:
     """Remember a successful build whose output folder now holds exactly `files` (manifest included).
 
@@ -172,7 +226,7 @@ def record(
     }
     try:
         # what is on disk now must be what the build wrote, byte for byte, before its stat is trusted
-        stats: dict[str, tuple[int, int, int]] = {}
+        stats: dict[str, Stat] = {}
         checked = verified or {}
         for rel in sorted(files):
             target = settings.output_dir / rel

@@ -13,13 +13,13 @@ from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from toolgen.build import cache
+from toolgen.build import cache, loadcache
 from toolgen.build.executor import Building
 from toolgen.build.parallel import Workers
 from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, Severity, has_errors, resolve_severities, sort_diagnostics
-from toolgen.load import RawDocument, load_documents, located
+from toolgen.load import RawDocument, load_documents, located, parse_file
 from toolgen.render import Artifact, RenderResult, targets
 from toolgen.render.context import RenderContext
 
@@ -46,52 +46,53 @@ def load_catalog(settings: Settings) -> tuple[Catalog | None, list[Diagnostic], 
     """Load and validate every contract; the catalog is None when any contract has an error.
 
     When there is a catalog, the documents returned no longer hold their parsed `data` (their text
-    and locator remain, to place diagnostics)."""
-    documents, problems = load_documents(settings)
-    problems.extend(validate_all(documents, settings))
+    and locator remain, to place diagnostics). In a cache session each file's own checks, contract
+    digest and TOML data are remembered (`loadcache`)."""
+    store = cache.active()
+    remembered = loadcache.Remembered(store) if store is not None else None
+    documents, problems = load_documents(settings, remembered.parse if remembered is not None else parse_file)
+    problems.extend(validate_all(documents, settings, remembered))
     problems = sort_diagnostics(problems)
     if has_errors(problems):
+        for document in documents:
+            if remembered is not None:  # the checks are kept: the next build checks only what changed
+                remembered.keep(document, None)
         return None, problems, documents
     contracts = []
     for index, document in enumerate(documents):
-        contracts.append(contract_from_document(document.data, document.rel))
+        known = remembered.digest(document) if remembered is not None else None
+        contracts.append(contract_from_document(document.data, document.rel, known))
+        if remembered is not None:
+            remembered.keep(document, contracts[-1].digest)
         # the parsed data weighs as much as the contract made from it: drop it as the catalog grows
         documents[index] = replace(document, data=None)
     return build_catalog(contracts), problems, documents
 
 
-def validate_all(documents: Sequence[RawDocument], settings: Settings) -> list[Diagnostic]:
-    """`validate.validate_documents`, with each document's own checks cached on its path and text.
+def validate_all(
+    documents: Sequence[RawDocument], settings: Settings, remembered: loadcache.Remembered | None = None
+) -> list[Diagnostic]:
+    """`validate.validate_documents`, with each document's own checks remembered on its path and text.
 
-    Within a cache session the per-document checks (`validate.check_document`) of changed files run
-    in parallel and are stored; `validate_documents` then runs the checks across documents and
+    The per-document checks (`validate.check_document`) of files `remembered` does not know run in
+    parallel and are stored; `validate_documents` then runs the checks across documents and
     against the settings, and resolves severities, as it does without a cache.
     """
     from toolgen import validate
 
-    if cache.active() is None:
+    if remembered is None:
         return validate.validate_documents(documents, settings)
-    checked = cache.memo_many(
-        "validate",
-        documents,
-        parts_of=lambda d: (d.rel, d.format, d.text),
-        compute_many=lambda todo: Workers(settings.jobs).map(validate.check_document, todo),
-        encode=_encode_checked,
-        decode=_decode_checked,
-    )
-    return validate.validate_documents(documents, settings, checked)
-
-
-Checked = tuple[list[Diagnostic], dict[str, str]]
-
-
-def _encode_checked(value: Checked) -> dict[str, Any]:
-    return {"found": [d.as_json() for d in value[0]], "overrides": value[1]}
-
-
-def _decode_checked(data: Any) -> Checked:
-    overrides = {str(k): str(v) for k, v in data["overrides"].items()}
-    return [Diagnostic.from_json(d) for d in data["found"]], overrides
+    checked = [remembered.checked(d) for d in documents]
+    todo = [d for d, known in zip(documents, checked, strict=True) if known is None]
+    made = iter(Workers(settings.jobs).map(validate.check_document, todo))
+    own: list[loadcache.Checked] = []
+    for document, known in zip(documents, checked, strict=True):
+        if known is not None:
+            own.append(known)
+            continue
+        own.append(next(made))
+        remembered.note(document, own[-1])
+    return validate.validate_documents(documents, settings, own)
 
 
 def generate(settings: Settings, *, progress: Callable[[str], None] | None = None) -> Generated:

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolgen import __version__
-from toolgen.build import journal
-from toolgen.build.safepaths import MISSING, REGULAR, Probe, file_digest
+from toolgen.build import journal, safepaths
+from toolgen.build.safepaths import MISSING, REGULAR, Probe, file_digest, stat_or_none
 from toolgen.build.shortdiff import LazyDiffs, short_diff
 from toolgen.diagnostics import Diagnostic, Severity, format_text
 from toolgen.render import Artifact
@@ -31,6 +30,11 @@ MANIFEST = journal.MANIFEST
 
 _short_diff = short_diff
 """The short diff `check` prints (its old name here)."""
+
+file_stat = safepaths.file_stat
+"""What changes whenever a file is written (`safepaths.file_stat`)."""
+
+Stat = safepaths.Stat
 
 
 class WriteError(Exception):
@@ -94,7 +98,7 @@ class Plan:
     label: str = ""
     """The output folder as the user names it (in diagnostics)."""
     diffs: Mapping[str, str] = field(default_factory=dict)
-    verified: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)
+    verified: Mapping[str, Stat] = field(default_factory=dict)
     """`file_stat` of each unchanged file, taken around the byte-for-byte comparison that found it
     unchanged (and equal before and after it)."""
 
@@ -185,7 +189,10 @@ class Files(Mapping[str, bytes]):
             yield from self._artifacts[path].chunks()
 
     def digest(self, path: str) -> str:
-        """`sha256:<hex>` of `path`, read in pieces."""
+        """`sha256:<hex>` of `path`: the artifact's own (taken as it was packed), else read in pieces."""
+        made = self._artifacts.get(path)
+        if made is not None and made.digest:
+            return made.digest
         digest = hashlib.sha256()
         for piece in self.chunks(path):
             digest.update(piece)
@@ -203,27 +210,23 @@ class Files(Mapping[str, bytes]):
             return False
 
 
-def file_stat(path: Path) -> tuple[int, int, int]:
-    """What changes whenever a file is written or replaced: size, modification time (ns), inode
-    (of the path itself: a symlink put in a file's place has its own)."""
-    info = os.lstat(path)
-    return (info.st_size, info.st_mtime_ns, info.st_ino)
+def plan(
+    artifacts: Iterable[Artifact],
+    output_dir: Path,
+    *,
+    label: str = "",
+    trusted: Mapping[str, tuple[Stat, str]] | None = None,
+) -> Plan:
+    """Compare the artifacts (plus the manifest) with what is on disk, without following a symlink.
 
-
-def _stat_or_none(path: Path) -> tuple[int, int, int] | None:
-    try:
-        return file_stat(path)
-    except OSError:
-        return None
-
-
-def plan(artifacts: Iterable[Artifact], output_dir: Path, *, label: str = "") -> Plan:
-    """Compare the artifacts (plus the manifest) with what is on disk, without following a symlink."""
+    `trusted` holds the stat and the digest of files known to hold those bytes (`fastpath.trusted`:
+    the last build verified them, and none has been written since): such a file whose artifact has
+    that digest and whose stat has not moved is unchanged without being read."""
     files = Files(_by_path(artifacts))
     files.add(MANIFEST, manifest_text(files))
     owned = read_manifest(output_dir)
     probe = Probe(output_dir)
-    sort = _Sorting()
+    sort = _Sorting(trusted=trusted or {})
     for path in sorted(files):
         sort.place(path, files, owned, probe)
     for path in sorted(p for p in owned if p not in files):
@@ -280,10 +283,15 @@ class _Sorting:
     changed: list[str] = field(default_factory=list)
     blocked: dict[str, str] = field(default_factory=dict)
     before: dict[str, str | None] = field(default_factory=dict)
-    verified: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    verified: dict[str, Stat] = field(default_factory=dict)
+    trusted: Mapping[str, tuple[Stat, str]] = field(default_factory=dict)
 
     def place(self, path: str, files: Files, owned: Mapping[str, str], probe: Probe) -> None:
         """Sort one file of the build: unchanged, missing, to overwrite (and whether it may be), or blocked."""
+        if self._still_trusted(path, files, probe):
+            self.unchanged.append(path)
+            self.verified[path] = self.trusted[path][0]
+            return
         state, where = probe.state(path)
         target = probe.root / path
         if state == MISSING:
@@ -294,10 +302,10 @@ class _Sorting:
         if state != REGULAR:
             self.blocked.setdefault(where, state)
             return
-        before = _stat_or_none(target)
+        before = stat_or_none(target)
         if files.same_on_disk(path, target):
             self.unchanged.append(path)
-            if before is not None and _stat_or_none(target) == before:
+            if before is not None and stat_or_none(target) == before:
                 self.verified[path] = before
             return
         self.write.append(path)
@@ -307,6 +315,14 @@ class _Sorting:
             self.foreign.append(path)
         elif path != MANIFEST and owned[path] != digest:
             self.edited.append(path)
+
+    def _still_trusted(self, path: str, files: Files, probe: Probe) -> bool:
+        """Whether `path` is a trusted file (`plan`) whose artifact has the digest it holds, reached
+        through real folders, with the stat the trust was given for."""
+        known = self.trusted.get(path)
+        if known is None or path == MANIFEST or known[1] != files.digest(path):
+            return False
+        return probe.folder(path.rpartition("/")[0]) is None and stat_or_none(probe.root / path) == known[0]
 
     def orphan(self, path: str, owned: Mapping[str, str], probe: Probe) -> None:
         """A file the manifest lists and the build no longer makes: removed only if it is a regular
@@ -333,16 +349,22 @@ def apply(change: Plan, *, force: bool = False) -> None:
 
 
 def update(
-    artifacts: Iterable[Artifact], output_dir: Path, *, force: bool = False, label: str = ""
+    artifacts: Iterable[Artifact],
+    output_dir: Path,
+    *,
+    force: bool = False,
+    label: str = "",
+    trusted: Mapping[str, tuple[Stat, str]] | None = None,
 ) -> tuple[Plan, list[str]]:
     """A build's write phase: with the output folder locked, complete what an interrupted build left,
-    plan, and apply. The plan, and notes on what was recovered."""
+    plan, and apply (`trusted`: as `plan` takes it; ignored after a recovery). The plan, and notes
+    on what was recovered."""
     notes: list[str] = []
     try:
         with journal.locked(output_dir):
             notes = journal.recover(output_dir) if output_dir.is_dir() else []
             try:  # a refusal after the recovery still tells what the recovery did
-                change = plan(artifacts, output_dir, label=label)
+                change = plan(artifacts, output_dir, label=label, trusted=None if notes else trusted)
                 apply(change, force=force)
             except WriteError as exc:
                 exc.notes = notes

@@ -8,6 +8,7 @@ targets and decides what to do with the artifacts; nothing here imports it.
 
 from __future__ import annotations
 
+import hashlib
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -31,10 +32,14 @@ class Artifact:
     path: str
     body: bytes | str = field(repr=False)
     """The compressed UTF-8 bytes; the text itself only when it cannot be encoded (`data()` then raises)."""
+    digest: str = field(repr=False)
+    """`sha256:<hex>` of `data()`, taken as the text was compressed ("" when it cannot be encoded):
+    the writer compares an unchanged file by it without unpacking the text."""
 
     def __init__(self, path: str, text: str) -> None:
         object.__setattr__(self, "path", path)
-        object.__setattr__(self, "body", _packed(iter((text,))))
+        object.__setattr__(self, "body", None)
+        _pack_into(self, iter((text,)))
 
     @classmethod
     def streamed(cls, path: str, pieces: Iterable[str]) -> Artifact:
@@ -42,7 +47,7 @@ class Artifact:
         a large file (catalog.json, a provider file) is never held at once."""
         artifact = cls.__new__(cls)
         object.__setattr__(artifact, "path", path)
-        object.__setattr__(artifact, "body", _packed(iter(pieces)))
+        _pack_into(artifact, iter(pieces))
         return artifact
 
     @property
@@ -81,19 +86,36 @@ class Artifact:
         return raw if raw.endswith(b"\n") else raw + b"\n"
 
 
-def _packed(pieces: Iterator[str]) -> bytes | str:
-    """The pieces' UTF-8 bytes compressed as they come; the joined text itself when it is not valid
-    Unicode (it fails when written, where the target's text would have failed anyway)."""
+def _pack_into(artifact: Artifact, pieces: Iterator[str]) -> None:
+    """Set the artifact's `body` and `digest` from its pieces."""
+    body, digest = _packed(pieces)
+    object.__setattr__(artifact, "body", body)
+    object.__setattr__(artifact, "digest", digest)
+
+
+def _packed(pieces: Iterator[str]) -> tuple[bytes | str, str]:
+    """The pieces' UTF-8 bytes compressed as they come, and the digest of the file's bytes (a
+    newline added when the text does not end in one, as `data()` does); the joined text itself and
+    no digest when it is not valid Unicode (it fails when written, where the target's text would
+    have failed anyway)."""
     packer = zlib.compressobj(1)
+    digest = hashlib.sha256()
     chunks: list[bytes] = []
+    last = b""
     for piece in pieces:
         try:
-            chunks.append(packer.compress(piece.encode("utf-8")))
+            data = piece.encode("utf-8")
         except UnicodeEncodeError:
             done = zlib.decompress(b"".join(chunks) + packer.flush()).decode("utf-8")
-            return done + piece + "".join(pieces)
+            return done + piece + "".join(pieces), ""
+        if data:
+            last = data
+            digest.update(data)
+            chunks.append(packer.compress(data))
     chunks.append(packer.flush())
-    return b"".join(chunks)
+    if not last.endswith(b"\n"):
+        digest.update(b"\n")
+    return b"".join(chunks), f"sha256:{digest.hexdigest()}"
 
 
 @dataclass(frozen=True, slots=True)

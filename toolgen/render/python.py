@@ -38,8 +38,8 @@ from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic
 from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render.context import PLAIN, PLAIN_CONTEXT, Executor, RenderContext, as_text
-from toolgen.render.python_checks import TEMPLATE_FAILED, model_failure, notes
-from toolgen.render.python_format import format_source
+from toolgen.render.python_checks import TEMPLATE_FAILED, contract_notes, model_failure, notes, weaker_notes
+from toolgen.render.python_format import format_masked, format_source
 from toolgen.render.python_imports import import_block
 from toolgen.render.python_layout import (
     LAYOUT_WIDTH,
@@ -168,9 +168,9 @@ def _tool_view(contract: Contract, module: str, models: ToolModels, settings: Se
     }
 
 
-def _render(settings: Settings, template: str, view: Mapping[str, Any], executor: Executor) -> str:
+def _render(settings: Settings, template: str, view: Mapping[str, Any], executor: Executor, varying: str = "") -> str:
     env = environment(settings.templates_dir)
-    return format_python(env.get_template(template).render(**view), executor)
+    return format_masked(env.get_template(template).render(**view), varying, lambda text: format_python(text, executor))
 
 
 def _models(catalog: Catalog, package: str, executor: Executor) -> tuple[dict[str, ToolModels], list[Diagnostic]]:
@@ -193,19 +193,23 @@ def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_
     """Render the package: runtime, one module per tool, `__init__.py` and `py.typed`."""
     executor = context.executor
     together = _tools_together(catalog, settings, executor)
-    tools: list[Artifact] | None = None
+    tools: Made | None = None
     if together is not None:
         models, tools = together
     else:
         models, problems = _models(catalog, settings.python_package, executor)
         if problems:
             return RenderResult(diagnostics=tuple(problems))
-    found = notes(catalog, models)
     try:
-        artifacts = _package(catalog, settings, models, executor, tools)
+        artifacts, found = tools if tools is not None else _package(catalog, settings, models, executor)
     except (jinja2.TemplateError, InvalidInput) as exc:
         return RenderResult(diagnostics=(_template_problem(settings, exc),))
+    found = [*weaker_notes(catalog, models), *found]
     return RenderResult(artifacts=tuple(sorted(artifacts, key=lambda a: a.path)), diagnostics=tuple(found))
+
+
+Made = tuple[list[Artifact], list[Diagnostic]]
+"""The package's files, and what its tool modules report of their contracts (TG353, TG354)."""
 
 
 def check(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> list[Diagnostic]:
@@ -222,7 +226,7 @@ TOGETHER_MIN = 48
 
 def _tools_together(
     catalog: Catalog, settings: Settings, executor: Executor
-) -> tuple[dict[str, ToolModels], list[Artifact]] | None:
+) -> tuple[dict[str, ToolModels], Made] | None:
     """Each tool's models and module, made batch by batch in forked workers: models, template, black.
 
     One pass over the tools instead of three (models in workers, templates here, black in workers):
@@ -243,20 +247,21 @@ def _tools_together(
         )
     except (ModelsFailed, jinja2.TemplateError, InvalidInput):  # the stage by stage path reports it
         return None
-    models = {contract.name: found for contract, (found, _) in zip(catalog, made, strict=True)}
-    return models, [*shared, *(artifact for _, artifact in made)]
+    models = {contract.name: found for contract, (found, _, _) in zip(catalog, made, strict=True)}
+    return models, ([*shared, *(artifact for _, artifact, _ in made)], [d for _, _, found in made for d in found])
 
 
 def _tool_batch(
     batch: Sequence[Contract], settings: Settings, modules: Mapping[str, str], templates: str, executor: Executor
-) -> list[tuple[ToolModels, Artifact]]:
-    """One batch's models and tool modules (in a worker, where the executor forks no further)."""
+) -> list[tuple[ToolModels, Artifact, list[Diagnostic]]]:
+    """One batch's models, tool modules and their notes (in a worker, where the executor forks no further)."""
     package = settings.python_package
     models = models_for(batch, package, executor)
-    texts = _tool_texts(batch, settings, modules, models, templates, executor=executor)
+    made = _tool_texts(batch, settings, modules, models, templates, executor=executor)
     base = f"python/{package}/"
     return [
-        (models[c.name], Artifact(f"{base}{modules[c.name]}.py", text)) for c, text in zip(batch, texts, strict=True)
+        (models[c.name], Artifact(f"{base}{modules[c.name]}.py", text), found)
+        for c, (text, found) in zip(batch, made, strict=True)
     ]
 
 
@@ -266,29 +271,21 @@ def _template_problem(settings: Settings, exc: Exception) -> Diagnostic:
     return Diagnostic(TEMPLATE_FAILED.code, TEMPLATE_FAILED.severity, message, settings.config_file or "")
 
 
-def _package(
-    catalog: Catalog,
-    settings: Settings,
-    models: Mapping[str, ToolModels],
-    executor: Executor,
-    tools: Sequence[Artifact] | None = None,
-) -> list[Artifact]:
-    """The package's files; the tool modules (and shared modules) are made here unless `tools`
-    already holds them all (`_tools_together`)."""
-    if tools is not None:
-        return list(tools)
+def _package(catalog: Catalog, settings: Settings, models: Mapping[str, ToolModels], executor: Executor) -> Made:
+    """The package's files, tool modules made here chunk by chunk, and their notes."""
     base = f"python/{settings.python_package}/"
     modules = module_names(catalog.names)
     artifacts = _shared(catalog, settings, executor)
+    found: list[Diagnostic] = []
     templates = templates_digest(settings.templates_dir)
     contracts = list(catalog)
     for start in range(0, len(contracts), RENDER_CHUNK):  # only a chunk's texts are ever held at once
         chunk = contracts[start : start + RENDER_CHUNK]
-        for contract, text in zip(
-            chunk, _tool_texts(chunk, settings, modules, models, templates, executor=executor), strict=True
-        ):
+        made = _tool_texts(chunk, settings, modules, models, templates, executor=executor)
+        for contract, (text, notes_of) in zip(chunk, made, strict=True):
             artifacts.append(Artifact(f"{base}{modules[contract.name]}.py", text))
-    return artifacts
+            found.extend(notes_of)
+    return artifacts, found
 
 
 def _shared(catalog: Catalog, settings: Settings, executor: Executor) -> list[Artifact]:
@@ -296,10 +293,17 @@ def _shared(catalog: Catalog, settings: Settings, executor: Executor) -> list[Ar
     base = f"python/{settings.python_package}/"
     modules = module_names(catalog.names)
     view = _runtime_view()
-    shared = [
-        Artifact(f"{base}{name}.py", _render(settings, f"python/{name}.py.jinja", view, executor)) for name in SHARED
-    ]
-    init = _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules), executor)
+    parts = (templates_digest(settings.templates_dir), json.dumps(view, sort_keys=True))
+    texts = executor.memo_many(  # the same every build: remembered whole, templates not even loaded
+        "shared",
+        list(SHARED),
+        parts_of=lambda name: (*parts, name),
+        compute_many=lambda todo: [_render(settings, f"python/{name}.py.jinja", view, executor) for name in todo],
+        encode=str,
+        decode=as_text,
+    )
+    shared = [Artifact(f"{base}{name}.py", text) for name, text in zip(SHARED, texts, strict=True)]
+    init = _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules), executor, catalog.digest)
     return [Artifact(base + "py.typed", ""), *shared, Artifact(base + "__init__.py", init)]
 
 
@@ -311,27 +315,36 @@ def _tool_texts(
     templates: str,
     *,
     executor: Executor,
-) -> list[str]:
-    """Each contract's formatted module, cached on what shapes it: the contract (its digest and
-    file), its module name, the package and the templates (`toolgen.build.cache` adds toolgen's source and
-    the pinned versions). A one-contract change renders one module, not every module's view."""
+) -> list[tuple[str, list[Diagnostic]]]:
+    """Each contract's formatted module and its notes (`contract_notes`), cached on what shapes
+    them: the contract (its digest and file), its module name, the package and the templates
+    (`toolgen.build.cache` adds toolgen's source and the pinned versions). A one-contract change
+    renders one module, not every module's view, and walks one contract's schemas for the notes."""
     package = settings.python_package
     providers = json.dumps(settings.providers, sort_keys=True)  # the declarations follow [providers]
 
-    def make(todo: Sequence[Contract]) -> list[str]:
+    def make(todo: Sequence[Contract]) -> list[tuple[str, list[Diagnostic]]]:
         # black runs here without its own cache: this one already keys the formatted module
         template = environment(settings.templates_dir).get_template("python/tool.py.jinja")
         views = (_tool_view(c, modules[c.name], models[c.name], settings) for c in todo)
-        return executor.map(_black, [template.render(**view) for view in views])
+        texts = executor.map(_black, [template.render(**view) for view in views])
+        return [(text, contract_notes(c)) for c, text in zip(todo, texts, strict=True)]
 
     return executor.memo_many(
         "module",
         contracts,
         parts_of=lambda c: (templates, package, providers, modules[c.name], c.source, c.digest),
         compute_many=make,
-        encode=str,
-        decode=as_text,
+        encode=lambda made: {"text": made[0], "notes": [d.as_json() for d in made[1]]},
+        decode=_decode_module,
     )
+
+
+def _decode_module(data: Any) -> tuple[str, list[Diagnostic]]:
+    """A remembered module: its text and its notes (anything else is a miss)."""
+    if not isinstance(data, dict) or not isinstance(data.get("notes"), list):
+        raise TypeError("cached value is not a module")
+    return as_text(data["text"]), [Diagnostic.from_json(d) for d in data["notes"]]
 
 
 def catalog_source(catalog: Catalog, name: str) -> str:

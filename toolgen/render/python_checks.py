@@ -26,15 +26,28 @@ NORMALIZED_NAME = RULES["TG354"]
 
 def notes(catalog: Catalog, models: Mapping[str, ToolModels]) -> list[Diagnostic]:
     """TG351 (from dcg's warnings), TG353 and TG354 for a catalog whose models were made."""
-    found = [
+    found = weaker_notes(catalog, models)
+    for contract in catalog:
+        found.extend(contract_notes(contract))
+    return found
+
+
+def weaker_notes(catalog: Catalog, models: Mapping[str, ToolModels]) -> list[Diagnostic]:
+    """TG351, from dcg's warnings about the models it made."""
+    return [
         Diagnostic(MODEL_WEAKER.code, MODEL_WEAKER.severity, weaker(name, text), _source(catalog, name), pointer)
         for name, made in sorted(models.items())
         for pointer, text in made.notes
     ]
-    for contract in catalog:
-        for here, node in _schema_nodes(contract):
-            found.extend(_object_default(contract, here, node))
-            found.extend(_normalized_names(contract, here, node))
+
+
+def contract_notes(contract: Contract) -> list[Diagnostic]:
+    """TG353 and TG354 for one contract: they depend on its schemas and its file alone (the python
+    target remembers them with the tool's module)."""
+    found: list[Diagnostic] = []
+    for here, node in _schema_nodes(contract):
+        found.extend(_object_default(contract, here, node))
+        found.extend(_normalized_names(contract, here, node))
     return found
 
 

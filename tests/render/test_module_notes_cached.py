@@ -1,0 +1,56 @@
+"""The python target's notes about a contract (TG353, TG354) are remembered with its tool module:
+a build that reads the module from the cache reports exactly what a build without a cache reports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.factory import contract, write_json
+from toolgen.build import cache, pipeline
+from toolgen.config import load_settings
+from toolgen.render import python
+
+
+def _project(root: Path) -> Path:
+    noted = contract("noted_tool")
+    noted["input_schema"]["properties"].update(
+        {
+            "\uff58": {"type": "string", "description": "A fullwidth x (TG354)."},
+            "where": {
+                "type": "object",
+                "properties": {"city": {"type": "string"}},
+                "default": {"city": "Oslo"},
+                "description": "An object default (TG353).",
+            },
+        }
+    )
+    write_json(root, noted)
+    write_json(root, contract("plain_tool"))
+    (root / "toolgen.toml").write_text('targets = ["python"]\n', encoding="utf-8")
+    return root
+
+
+def _notes(root: Path, *, cached: bool) -> tuple[list[tuple[str, str, str]], cache.Store | None]:
+    settings, problems = load_settings(root)
+    assert not problems
+    with cache.session(root, enabled=cached) as store:
+        result = pipeline.generate(settings)
+    assert result.catalog is not None  # valid contracts: the python target ran (TG354 is its error)
+    found = [(d.code, d.file, d.pointer) for d in result.diagnostics if d.code.startswith("TG35")]
+    return found, store
+
+
+@pytest.mark.parametrize("together", [False, True], ids=["stage-by-stage", "together-in-workers"])
+def test_notes_come_back_with_the_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, together: bool) -> None:
+    if together:
+        monkeypatch.setattr(python, "TOGETHER_MIN", 1)
+        monkeypatch.setenv("TOOLGEN_JOBS", "2")
+    root = _project(tmp_path)
+    expected, _ = _notes(root, cached=False)
+    assert {code for code, _, _ in expected} == {"TG353", "TG354"}
+    first, _ = _notes(root, cached=True)
+    again, store = _notes(root, cached=True)
+    assert store is not None and store.missed == {}  # the module, and its notes, read back
+    assert first == again == expected
