@@ -86,6 +86,7 @@ GROUPS = {
         ("toolgen/compat/schema.py", "toolgen/compat/keywords.py"),
         (
             "tests/compat/test_compat_schema_stated.py",
+            "tests/compat/test_compat_keywords_stated.py",
             "tests/compat/test_compat_rules_stated.py",
             "tests/compat/test_compat_schema.py",
             "tests/compat/test_compat_table.py",
@@ -96,6 +97,8 @@ GROUPS = {
         ("toolgen/compat/report.py", "toolgen/compat/base.py"),
         (
             "tests/compat/test_compat_report_stated.py",
+            "tests/compat/test_compat_report_formats.py",
+            "tests/compat/test_compat_base_stated.py",
             "tests/compat/test_compat_schema.py",
             "tests/compat/test_compat_table.py",
             "tests/cli/test_cli_diff.py",

@@ -40,6 +40,7 @@ def test_mutmut_runs_the_selection_in_one_process() -> None:
     assert "-n0" in settings["pytest_add_cli_args"], "every run mutmut makes (stats, each mutant) is in one process"
     assert settings["pytest_add_cli_args_test_selection"] == [
         "tests/compat/test_compat_schema_stated.py",
+        "tests/compat/test_compat_keywords_stated.py",
         "tests/compat/test_compat_rules_stated.py",
         "tests/compat/test_compat_schema.py",
         "tests/compat/test_compat_table.py",
