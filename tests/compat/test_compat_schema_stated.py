@@ -380,3 +380,35 @@ def test_additional_properties_false_dropped_is_opened() -> None:
     assert full(diff(closed, obj({}))) == [
         ("TG434", "`{}`: additionalProperties no longer false", at, "/input_schema", False, True),
     ]
+
+
+# --- contains and not -----------------------------------------------------------------------------
+
+ARRAY = {"type": "array"}
+
+
+def test_contains_added_or_removed_is_stated_with_its_schema_and_both_places() -> None:
+    """`contains` added narrows the arrays accepted (TG432), removed widens them (TG431)."""
+    plain, holding = obj({"a": ARRAY}), obj({"a": {**ARRAY, "contains": S}})
+    at, kept = "/input_schema/properties/a", "/input_schema/properties/a/contains"
+    assert full(diff(plain, holding)) == [("TG432", "`a[?]`: contains added", at, kept, ABSENT, S)]
+    assert full(diff(holding, plain)) == [("TG431", "`a[?]`: contains removed", kept, at, S, ABSENT)]
+
+
+def test_the_schema_of_contains_is_compared_in_each_version() -> None:
+    base = obj({"a": {**ARRAY, "contains": S}})
+    head = obj({"a": {"$ref": "#/$defs/arr"}}, **{"$defs": {"arr": {**ARRAY, "contains": {**S, "maxLength": 2}}}})
+    assert full(diff(base, head)) == [
+        ("TG432", "`a[?]`: maxLength added", "/input_schema/properties/a/contains",
+         "/input_schema/$defs/arr/contains/maxLength", ABSENT, 2),
+    ]  # fmt: skip
+
+
+def test_each_contains_level_counts_once_toward_the_depth_limit() -> None:
+    def nested(depth: int, leaf: dict[str, Any]) -> dict[str, Any]:
+        for _ in range(depth):
+            leaf = {"contains": leaf}
+        return leaf
+
+    assert [c.rule for c in diff(nested(MAX_DEPTH - 4, S), nested(MAX_DEPTH - 4, N))] == ["TG427"]
+    assert [c.rule for c in diff(nested(MAX_DEPTH + 4, S), nested(MAX_DEPTH + 4, N))] == ["TG442"]
