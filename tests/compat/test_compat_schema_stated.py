@@ -412,3 +412,20 @@ def test_each_contains_level_counts_once_toward_the_depth_limit() -> None:
 
     assert [c.rule for c in diff(nested(MAX_DEPTH - 4, S), nested(MAX_DEPTH - 4, N))] == ["TG427"]
     assert [c.rule for c in diff(nested(MAX_DEPTH + 4, S), nested(MAX_DEPTH + 4, N))] == ["TG442"]
+
+
+def test_not_added_removed_or_changed_is_tg438_with_both_values_and_places() -> None:
+    plain, negated = obj({"a": S}), obj({"a": {**S, "not": {"const": ""}}})
+    at, kept = "/input_schema/properties/a", "/input_schema/properties/a/not"
+    assert full(diff(plain, negated)) == [("TG438", "`a!`: not changed", at, kept, ABSENT, {"const": ""})]
+    assert full(diff(negated, plain)) == [("TG438", "`a!`: not changed", kept, at, {"const": ""}, ABSENT)]
+    head = obj({"a": {"$ref": "#/$defs/w"}}, **{"$defs": {"w": {**S, "not": {"const": "x"}}}})
+    assert full(diff(negated, head)) == [
+        ("TG438", "`a!`: not changed", kept, "/input_schema/$defs/w/not", {"const": ""}, {"const": "x"}),
+    ]
+
+
+def test_the_same_not_written_in_another_key_order_is_no_change() -> None:
+    base = obj({"a": {**S, "not": {"const": "", "description": "d"}}})
+    head = obj({"a": {**S, "not": {"description": "d", "const": ""}}, "b": S})
+    assert [c.rule for c in diff(base, head)] == ["TG420"]
