@@ -100,3 +100,15 @@ def test_data_json_cannot_hold_exactly_is_not_stored(data: dict[str, object]) ->
 
 def test_plain_data_is_stored() -> None:
     assert loadcache._exact_json({"a": [1, 2.5, -0.0, True, None, "é"], "b": {"c": ""}})
+
+
+def test_data_nested_past_json_recursion_is_not_stored() -> None:
+    """A TOML contract nested deeper than json can write (validation refuses it, TG2xx) must not
+    turn the build into an internal error while the loader decides whether to remember its data."""
+    from toolgen.build.loadcache import _exact_json
+
+    deep: dict[str, object] = {"type": "string"}
+    for _ in range(5000):
+        deep = {"properties": {"a": deep}}
+    assert _exact_json(deep) is False
+    assert _exact_json({"input_schema": {"type": "object"}}) is True

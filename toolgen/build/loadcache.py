@@ -90,7 +90,7 @@ class Remembered:
             return None
         try:
             value = json.loads(found)
-        except ValueError:
+        except (ValueError, RecursionError):  # a forged entry nested too deep is a miss too
             value = None
         if not isinstance(value, dict) or "checked" not in value:
             self.store.hits -= 1
@@ -114,8 +114,9 @@ def _decode_checked(data: Any) -> Checked:
 
 
 def _exact_json(data: Any) -> bool:
-    """Whether `data` reads back from JSON exactly equal (no dates, no nan)."""
+    """Whether `data` reads back from JSON exactly equal (no dates, no nan, not nested past what
+    json's recursion can write: such a contract is refused by validation and never stored)."""
     try:
         return bool(json.loads(json.dumps(data, ensure_ascii=False, allow_nan=False)) == data)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         return False
