@@ -429,3 +429,22 @@ def test_the_same_not_written_in_another_key_order_is_no_change() -> None:
     base = obj({"a": {**S, "not": {"const": "", "description": "d"}}})
     head = obj({"a": {**S, "not": {"description": "d", "const": ""}}, "b": S})
     assert [c.rule for c in diff(base, head)] == ["TG420"]
+
+
+def test_a_property_moved_into_definitions_is_still_named_by_its_property() -> None:
+    """`definitions` (draft 7) is a definitions section like `$defs`: the message names `x`."""
+    base = obj({"x": S})
+    head = obj({"x": {"$ref": "#/definitions/a_long_name"}}, definitions={"a_long_name": {**S, "maxLength": 2}})
+    assert full(diff(base, head)) == [
+        ("TG432", "`x`: maxLength added", "/input_schema/properties/x",
+         "/input_schema/definitions/a_long_name/maxLength", ABSENT, 2),
+    ]  # fmt: skip
+
+
+def test_with_both_sides_inside_defs_the_base_definition_is_named() -> None:
+    base = obj({"x": {"$ref": "#/$defs/a"}}, **{"$defs": {"a": S}})
+    head = obj({"x": {"$ref": "#/$defs/bb"}}, **{"$defs": {"bb": {**S, "maxLength": 2}}})
+    [change] = diff(base, head)
+    assert (change.message, change.base_pointer, change.head_pointer) == (
+        "`a`: maxLength added", "/input_schema/$defs/a", "/input_schema/$defs/bb/maxLength",
+    )  # fmt: skip
