@@ -380,3 +380,71 @@ def test_additional_properties_false_dropped_is_opened() -> None:
     assert full(diff(closed, obj({}))) == [
         ("TG434", "`{}`: additionalProperties no longer false", at, "/input_schema", False, True),
     ]
+
+
+# --- contains and not -----------------------------------------------------------------------------
+
+ARRAY = {"type": "array"}
+
+
+def test_contains_added_or_removed_is_stated_with_its_schema_and_both_places() -> None:
+    """`contains` added narrows the arrays accepted (TG432), removed widens them (TG431)."""
+    plain, holding = obj({"a": ARRAY}), obj({"a": {**ARRAY, "contains": S}})
+    at, kept = "/input_schema/properties/a", "/input_schema/properties/a/contains"
+    assert full(diff(plain, holding)) == [("TG432", "`a[?]`: contains added", at, kept, ABSENT, S)]
+    assert full(diff(holding, plain)) == [("TG431", "`a[?]`: contains removed", kept, at, S, ABSENT)]
+
+
+def test_the_schema_of_contains_is_compared_in_each_version() -> None:
+    base = obj({"a": {**ARRAY, "contains": S}})
+    head = obj({"a": {"$ref": "#/$defs/arr"}}, **{"$defs": {"arr": {**ARRAY, "contains": {**S, "maxLength": 2}}}})
+    assert full(diff(base, head)) == [
+        ("TG432", "`a[?]`: maxLength added", "/input_schema/properties/a/contains",
+         "/input_schema/$defs/arr/contains/maxLength", ABSENT, 2),
+    ]  # fmt: skip
+
+
+def test_each_contains_level_counts_once_toward_the_depth_limit() -> None:
+    def nested(depth: int, leaf: dict[str, Any]) -> dict[str, Any]:
+        for _ in range(depth):
+            leaf = {"contains": leaf}
+        return leaf
+
+    assert [c.rule for c in diff(nested(MAX_DEPTH - 4, S), nested(MAX_DEPTH - 4, N))] == ["TG427"]
+    assert [c.rule for c in diff(nested(MAX_DEPTH + 4, S), nested(MAX_DEPTH + 4, N))] == ["TG442"]
+
+
+def test_not_added_removed_or_changed_is_tg438_with_both_values_and_places() -> None:
+    plain, negated = obj({"a": S}), obj({"a": {**S, "not": {"const": ""}}})
+    at, kept = "/input_schema/properties/a", "/input_schema/properties/a/not"
+    assert full(diff(plain, negated)) == [("TG438", "`a!`: not changed", at, kept, ABSENT, {"const": ""})]
+    assert full(diff(negated, plain)) == [("TG438", "`a!`: not changed", kept, at, {"const": ""}, ABSENT)]
+    head = obj({"a": {"$ref": "#/$defs/w"}}, **{"$defs": {"w": {**S, "not": {"const": "x"}}}})
+    assert full(diff(negated, head)) == [
+        ("TG438", "`a!`: not changed", kept, "/input_schema/$defs/w/not", {"const": ""}, {"const": "x"}),
+    ]
+
+
+def test_the_same_not_written_in_another_key_order_is_no_change() -> None:
+    base = obj({"a": {**S, "not": {"const": "", "description": "d"}}})
+    head = obj({"a": {**S, "not": {"description": "d", "const": ""}}, "b": S})
+    assert [c.rule for c in diff(base, head)] == ["TG420"]
+
+
+def test_a_property_moved_into_definitions_is_still_named_by_its_property() -> None:
+    """`definitions` (draft 7) is a definitions section like `$defs`: the message names `x`."""
+    base = obj({"x": S})
+    head = obj({"x": {"$ref": "#/definitions/a_long_name"}}, definitions={"a_long_name": {**S, "maxLength": 2}})
+    assert full(diff(base, head)) == [
+        ("TG432", "`x`: maxLength added", "/input_schema/properties/x",
+         "/input_schema/definitions/a_long_name/maxLength", ABSENT, 2),
+    ]  # fmt: skip
+
+
+def test_with_both_sides_inside_defs_the_base_definition_is_named() -> None:
+    base = obj({"x": {"$ref": "#/$defs/a"}}, **{"$defs": {"a": S}})
+    head = obj({"x": {"$ref": "#/$defs/bb"}}, **{"$defs": {"bb": {**S, "maxLength": 2}}})
+    [change] = diff(base, head)
+    assert (change.message, change.base_pointer, change.head_pointer) == (
+        "`a`: maxLength added", "/input_schema/$defs/a", "/input_schema/$defs/bb/maxLength",
+    )  # fmt: skip
