@@ -448,3 +448,27 @@ def test_with_both_sides_inside_defs_the_base_definition_is_named() -> None:
     assert (change.message, change.base_pointer, change.head_pointer) == (
         "`a`: maxLength added", "/input_schema/$defs/a", "/input_schema/$defs/bb/maxLength",
     )  # fmt: skip
+
+
+def test_when_both_paths_are_properties_the_longer_one_is_named() -> None:
+    """`z` became a `$ref` to property `alpha`, which gained a bound: the two places are `z` (base)
+    and `alpha` (head), neither inside `$defs`. The longer path is named (the more specific place),
+    not the one that sorts last."""
+    base = obj({"z": S, "alpha": S})
+    head = obj({"z": {"$ref": "#/properties/alpha"}, "alpha": {**S, "maxLength": 2}})
+    at = "/input_schema/properties"
+    assert full(diff(base, head)) == [
+        ("TG432", "`alpha`: maxLength added", f"{at}/alpha", f"{at}/alpha/maxLength", ABSENT, 2),
+        ("TG432", "`alpha`: maxLength added", f"{at}/z", f"{at}/alpha/maxLength", ABSENT, 2),
+    ]
+
+
+def test_when_both_paths_are_as_long_the_base_one_is_named() -> None:
+    """`a` became a `$ref` to property `b`: equal lengths name the base version's place, `a`."""
+    base = obj({"a": S, "b": S})
+    head = obj({"a": {"$ref": "#/properties/b"}, "b": {**S, "maxLength": 2}})
+    at = "/input_schema/properties"
+    assert [(c.message, c.base_pointer) for c in diff(base, head)] == [
+        ("`a`: maxLength added", f"{at}/a"),
+        ("`b`: maxLength added", f"{at}/b"),
+    ]
