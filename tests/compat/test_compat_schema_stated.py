@@ -197,10 +197,12 @@ def test_a_oneof_branch_that_changed_what_it_accepts_is_tg438_with_both_lists() 
 
 def test_a_oneof_branch_that_changed_only_its_documentation_is_not_tg438() -> None:
     """A patch-level change inside a branch cannot make a value match two branches; nor does a
-    major change elsewhere in the schema count against the oneOf."""
-    base = obj({"y": S, "x": {"oneOf": [S, N]}})
+    major change elsewhere in the schema count against the oneOf, before it in the walk (`a`, found
+    first) or after it (`y`)."""
+    base = obj({"a": S, "y": S, "x": {"oneOf": [S, N]}})
     head = obj({"x": {"oneOf": [S, {**N, "description": "A count."}]}})
     assert [(c.rule, c.message) for c in diff(base, head)] == [
+        ("TG422", "property `a` removed"),
         ("TG440", "`x.oneOf[1]`: description changed"),
         ("TG422", "property `y` removed"),
     ]
