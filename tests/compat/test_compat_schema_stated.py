@@ -474,3 +474,73 @@ def test_when_both_paths_are_as_long_the_base_one_is_named() -> None:
         ("`a`: maxLength added", f"{at}/a"),
         ("`b`: maxLength added", f"{at}/b"),
     ]
+
+
+# --- what cannot be compared, said with both values -----------------------------------------------
+
+GONE = {"$ref": "#/$defs/gone"}
+
+
+def test_an_unresolvable_ref_is_tg442_with_both_schemas_as_written() -> None:
+    x = "/input_schema/properties/x"
+    assert full(diff(obj({"x": GONE}), obj({"x": S}))) == [
+        ("TG442", "`x`: a $ref could not be resolved, so this part cannot be compared", x, x, GONE, S),
+    ]
+    assert full(diff(obj({"x": S}), obj({"x": GONE}))) == [
+        ("TG442", "`x`: a $ref could not be resolved, so this part cannot be compared", x, x, S, GONE),
+    ]
+
+
+def test_the_same_unresolvable_ref_in_both_versions_is_no_change() -> None:
+    """Only what differs is reported: `x` is the same (unresolvable) `$ref` on both sides."""
+    assert [c.message for c in diff(obj({"x": GONE, "y": S}), obj({"x": GONE, "y": N}))] == ["`y`: type changed"]
+
+
+def test_a_ref_that_is_not_a_string_is_unresolvable_at_its_place() -> None:
+    """`{"$ref": 5}` is TG442 where it is, not a crash that makes the whole schema malformed (TG441)."""
+    x = "/input_schema/properties/x"
+    assert full(diff(obj({"x": {"$ref": 5}}), obj({"x": S}))) == [
+        ("TG442", "`x`: a $ref could not be resolved, so this part cannot be compared", x, x, {"$ref": 5}, S),
+    ]
+
+
+def test_nesting_of_exactly_max_depth_levels_is_still_compared() -> None:
+    def nested(depth: int, leaf: dict[str, Any]) -> dict[str, Any]:
+        for _ in range(depth):
+            leaf = {"contains": leaf}
+        return leaf
+
+    assert [c.rule for c in diff(nested(MAX_DEPTH, S), nested(MAX_DEPTH, N))] == ["TG427"]
+    [change] = diff(nested(MAX_DEPTH + 1, S), nested(MAX_DEPTH + 1, N))
+    at = "/input_schema" + "/contains" * (MAX_DEPTH + 1)
+    message = f"`{'[?]' * (MAX_DEPTH + 1)}`: schemas nest deeper than {MAX_DEPTH} levels"
+    assert full([change]) == [("TG442", message, at, at, ABSENT, ABSENT)]
+
+
+def test_a_definition_shared_by_two_properties_is_compared_once() -> None:
+    """`x` and `y` both use `$defs/t`: its change is one finding (named by the definition), not two."""
+    shared = {"x": {"$ref": "#/$defs/t"}, "y": {"$ref": "#/$defs/t"}}
+    base, head = obj(shared, **{"$defs": {"t": S}}), obj(shared, **{"$defs": {"t": {**S, "maxLength": 2}}})
+    assert [(c.message, c.head_pointer) for c in diff(base, head)] == [
+        ("`t`: maxLength added", "/input_schema/$defs/t/maxLength"),
+    ]
+
+
+def test_a_schema_that_became_false_or_true_says_which_with_both_values() -> None:
+    x = "/input_schema/properties/x"
+    assert full(diff(obj({"x": S}), obj({"x": False}))) == [
+        ("TG432", "`x`: schema now accepts no value", x, x, S, False)
+    ]
+    assert full(diff(obj({"x": False}), obj({"x": S}))) == [
+        ("TG431", "`x`: schema accepted no value, now accepts some", x, x, False, S),
+    ]
+
+
+def test_a_schema_that_is_not_an_object_is_tg441_at_its_place_with_both_values() -> None:
+    """Fail closed where it is (the rest is still compared), whichever side holds the odd value."""
+    x = "/input_schema/properties/x"
+    message = "`x`: schema is not an object or boolean"
+    assert full(diff(obj({"x": S}), obj({"x": 5}))) == [("TG441", message, x, x, S, 5)]
+    assert full(diff(obj({"x": 5}), obj({"x": S}))) == [("TG441", message, x, x, 5, S)]
+    assert full(diff(obj({"x": "a", "y": S}), obj({"x": "b", "y": S}))) == [("TG441", message, x, x, "a", "b")]
+    assert [c.message for c in diff(obj({"x": "a", "y": S}), obj({"x": "a", "y": N}))] == ["`y`: type changed"]
