@@ -107,3 +107,9 @@ def test_unique_items_false_is_no_constraint() -> None:
     """`uniqueItems: false` allows what no `uniqueItems` allows: writing or dropping it is no change."""
     for old, new in ((ARR, {**ARR, "uniqueItems": False}), ({**ARR, "uniqueItems": False}, ARR)):
         assert diff(x(old), x(new)) == []
+
+
+def test_enum_values_are_named_as_compact_json_with_their_own_characters() -> None:
+    """The message lists each value once, as compact JSON, in one order, not ASCII-escaped."""
+    [change] = diff(x({**STR, "enum": ["a"]}), x({**STR, "enum": ["a", "é", [1, 2], {"k": 1}]}))
+    assert (change.rule, change.message) == ("TG428", '`x`: enum values added: "é", [1,2], {"k":1}')

@@ -544,3 +544,58 @@ def test_a_schema_that_is_not_an_object_is_tg441_at_its_place_with_both_values()
     assert full(diff(obj({"x": 5}), obj({"x": S}))) == [("TG441", message, x, x, 5, S)]
     assert full(diff(obj({"x": "a", "y": S}), obj({"x": "b", "y": S}))) == [("TG441", message, x, x, "a", "b")]
     assert [c.message for c in diff(obj({"x": "a", "y": S}), obj({"x": "a", "y": N}))] == ["`y`: type changed"]
+
+
+# --- properties, required names and the keywords no rule covers, each side read with its prefix -----
+
+OBJ = {"type": "object"}
+B, H = "/input_schema", "/tools/0/input_schema"
+
+
+@pytest.mark.parametrize(
+    ("base", "head", "expected"),
+    [
+        (obj({"a": S}), obj({"a": S, "b": S}),
+         ("TG420", "optional property `b` added", B, f"{H}/properties/b", ABSENT, S)),
+        (obj({"a": S}), obj({"a": S, "b": S}, required=["b"]),
+         ("TG421", "required property `b` added", B, f"{H}/properties/b", ABSENT, S)),
+        (obj({"a": S, "b": S}), obj({"a": S}), ("TG422", "property `b` removed", f"{B}/properties/b", H, S, ABSENT)),
+        ({**OBJ, "required": ["z"]}, OBJ,
+         ("TG424", "property `z` became optional", f"{B}/required", H, "required", "optional")),
+        (OBJ, {**OBJ, "required": ["z"]},
+         ("TG423", "property `z` became required", B, f"{H}/required", "optional", "required")),
+        (obj({"p": {**OBJ, "required": ["z"]}}), obj({"p": OBJ}),
+         ("TG424", "property `p.z` became optional", f"{B}/properties/p/required", f"{H}/properties/p", "required",
+          "optional")),
+        ({**S, "default": "a"}, S, ("TG439", "default changed", f"{B}/default", H, "a", ABSENT)),
+        (S, {**S, "default": "a"}, ("TG439", "default changed", B, f"{H}/default", ABSENT, "a")),
+        ({**S, "default": "a"}, {**S, "default": "b"},
+         ("TG439", "default changed", f"{B}/default", f"{H}/default", "a", "b")),
+        ({**S, "description": "D", "maxLength": 3, "title": "A"},
+         {**S, "description": "D", "maxLength": 3, "title": "B"},
+         ("TG440", "title changed", f"{B}/title", f"{H}/title", "A", "B")),
+        ({**S, "x-note": 1}, S, ("TG440", "x-note changed", f"{B}/x-note", H, 1, ABSENT)),
+        ({**S, "dependentRequired": {"a": ["b"]}}, S,
+         ("TG441", "dependentRequired changed, and no rule proves the change safe", f"{B}/dependentRequired", H,
+          {"a": ["b"]}, ABSENT)),
+    ],
+    ids=["optional-added", "required-added", "removed", "required-name-dropped", "required-name-added",
+         "nested-required-name", "default-removed", "default-added", "default-changed",
+         "title-after-unchanged-keywords", "annotation-removed", "unknown-keyword-removed"],
+)  # fmt: skip
+def test_each_finding_names_its_property_with_both_values_and_both_places(
+    base: dict[str, Any], head: dict[str, Any], expected: tuple[Any, ...]
+) -> None:
+    """The head's pointers start at another prefix (a catalog whose tool moved): each pointer and each
+    property path is read after its own version's prefix."""
+    assert full(diff_schema(IN, base, head, B, H)) == [expected]
+
+
+def test_properties_nested_max_depth_levels_deep_are_still_compared() -> None:
+    def nested(depth: int, leaf: dict[str, Any]) -> dict[str, Any]:
+        for _ in range(depth):
+            leaf = obj({"a": leaf})
+        return leaf
+
+    assert [c.rule for c in diff(nested(MAX_DEPTH, S), nested(MAX_DEPTH, N))] == ["TG427"]
+    assert [c.rule for c in diff(nested(MAX_DEPTH + 1, S), nested(MAX_DEPTH + 1, N))] == ["TG442"]
