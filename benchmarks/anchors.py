@@ -46,11 +46,12 @@ def child_generate(schema_path: str, formatters: str) -> None:
     import warnings
 
     import datamodel_code_generator as dcg
+    from datamodel_code_generator.enums import DataModelType
 
     warnings.simplefilter("ignore")
     options: dict[str, Any] = {
         "input_file_type": dcg.InputFileType.JsonSchema,
-        "output_model_type": dcg.DataModelType.PydanticV2BaseModel,
+        "output_model_type": DataModelType.PydanticV2BaseModel,
         "disable_timestamp": True,
     }
     if formatters == "none":

@@ -44,7 +44,7 @@ def contract(record: dict[str, Any], name: str) -> Contract | None:
         Draft202012Validator.check_schema(schema)
     except SchemaError:
         return None
-    document = {
+    document: dict[str, Any] = {
         "name": name,
         "version": "1.0.0",
         "description": (record.get("description") or "").strip() or name,

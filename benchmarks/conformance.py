@@ -117,7 +117,7 @@ def _import(lines: list[tuple[int, str]], shape: str, root: Path, outcomes: dict
     return found
 
 
-_INPUT_KEYS = ("parameters", "parametersJsonSchema", "parameters_json_schema", "params_json_schema")
+_INPUT_KEYS: tuple[str, ...] = ("parameters", "parametersJsonSchema", "parameters_json_schema", "params_json_schema")
 _INPUT_KEYS += ("input_schema", "inputSchema", "arguments")
 
 

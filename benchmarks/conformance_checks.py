@@ -82,9 +82,9 @@ def check_python(out: Path, files: dict[str, int], outcomes: dict[int, Outcome])
         last = run.stderr.strip().splitlines()[-1][:300] if run.stderr.strip() else f"exit {run.returncode}"
         reason = f"the package does not import: {last}"
         if culprit is not None:
-            number = by_name[culprit]
-            outcomes[number].state, outcomes[number].reason = "broken", f"python package ({culprit}): {reason}"
-            return next(rel for rel, n in files.items() if n == number)
+            stopper = by_name[culprit]
+            outcomes[stopper].state, outcomes[stopper].reason = "broken", f"python package ({culprit}): {reason}"
+            return next(rel for rel, n in files.items() if n == stopper)
         failures = {"*": reason}
     for module, reason in failures.items():
         number = by_name.get(module, by_name.get(module.rstrip("_")))
@@ -96,7 +96,7 @@ def check_python(out: Path, files: dict[str, int], outcomes: dict[int, Outcome])
 
 def _culprit(stderr: str, by_name: dict[str, int]) -> str | None:
     """The tool whose module appears last in an import traceback, if any."""
-    modules = re.findall(rf"{PACKAGE}/(\w+)\.py", stderr)
+    modules: list[str] = re.findall(rf"{PACKAGE}/(\w+)\.py", stderr)
     for module in reversed(modules):
         for name in (module, module.rstrip("_")):
             if name in by_name:

@@ -128,6 +128,7 @@ GROUPS = {
         (
             "tests/build/test_write.py",
             "tests/build/test_writer_promises.py",
+            "tests/build/test_journal_promises.py",
             "tests/build/test_safe_edits.py",
             "tests/build/test_case_collisions.py",
             "tests/build/test_symlinks.py",
@@ -136,6 +137,7 @@ GROUPS = {
     "write-journal": Group(
         ("toolgen/build/journal.py", "toolgen/build/safepaths.py"),
         (
+            "tests/build/test_journal_promises.py",
             "tests/build/test_writer_promises.py",
             "tests/build/test_write.py",
             "tests/build/test_safe_edits.py",

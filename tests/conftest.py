@@ -7,9 +7,12 @@ git diff. A failing golden comparison prints that command.
 from __future__ import annotations
 
 import difflib
+import functools
 import os
 import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -47,6 +50,43 @@ settings.register_profile("ci", derandomize=True, database=None, print_blob=True
 """CI: the same examples on every run and no example database, so no run depends on an earlier one."""
 ON_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if ON_CI else "default"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def black_remembered() -> Iterator[None]:
+    """Black's two entry points toolgen calls, remembered per (text, mode) for this test process.
+
+    Black is a pure function of its text and mode, and most builds in the suite format the same texts
+    again (the shared runtime modules of every package, the factory's contracts): a fresh project has a
+    cold build cache, so each build used to pay for black from scratch (most of the CPU time of the
+    default tier). Every call still goes through toolgen's own code down to black's function; only a
+    text black already formatted in this process is answered from memory. `TOOLGEN_TEST_BLACK=fresh`
+    turns it off.
+    """
+    if os.environ.get("TOOLGEN_TEST_BLACK") == "fresh":
+        yield
+        return
+    import black
+
+    with pytest.MonkeyPatch.context() as patch:
+        for name in ("format_str", "_format_str_once"):
+            patch.setattr(black, name, _remembered(getattr(black, name)))
+        yield
+
+
+def _remembered(function: Callable[..., str]) -> Callable[..., str]:
+    seen: dict[tuple[str, object], str] = {}
+
+    @functools.wraps(function)
+    def remembered(src_contents: str, *, mode: Any, lines: Any = ()) -> str:
+        if lines:  # a line range (black's --line-ranges): not what toolgen asks, so not remembered
+            return function(src_contents, mode=mode, lines=lines)
+        key = (src_contents, mode)
+        if key not in seen:
+            seen[key] = function(src_contents, mode=mode)
+        return seen[key]
+
+    return remembered
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

@@ -47,7 +47,8 @@ def test_the_pattern_finds_what_it_must() -> None:
 def test_corpus_tests_skip_with_where_the_data_comes_from_when_it_is_absent() -> None:
     env = {**os.environ, "TOOLGEN_CORPORA": str(REPO / "no-such-corpora")}
     test = "tests/compat/test_compat_corpora.py"
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rs", "-m", "corpus", test]
+    # -n0: one process is enough for three skips (the addopts' -n auto would start a worker per core)
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n0", "-q", "-rs", "-m", "corpus", test]
     done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     assert re.search(r"\b3 skipped\b", done.stdout), done.stdout

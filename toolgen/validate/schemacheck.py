@@ -23,26 +23,10 @@ from jsonschema import Draft202012Validator
 from toolgen.positions import join, unescape
 from toolgen.validate.report import Reporter, did_you_mean
 from toolgen.validate.schemarules import FORMAT_CHECKER, check_node
-from toolgen.validate.schemawalk import LIST_KEYWORDS, MAP_KEYWORDS, ONE_KEYWORDS, children
+from toolgen.validate.schemawalk import KEYWORDS, children
 
 MAX_DEPTH = 64
 """Deepest nesting of tables/arrays a contract may have (TG127)."""
-
-
-KEYWORDS: frozenset[str] = frozenset(
-    {
-        *MAP_KEYWORDS,
-        *ONE_KEYWORDS,
-        *LIST_KEYWORDS,
-        *["$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment"],
-        *["type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"],
-        *["maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains"],
-        *["maxProperties", "minProperties", "required", "dependentRequired", "dependencies", "format"],
-        *["contentEncoding", "contentMediaType", "title", "description", "default", "deprecated", "readOnly"],
-        *["writeOnly", "examples", "nullable", "discriminator"],
-    }
-)
-"""Every keyword of draft 2020-12 (plus a few common older ones); other keys get a typo check."""
 
 
 def _refuse(uri: str) -> referencing.Resource[Any]:

@@ -1,7 +1,8 @@
 """Checks of one schema object that JSON Schema itself does not make, so the registry would silently differ.
 
 - TG216: `x-sensitive` must be `true` or `false` (the registry redacts only `true`).
-- TG217: a key close to an annotation toolgen reads (`x-sensitve`, `x_sensitive`): it would be ignored.
+- TG217: a key close to an annotation toolgen reads (`x-sensitve`, `x_sensitive`): it would be ignored
+  (only keys that are not JSON Schema keywords are compared).
 - TG218: a `$schema` other than draft 2020-12: contracts are judged in one dialect, here and at run time.
 - TG219: bounds no value can meet (`minimum` above `maximum`, `minLength` above `maxLength`, ...).
 - TG220: a `format` JSON Schema does not define (`date-tim`): nothing checks it, neither here nor at run time.
@@ -23,6 +24,7 @@ import jsonschema
 
 from toolgen.positions import join
 from toolgen.validate.report import Reporter, did_you_mean
+from toolgen.validate.schemawalk import KEYWORDS
 
 ANNOTATIONS: tuple[str, ...] = ("x-sensitive",)
 """The `x-` annotations toolgen reads."""
@@ -59,7 +61,7 @@ def check_node(here: str, node: Mapping[str, Any], report: Reporter) -> None:
             "`true`, so write x-sensitive = true",
         )
     for key in node:
-        if key not in ANNOTATIONS and _looks_like_annotation(key):
+        if key not in KEYWORDS and key not in ANNOTATIONS and looks_like_annotation(key):
             report(
                 "TG217",
                 join(here, key),
@@ -77,8 +79,12 @@ def check_node(here: str, node: Mapping[str, Any], report: Reporter) -> None:
     _format(here, node, report)
 
 
-def _looks_like_annotation(key: str) -> bool:
-    """A key that is close to an annotation, also written with `_` or without the `x-` prefix."""
+def looks_like_annotation(key: str) -> bool:
+    """A key that is close to an annotation, also written with `_` or without the `x-` prefix.
+
+    `check_node` asks only about keys that are not JSON Schema keywords (no keyword is close to an
+    annotation), so a clean schema costs no `difflib` call: the cost follows the unknown keys.
+    """
     plain = key.lower().replace("_", "-")
     return any(difflib.get_close_matches(form, ANNOTATIONS, n=1, cutoff=0.8) for form in (plain, "x-" + plain))
 

@@ -33,6 +33,21 @@ ONE_KEYWORDS = (
 LIST_KEYWORDS = ("anyOf", "oneOf", "allOf", "prefixItems")
 """Keywords whose value is a list of subschemas."""
 
+KEYWORDS: frozenset[str] = frozenset(
+    {
+        *MAP_KEYWORDS,
+        *ONE_KEYWORDS,
+        *LIST_KEYWORDS,
+        *["$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment"],
+        *["type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"],
+        *["maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains"],
+        *["maxProperties", "minProperties", "required", "dependentRequired", "dependencies", "format"],
+        *["contentEncoding", "contentMediaType", "title", "description", "default", "deprecated", "readOnly"],
+        *["writeOnly", "examples", "nullable", "discriminator"],
+    }
+)
+"""Every keyword of draft 2020-12 (plus a few common older ones); other keys get a typo check."""
+
 
 def children(node: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
     """The direct subschema objects of `node`, in document order, with their RFC 6901 pointers."""
