@@ -25,7 +25,7 @@ from toolgen.config import Settings
 from toolgen.frozen import thaw
 from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render import markdown as md
-from toolgen.render.context import PLAIN_CONTEXT, Declarations, RenderContext, as_text
+from toolgen.render.context import PLAIN_CONTEXT, Declarations, RenderContext
 from toolgen.render.docs_index import index_view, links_for
 from toolgen.render.masking import mask
 from toolgen.render.schema_rows import Constraint, Row, rows
@@ -241,21 +241,19 @@ def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_
     ]
     templates = templates_digest(settings.templates_dir)
 
-    def pages(todo: Sequence[Contract]) -> list[str]:
+    def pages(todo: Sequence[Contract]) -> list[tuple[str, None]]:
         page = env.get_template("docs/tool.md.jinja")
-        return [
-            page.render(tool_view(c, declared.tools.get(c.name, ()), declared.notes.get(c.name, ()), links[c.name]))
-            for c in todo
-        ]
+        views = (
+            tool_view(c, declared.tools.get(c.name, ()), declared.notes.get(c.name, ()), links[c.name]) for c in todo
+        )
+        return [(page.render(view), None) for view in views]
 
-    texts = executor.memo_many(
+    made = executor.memo_files(
         "docs",
         list(catalog),
         parts_of=lambda c: (templates, c.source, c.digest, *_page_parts(c, declared, links[c.name])),
+        path_of=lambda c: f"docs/{c.name}.md",
         compute_many=pages,
-        encode=str,
-        decode=as_text,
     )
-    for contract, text in zip(catalog, texts, strict=True):
-        artifacts.append(Artifact(f"docs/{contract.name}.md", text))
+    artifacts.extend(artifact for artifact, _ in made)
     return RenderResult(artifacts=tuple(artifacts))

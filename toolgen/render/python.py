@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import json
 import keyword
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib import metadata
 from typing import Any
 
@@ -239,6 +239,9 @@ def _tools_together(
         return None
     modules = module_names(catalog.names)
     templates = templates_digest(settings.templates_dir)
+    parts = _module_parts(settings, modules, templates)
+    if executor.unknown("module", list(catalog), parts_of=parts) < TOGETHER_MIN:
+        return None  # most modules are remembered: read here, make the few others stage by stage
     make = functools.partial(_tool_batch, settings=settings, modules=modules, templates=templates, executor=executor)
     shared: list[Artifact] = []
     try:  # the package's shared modules render here while the workers make the tools
@@ -255,14 +258,9 @@ def _tool_batch(
     batch: Sequence[Contract], settings: Settings, modules: Mapping[str, str], templates: str, executor: Executor
 ) -> list[tuple[ToolModels, Artifact, list[Diagnostic]]]:
     """One batch's models, tool modules and their notes (in a worker, where the executor forks no further)."""
-    package = settings.python_package
-    models = models_for(batch, package, executor)
+    models = models_for(batch, settings.python_package, executor)
     made = _tool_texts(batch, settings, modules, models, templates, executor=executor)
-    base = f"python/{package}/"
-    return [
-        (models[c.name], Artifact(f"{base}{modules[c.name]}.py", text), found)
-        for c, (text, found) in zip(batch, made, strict=True)
-    ]
+    return [(models[c.name], artifact, found) for c, (artifact, found) in zip(batch, made, strict=True)]
 
 
 def _template_problem(settings: Settings, exc: Exception) -> Diagnostic:
@@ -273,7 +271,6 @@ def _template_problem(settings: Settings, exc: Exception) -> Diagnostic:
 
 def _package(catalog: Catalog, settings: Settings, models: Mapping[str, ToolModels], executor: Executor) -> Made:
     """The package's files, tool modules made here chunk by chunk, and their notes."""
-    base = f"python/{settings.python_package}/"
     modules = module_names(catalog.names)
     artifacts = _shared(catalog, settings, executor)
     found: list[Diagnostic] = []
@@ -281,9 +278,8 @@ def _package(catalog: Catalog, settings: Settings, models: Mapping[str, ToolMode
     contracts = list(catalog)
     for start in range(0, len(contracts), RENDER_CHUNK):  # only a chunk's texts are ever held at once
         chunk = contracts[start : start + RENDER_CHUNK]
-        made = _tool_texts(chunk, settings, modules, models, templates, executor=executor)
-        for contract, (text, notes_of) in zip(chunk, made, strict=True):
-            artifacts.append(Artifact(f"{base}{modules[contract.name]}.py", text))
+        for artifact, notes_of in _tool_texts(chunk, settings, modules, models, templates, executor=executor):
+            artifacts.append(artifact)
             found.extend(notes_of)
     return artifacts, found
 
@@ -315,36 +311,46 @@ def _tool_texts(
     templates: str,
     *,
     executor: Executor,
-) -> list[tuple[str, list[Diagnostic]]]:
+) -> list[tuple[Artifact, list[Diagnostic]]]:
     """Each contract's formatted module and its notes (`contract_notes`), cached on what shapes
     them: the contract (its digest and file), its module name, the package and the templates
     (`toolgen.build.cache` adds toolgen's source and the pinned versions). A one-contract change
-    renders one module, not every module's view, and walks one contract's schemas for the notes."""
-    package = settings.python_package
-    providers = json.dumps(settings.providers, sort_keys=True)  # the declarations follow [providers]
+    renders one module, not every module's view, and walks one contract's schemas for the notes;
+    the build layer need not even read the other modules (`Executor.memo_files`)."""
 
-    def make(todo: Sequence[Contract]) -> list[tuple[str, list[Diagnostic]]]:
+    def make(todo: Sequence[Contract]) -> list[tuple[str, list[dict[str, Any]]]]:
         # black runs here without its own cache: this one already keys the formatted module
         template = environment(settings.templates_dir).get_template("python/tool.py.jinja")
         views = (_tool_view(c, modules[c.name], models[c.name], settings) for c in todo)
         texts = executor.map(_black, [template.render(**view) for view in views])
-        return [(text, contract_notes(c)) for c, text in zip(todo, texts, strict=True)]
+        return [(text, [d.as_json() for d in contract_notes(c)]) for c, text in zip(todo, texts, strict=True)]
 
-    return executor.memo_many(
+    base = f"python/{settings.python_package}/"
+    made = executor.memo_files(
         "module",
         contracts,
-        parts_of=lambda c: (templates, package, providers, modules[c.name], c.source, c.digest),
+        parts_of=_module_parts(settings, modules, templates),
+        path_of=lambda c: f"{base}{modules[c.name]}.py",
         compute_many=make,
-        encode=lambda made: {"text": made[0], "notes": [d.as_json() for d in made[1]]},
-        decode=_decode_module,
     )
+    return [(artifact, _module_notes(extra)) for artifact, extra in made]
 
 
-def _decode_module(data: Any) -> tuple[str, list[Diagnostic]]:
-    """A remembered module: its text and its notes (anything else is a miss)."""
-    if not isinstance(data, dict) or not isinstance(data.get("notes"), list):
-        raise TypeError("cached value is not a module")
-    return as_text(data["text"]), [Diagnostic.from_json(d) for d in data["notes"]]
+def _module_parts(
+    settings: Settings, modules: Mapping[str, str], templates: str
+) -> Callable[[Contract], Iterable[str]]:
+    """What decides a tool module's cache entry: the contract (its digest and file), its module
+    name, the package, the `[providers]` table (the declarations follow it) and the templates."""
+    package = settings.python_package
+    providers = json.dumps(settings.providers, sort_keys=True)
+    return lambda c: (templates, package, providers, modules[c.name], c.source, c.digest)
+
+
+def _module_notes(extra: Any) -> list[Diagnostic]:
+    """A module's notes, as `memo_files` kept them (a list of diagnostics as JSON)."""
+    if not isinstance(extra, list):
+        raise TypeError("a module's notes are not a list")
+    return [Diagnostic.from_json(d) for d in extra]
 
 
 def catalog_source(catalog: Catalog, name: str) -> str:

@@ -96,10 +96,11 @@ def _tool_parts(
             made.append(part)
         return made
 
+    shared = (settings.fingerprint(), *(spec.name for spec in specs))  # once: 1,000 tools, one fingerprint
     return executor.memo_many(
         "providers",
         list(catalog),
-        parts_of=lambda c: (settings.fingerprint(), c.source, c.digest, *(spec.name for spec in specs)),
+        parts_of=lambda c: (shared[0], c.source, c.digest, *shared[1:]),
         compute_many=compute,
         encode=lambda part: part,
         decode=lambda data: _part(data, specs),
