@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from toolgen.build import cache, memo, parallel
-from toolgen.render import Artifact
+from toolgen.render import File
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -62,7 +62,7 @@ class Building:
         parts_of: Callable[[T], Iterable[str]],
         path_of: Callable[[T], str],
         compute_many: Callable[[Sequence[T]], Sequence[tuple[str, Any]]],
-    ) -> list[tuple[Artifact, Any]]:
+    ) -> list[tuple[File, Any]]:
         """`memo.memo_files`."""
         return memo.memo_files(namespace, items, parts_of=parts_of, path_of=path_of, compute_many=compute_many)
 

@@ -7,17 +7,17 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from toolgen.build import memo
-from toolgen.render import Artifact
+from toolgen.build.outputs import Output
 
 
 class Files(Mapping[str, bytes]):
-    """Path -> bytes of every file of a build, each made from its artifact when it is read.
+    """Path -> bytes of every file of a build, each made from its output when it is read.
 
-    The artifacts hold their bytes compressed; this never holds more than one file's plain bytes,
-    and `chunks`, `digest` and `same_on_disk` not even that for a large one.
+    A packed output holds its bytes compressed: then this never holds more than one file's plain
+    bytes, and `chunks`, `digest` and `same_on_disk` not even that for a large one.
     """
 
-    def __init__(self, artifacts: Mapping[str, Artifact]) -> None:
+    def __init__(self, artifacts: Mapping[str, Output]) -> None:
         self._artifacts = dict(artifacts)
         self._extra: dict[str, bytes] = {}
 

@@ -21,11 +21,12 @@ import contextlib
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from toolgen.build.cache import RECORD, LostEntry, Store, active, key_of, unseal
-from toolgen.render import Artifact
+from toolgen.render import Artifact, File
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -34,22 +35,15 @@ DECODE_ERRORS = (ValueError, TypeError, KeyError, IndexError)
 """What a `decode` raises for an entry of the wrong shape: a miss. Anything else is a bug."""
 
 
-class Kept(Artifact):
+@dataclass(frozen=True, slots=True)
+class Kept:
     """A generated file this build did not render: the record knows its digest; its text is read
     from its cache entry only when asked for."""
 
-    __slots__ = ("entry",)
+    path: str
+    digest: str
     entry: str
     """The entry's file (the `memo_files` entry whose value makes this file)."""
-
-    def __init__(self, path: str, digest: str, entry: str) -> None:
-        object.__setattr__(self, "path", path)
-        object.__setattr__(self, "body", b"")
-        object.__setattr__(self, "digest", digest)
-        object.__setattr__(self, "entry", entry)
-
-    def __reduce__(self) -> tuple[type[Kept], tuple[str, str, str]]:
-        return (Kept, (self.path, self.digest, self.entry))
 
     @property
     def text(self) -> str:
@@ -58,10 +52,9 @@ class Kept(Artifact):
 
     def data(self) -> bytes:
         """The file's bytes, from its entry, checked against the recorded digest."""
-        entry: str = self.entry
         try:
-            with open(entry, "rb") as stream:
-                text = unseal(entry.rpartition("/")[2], stream.read())
+            with open(self.entry, "rb") as stream:
+                text = unseal(self.entry.rpartition("/")[2], stream.read())
             value = json.loads(text) if text is not None else None
         except (OSError, ValueError):
             value = None
@@ -148,7 +141,7 @@ def memo_files(
     parts_of: Callable[[T], Iterable[str]],
     path_of: Callable[[T], str],
     compute_many: Callable[[Sequence[T]], Sequence[tuple[str, Any]]],
-) -> list[tuple[Artifact, Any]]:
+) -> list[tuple[File, Any]]:
     """Per item its file (`path_of(item)`, the text `compute_many` gives) and the JSON `extra` that
     came with it; an item the record knows is a `Kept` file, neither computed nor read."""
     store = active()
@@ -158,7 +151,7 @@ def memo_files(
         ]
     record = store.record()
     keys = [key_of(namespace, parts_of(item)) for item in items]
-    out: dict[int, tuple[Artifact, Any]] = {}
+    out: dict[int, tuple[File, Any]] = {}
     for index, key in enumerate(keys):
         known = record.get(key)
         if known is not None and store.has(namespace, key):
@@ -171,7 +164,7 @@ def memo_files(
     made = _memo_keyed(store, namespace, keyed, compute_many, _encode_file, _decode_file)
     for index, (text, extra) in zip(todo, made, strict=True):
         artifact = Artifact(path_of(items[index]), text)
-        store.made[keys[index]] = [artifact.digest, extra]
+        store.made[keys[index]] = [f"sha256:{hashlib.sha256(artifact.data()).hexdigest()}", extra]
         out[index] = (artifact, extra)
     return [out[i] for i in range(len(items))]
 

@@ -20,10 +20,11 @@ from pathlib import Path
 from toolgen import __version__
 from toolgen.build import files as _files
 from toolgen.build import journal, safepaths
+from toolgen.build.outputs import Output, held
 from toolgen.build.safepaths import MISSING, REGULAR, Probe, file_digest, stat_or_none
 from toolgen.build.shortdiff import LazyDiffs, short_diff
 from toolgen.diagnostics import Diagnostic, Severity, format_text
-from toolgen.render import Artifact
+from toolgen.render import File
 
 MANIFEST = journal.MANIFEST
 """The manifest file in the output folder."""
@@ -155,7 +156,7 @@ def _refusal(code: str, file: str, message: str) -> Diagnostic:
 
 
 def plan(
-    artifacts: Iterable[Artifact],
+    artifacts: Iterable[File],
     output_dir: Path,
     *,
     label: str = "",
@@ -193,11 +194,13 @@ def plan(
     )
 
 
-def _by_path(artifacts: Iterable[Artifact]) -> dict[str, Artifact]:
-    """The artifacts by path; WriteError for a path outside the folder, twice, or equal but for case."""
-    by_path: dict[str, Artifact] = {}
+def _by_path(artifacts: Iterable[File]) -> dict[str, Output]:
+    """The files as outputs (`outputs.held`) by path; WriteError for a path outside the folder,
+    twice, or equal but for case."""
+    by_path: dict[str, Output] = {}
     folded: dict[str, str] = {}
-    for artifact in artifacts:
+    for made in artifacts:
+        artifact = held(made)
         path = artifact.path
         if not _safe_relpath(path):
             raise WriteError(f"refusing to write outside the output folder: {path!r}")
@@ -294,7 +297,7 @@ def apply(change: Plan, *, force: bool = False) -> None:
 
 
 def update(
-    artifacts: Iterable[Artifact],
+    artifacts: Iterable[File],
     output_dir: Path,
     *,
     force: bool = False,

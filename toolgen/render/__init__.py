@@ -15,7 +15,7 @@ from toolgen import __version__
 from toolgen.catalog import Catalog
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic
-from toolgen.render.artifact import Artifact
+from toolgen.render.artifact import Artifact, File
 from toolgen.render.context import RenderContext
 
 
@@ -23,7 +23,7 @@ from toolgen.render.context import RenderContext
 class RenderResult:
     """What a target produced: files and any diagnostics (TG3xx warnings, errors)."""
 
-    artifacts: tuple[Artifact, ...] = ()
+    artifacts: tuple[File, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = field(default_factory=tuple)
 
 
@@ -58,4 +58,4 @@ def targets() -> Mapping[str, Target]:
     return registry
 
 
-__all__ = ["Artifact", "RenderResult", "Target", "header_lines", "targets"]
+__all__ = ["Artifact", "File", "RenderResult", "Target", "header_lines", "targets"]

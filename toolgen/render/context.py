@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from toolgen.render.artifact import Artifact
+from toolgen.render.artifact import Artifact, File
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -60,7 +60,7 @@ class Executor(Protocol):
         parts_of: Callable[[T], Iterable[str]],
         path_of: Callable[[T], str],
         compute_many: Callable[[Sequence[T]], Sequence[tuple[str, Any]]],
-    ) -> list[tuple[Artifact, Any]]:
+    ) -> list[tuple[File, Any]]:
         """Per item the file at `path_of(item)` whose text `compute_many` gives, with the JSON-able
         `extra` value that came with it; an item whose key (`namespace`, `parts_of(item)`) was
         computed before may be neither computed nor read (the build layer knows its file's digest)."""
@@ -110,7 +110,7 @@ class Plain:
         parts_of: Callable[[T], Iterable[str]],
         path_of: Callable[[T], str],
         compute_many: Callable[[Sequence[T]], Sequence[tuple[str, Any]]],
-    ) -> list[tuple[Artifact, Any]]:
+    ) -> list[tuple[File, Any]]:
         """Each item's file, computed."""
         made = compute_many(items)
         return [(Artifact(path_of(i), text), extra) for i, (text, extra) in zip(items, made, strict=True)]

@@ -23,7 +23,7 @@ from typing import Any
 from toolgen.catalog import PERMISSION_MEANINGS, STANDARD_ERROR_MEANINGS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
 from toolgen.frozen import thaw
-from toolgen.render import Artifact, RenderResult, header_lines
+from toolgen.render import Artifact, File, RenderResult, header_lines
 from toolgen.render import markdown as md
 from toolgen.render.context import PLAIN_CONTEXT, Declarations, RenderContext
 from toolgen.render.docs_index import index_view, links_for
@@ -236,7 +236,7 @@ def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_
     env = environment(settings.templates_dir)
     names = frozenset(catalog.names)
     links = {c.name: links_for(c, names) for c in catalog}
-    artifacts = [
+    artifacts: list[File] = [
         Artifact("docs/README.md", env.get_template("docs/README.md.jinja").render(index_view(catalog, links)))
     ]
     templates = templates_digest(settings.templates_dir)

@@ -36,7 +36,7 @@ from black.parsing import InvalidInput
 from toolgen.catalog import PERMISSIONS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic
-from toolgen.render import Artifact, RenderResult, header_lines
+from toolgen.render import Artifact, File, RenderResult, header_lines
 from toolgen.render.context import PLAIN, PLAIN_CONTEXT, Executor, RenderContext, as_text
 from toolgen.render.python_checks import TEMPLATE_FAILED, contract_notes, model_failure, notes, weaker_notes
 from toolgen.render.python_format import format_masked, format_source
@@ -208,7 +208,7 @@ def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_
     return RenderResult(artifacts=tuple(sorted(artifacts, key=lambda a: a.path)), diagnostics=tuple(found))
 
 
-Made = tuple[list[Artifact], list[Diagnostic]]
+Made = tuple[list[File], list[Diagnostic]]
 """The package's files, and what its tool modules report of their contracts (TG353, TG354)."""
 
 
@@ -243,7 +243,7 @@ def _tools_together(
     if executor.unknown("module", list(catalog), parts_of=parts) < TOGETHER_MIN:
         return None  # most modules are remembered: read here, make the few others stage by stage
     make = functools.partial(_tool_batch, settings=settings, modules=modules, templates=templates, executor=executor)
-    shared: list[Artifact] = []
+    shared: list[File] = []
     try:  # the package's shared modules render here while the workers make the tools
         made = executor.map_batches(
             make, list(catalog), BATCH_SIZE, during=lambda: shared.extend(_shared(catalog, settings, executor))
@@ -256,7 +256,7 @@ def _tools_together(
 
 def _tool_batch(
     batch: Sequence[Contract], settings: Settings, modules: Mapping[str, str], templates: str, executor: Executor
-) -> list[tuple[ToolModels, Artifact, list[Diagnostic]]]:
+) -> list[tuple[ToolModels, File, list[Diagnostic]]]:
     """One batch's models, tool modules and their notes (in a worker, where the executor forks no further)."""
     models = models_for(batch, settings.python_package, executor)
     made = _tool_texts(batch, settings, modules, models, templates, executor=executor)
@@ -272,7 +272,7 @@ def _template_problem(settings: Settings, exc: Exception) -> Diagnostic:
 def _package(catalog: Catalog, settings: Settings, models: Mapping[str, ToolModels], executor: Executor) -> Made:
     """The package's files, tool modules made here chunk by chunk, and their notes."""
     modules = module_names(catalog.names)
-    artifacts = _shared(catalog, settings, executor)
+    artifacts: list[File] = [*_shared(catalog, settings, executor)]
     found: list[Diagnostic] = []
     templates = templates_digest(settings.templates_dir)
     contracts = list(catalog)
@@ -311,7 +311,7 @@ def _tool_texts(
     templates: str,
     *,
     executor: Executor,
-) -> list[tuple[Artifact, list[Diagnostic]]]:
+) -> list[tuple[File, list[Diagnostic]]]:
     """Each contract's formatted module and its notes (`contract_notes`), cached on what shapes
     them: the contract (its digest and file), its module name, the package and the templates
     (`toolgen.build.cache` adds toolgen's source and the pinned versions). A one-contract change

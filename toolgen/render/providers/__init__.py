@@ -169,7 +169,7 @@ def _render(catalog: Catalog, settings: Settings, gathered: _Gathered | None, ex
     for out in _outputs(catalog, settings, executor):
         if gathered is not None:
             _gather_declarations(gathered, out)
-        artifacts.extend(Artifact.streamed(f"providers/{p.file}", _dump_pieces(p)) for p in out.payloads)
+        artifacts.extend(Artifact(f"providers/{p.file}", "".join(_dump_pieces(p))) for p in out.payloads)
         diagnostics.extend(out.diagnostics)
     ordered = tuple(sorted(artifacts, key=lambda a: FILES.index(a.path.removeprefix("providers/"))))
     return RenderResult(artifacts=ordered, diagnostics=tuple(sort_diagnostics(diagnostics)))
