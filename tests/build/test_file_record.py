@@ -15,6 +15,7 @@ import pytest
 
 from tests.build_support import reworded, run, tree, two_tools
 from toolgen.build import cache, memo
+from toolgen.render import python_models
 
 NAMES = ("echo_text", "write_file", "read_file")
 
@@ -93,3 +94,19 @@ def test_a_kept_file_whose_entry_lies_raises_and_drops_the_record(tmp_path: Path
     with pytest.raises(cache.LostEntry, match=r"docs/echo_text\.md"):
         kept.data()
     assert not record.exists()
+
+
+def test_models_of_unread_modules_are_kept_for_the_next_edit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build that leaves every module unread still keeps their models: the next edit of a
+    description (which remakes the module, not its models) takes the models from the cache."""
+    two_tools(tmp_path, NAMES)
+    assert run(tmp_path, "build")[0] == 0
+    reworded(tmp_path, "echo_text")
+    assert run(tmp_path, "build")[0] == 0  # read_file's module and models left unread, then pruning
+    made: list[int] = []
+    real = python_models.batch_models
+    monkeypatch.setattr(python_models, "batch_models", lambda todo, **kw: made.append(len(todo)) or real(todo, **kw))
+    reworded(tmp_path, "read_file")
+    assert run(tmp_path, "build")[0] == 0
+    assert made == []  # dcg did not run
+    assert "Reworded." in (tmp_path / "generated" / "docs" / "read_file.md").read_text()

@@ -50,6 +50,10 @@ class Building:
             namespace, items, parts_of=parts_of, compute_many=compute_many, encode=encode, decode=decode
         )
 
+    def keep(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> None:
+        """`memo.keep`."""
+        memo.keep(namespace, items, parts_of=parts_of)
+
     def unknown(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> int:
         """`memo.unknown`."""
         return memo.unknown(namespace, items, parts_of=parts_of)

@@ -91,6 +91,13 @@ def unknown(namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Itera
     return sum(not store.has(namespace, key_of(namespace, parts_of(item))) for item in items)
 
 
+def keep(namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> None:
+    """Count the entries of `items` as used by this build (pruning keeps them), without reading them."""
+    store = active()
+    if store is not None:
+        store.used.update(f"{namespace}/{k[:2]}/{k}" for k in (key_of(namespace, parts_of(i)) for i in items))
+
+
 def memo_many(
     namespace: str,
     items: Sequence[T],

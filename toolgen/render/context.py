@@ -65,6 +65,10 @@ class Executor(Protocol):
         `extra` value that came with it; an item whose key (`namespace`, `parts_of(item)`) was
         computed before may be neither computed nor read (the build layer knows its file's digest)."""
 
+    def keep(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> None:
+        """Keep the entries of `items` for later builds without reading them (what a computation
+        `memo_files` left unread would have read: the next change to it may need them)."""
+
     def unknown(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> int:
         """How many of `items` `memo_many` would compute now (all of them when nothing is remembered):
         a target chooses by it between spreading its whole work and computing a few items here."""
@@ -114,6 +118,9 @@ class Plain:
         """Each item's file, computed."""
         made = compute_many(items)
         return [(Artifact(path_of(i), text), extra) for i, (text, extra) in zip(items, made, strict=True)]
+
+    def keep(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> None:
+        """Nothing to keep."""
 
     def unknown(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> int:
         """All of them: nothing is remembered."""

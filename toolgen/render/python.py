@@ -38,7 +38,7 @@ from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic
 from toolgen.render import Artifact, File, RenderResult, header_lines
 from toolgen.render.context import PLAIN, PLAIN_CONTEXT, Executor, RenderContext, as_text
-from toolgen.render.python_checks import TEMPLATE_FAILED, contract_notes, model_failure, notes, weaker_notes
+from toolgen.render.python_checks import TEMPLATE_FAILED, models_with_failures, module_notes, module_notes_json, notes
 from toolgen.render.python_format import format_masked, format_source
 from toolgen.render.python_imports import import_block
 from toolgen.render.python_layout import (
@@ -52,7 +52,15 @@ from toolgen.render.python_layout import (
     signature_lines,
     tuple_lines,
 )
-from toolgen.render.python_models import BATCH_SIZE, DCG_VERSION, ModelsFailed, ToolModels, models_for
+from toolgen.render.python_models import (
+    BATCH_SIZE,
+    DCG_VERSION,
+    ModelsFailed,
+    ModelsMissing,
+    ToolModels,
+    models_for,
+    models_key,
+)
 from toolgen.render.python_shared import SHARED, declarations
 from toolgen.templating import environment, templates_digest
 
@@ -173,50 +181,31 @@ def _render(settings: Settings, template: str, view: Mapping[str, Any], executor
     return format_masked(env.get_template(template).render(**view), varying, lambda text: format_python(text, executor))
 
 
-def _models(catalog: Catalog, package: str, executor: Executor) -> tuple[dict[str, ToolModels], list[Diagnostic]]:
-    """Models per tool; a tool dcg cannot handle becomes a diagnostic naming its file."""
-    try:
-        return models_for(catalog, package, executor), []
-    except ModelsFailed:
-        pass
-    found: dict[str, ToolModels] = {}
-    problems: list[Diagnostic] = []
-    for contract in catalog:
-        try:
-            found.update(models_for([contract], package, executor))
-        except ModelsFailed as exc:  # what dcg raised is its cause, which says where and why
-            problems.append(model_failure(contract, exc.__cause__ if isinstance(exc.__cause__, Exception) else exc))
-    return found, problems
-
-
 def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> RenderResult:
     """Render the package: runtime, one module per tool, `__init__.py` and `py.typed`."""
     executor = context.executor
     together = _tools_together(catalog, settings, executor)
-    tools: Made | None = None
-    if together is not None:
-        models, tools = together
-    else:
-        models, problems = _models(catalog, settings.python_package, executor)
-        if problems:
-            return RenderResult(diagnostics=tuple(problems))
     try:
-        artifacts, found = tools if tools is not None else _package(catalog, settings, models, executor)
+        artifacts, found = together if together is not None else _package(catalog, settings, executor)
+    except ModelsMissing as exc:
+        return RenderResult(diagnostics=exc.problems)
     except (jinja2.TemplateError, InvalidInput) as exc:
         return RenderResult(diagnostics=(_template_problem(settings, exc),))
-    found = [*weaker_notes(catalog, models), *found]
     return RenderResult(artifacts=tuple(sorted(artifacts, key=lambda a: a.path)), diagnostics=tuple(found))
 
 
 Made = tuple[list[File], list[Diagnostic]]
-"""The package's files, and what its tool modules report of their contracts (TG353, TG354)."""
+"""The package's files, and what its tool modules report of their contracts (TG351, TG353, TG354)."""
+
+ModelsOf = Callable[[Sequence[Contract]], Mapping[str, ToolModels]]
+"""The models of some tools, by name: only the tools whose module is made again need them."""
 
 
 def check(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> list[Diagnostic]:
     """What `render` reports about the contracts (TG350, TG351, TG353, TG354), without rendering a file.
 
     `toolgen validate` runs it; only TG352, about template overrides, needs the files rendered."""
-    models, problems = _models(catalog, settings.python_package, context.executor)
+    models, problems = models_with_failures(catalog, settings.python_package, context.executor)
     return problems or notes(catalog, models)
 
 
@@ -224,10 +213,8 @@ TOGETHER_MIN = 48
 """From this many tools, with more than one core, each worker makes whole tool modules (below)."""
 
 
-def _tools_together(
-    catalog: Catalog, settings: Settings, executor: Executor
-) -> tuple[dict[str, ToolModels], Made] | None:
-    """Each tool's models and module, made batch by batch in forked workers: models, template, black.
+def _tools_together(catalog: Catalog, settings: Settings, executor: Executor) -> Made | None:
+    """Each tool's module, made batch by batch in forked workers: models, template, black.
 
     One pass over the tools instead of three (models in workers, templates here, black in workers):
     no core waits at the end of one stage for the next, and the templates render in the workers
@@ -250,17 +237,15 @@ def _tools_together(
         )
     except (ModelsFailed, jinja2.TemplateError, InvalidInput):  # the stage by stage path reports it
         return None
-    models = {contract.name: found for contract, (found, _, _) in zip(catalog, made, strict=True)}
-    return models, ([*shared, *(artifact for _, artifact, _ in made)], [d for _, _, found in made for d in found])
+    return [*shared, *(artifact for artifact, _ in made)], [d for _, found in made for d in found]
 
 
 def _tool_batch(
     batch: Sequence[Contract], settings: Settings, modules: Mapping[str, str], templates: str, executor: Executor
-) -> list[tuple[ToolModels, File, list[Diagnostic]]]:
-    """One batch's models, tool modules and their notes (in a worker, where the executor forks no further)."""
-    models = models_for(batch, settings.python_package, executor)
-    made = _tool_texts(batch, settings, modules, models, templates, executor=executor)
-    return [(models[c.name], artifact, found) for c, (artifact, found) in zip(batch, made, strict=True)]
+) -> list[tuple[File, list[Diagnostic]]]:
+    """One batch's tool modules and their notes (in a worker, where the executor forks no further)."""
+    models_of = functools.partial(models_for, package=settings.python_package, executor=executor)
+    return _tool_texts(batch, settings, modules, models_of, templates, executor=executor)
 
 
 def _template_problem(settings: Settings, exc: Exception) -> Diagnostic:
@@ -269,8 +254,16 @@ def _template_problem(settings: Settings, exc: Exception) -> Diagnostic:
     return Diagnostic(TEMPLATE_FAILED.code, TEMPLATE_FAILED.severity, message, settings.config_file or "")
 
 
-def _package(catalog: Catalog, settings: Settings, models: Mapping[str, ToolModels], executor: Executor) -> Made:
-    """The package's files, tool modules made here chunk by chunk, and their notes."""
+def _package(catalog: Catalog, settings: Settings, executor: Executor) -> Made:
+    """The package's files, tool modules made here chunk by chunk, and their notes; the models only
+    of the tools whose module is made (`ModelsMissing` when dcg cannot make some)."""
+
+    def models_of(todo: Sequence[Contract]) -> Mapping[str, ToolModels]:
+        models, problems = models_with_failures(todo, settings.python_package, executor)
+        if problems:
+            raise ModelsMissing(problems)
+        return models
+
     modules = module_names(catalog.names)
     artifacts: list[File] = [*_shared(catalog, settings, executor)]
     found: list[Diagnostic] = []
@@ -278,7 +271,7 @@ def _package(catalog: Catalog, settings: Settings, models: Mapping[str, ToolMode
     contracts = list(catalog)
     for start in range(0, len(contracts), RENDER_CHUNK):  # only a chunk's texts are ever held at once
         chunk = contracts[start : start + RENDER_CHUNK]
-        for artifact, notes_of in _tool_texts(chunk, settings, modules, models, templates, executor=executor):
+        for artifact, notes_of in _tool_texts(chunk, settings, modules, models_of, templates, executor=executor):
             artifacts.append(artifact)
             found.extend(notes_of)
     return artifacts, found
@@ -307,7 +300,7 @@ def _tool_texts(
     contracts: Sequence[Contract],
     settings: Settings,
     modules: Mapping[str, str],
-    models: Mapping[str, ToolModels],
+    models_of: ModelsOf,
     templates: str,
     *,
     executor: Executor,
@@ -318,12 +311,16 @@ def _tool_texts(
     renders one module, not every module's view, and walks one contract's schemas for the notes;
     the build layer need not even read the other modules (`Executor.memo_files`)."""
 
+    computed: set[str] = set()
+
     def make(todo: Sequence[Contract]) -> list[tuple[str, list[dict[str, Any]]]]:
         # black runs here without its own cache: this one already keys the formatted module
+        computed.update(c.name for c in todo)
+        models = models_of(todo)
         template = environment(settings.templates_dir).get_template("python/tool.py.jinja")
         views = (_tool_view(c, modules[c.name], models[c.name], settings) for c in todo)
         texts = executor.map(_black, [template.render(**view) for view in views])
-        return [(text, [d.as_json() for d in contract_notes(c)]) for c, text in zip(todo, texts, strict=True)]
+        return [(text, module_notes_json(c, models[c.name])) for c, text in zip(todo, texts, strict=True)]
 
     base = f"python/{settings.python_package}/"
     made = executor.memo_files(
@@ -333,7 +330,9 @@ def _tool_texts(
         path_of=lambda c: f"{base}{modules[c.name]}.py",
         compute_many=make,
     )
-    return [(artifact, _module_notes(extra)) for artifact, extra in made]
+    unread = [c for c in contracts if c.name not in computed]  # their models: an edited description needs them
+    executor.keep("models", unread, parts_of=functools.partial(models_key, package=settings.python_package))
+    return [(artifact, module_notes(extra)) for artifact, extra in made]
 
 
 def _module_parts(
@@ -344,13 +343,6 @@ def _module_parts(
     package = settings.python_package
     providers = json.dumps(settings.providers, sort_keys=True)
     return lambda c: (templates, package, providers, modules[c.name], c.source, c.digest)
-
-
-def _module_notes(extra: Any) -> list[Diagnostic]:
-    """A module's notes, as `memo_files` kept them (a list of diagnostics as JSON)."""
-    if not isinstance(extra, list):
-        raise TypeError("a module's notes are not a list")
-    return [Diagnostic.from_json(d) for d in extra]
 
 
 def catalog_source(catalog: Catalog, name: str) -> str:
