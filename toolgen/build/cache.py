@@ -22,9 +22,7 @@ import functools
 import hashlib
 import json
 import os
-import re
 import shutil
-import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -32,7 +30,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import toolgen
+from toolgen import versions
 from toolgen.config import CACHE_DIR
+from toolgen.versions import installed_version
 
 FORMAT = "v2"
 """Layout version of the folder; a new layout lives beside the old one, which is then pruned."""
@@ -64,31 +64,7 @@ def source_digest() -> str:
 
 def pinned_versions() -> tuple[tuple[str, str], ...]:
     """(distribution, version) for every output-shaping dependency; "missing" when not installed."""
-    return tuple((name, _version(name)) for name in PINNED)
-
-
-@functools.lru_cache(maxsize=16)
-def _version(name: str) -> str:
-    """The installed version, read from the `.dist-info` folder name (fast), else from its metadata."""
-    prefix = re.sub(r"[-_.]+", "_", name).lower() + "-"
-    for entry in sys.path:
-        for child in _listing(entry):
-            if child.lower().startswith(prefix) and child.endswith(".dist-info"):
-                return child[len(prefix) : -len(".dist-info")]
-    from importlib import metadata
-
-    try:
-        return metadata.version(name)
-    except metadata.PackageNotFoundError:
-        return "missing"
-
-
-@functools.lru_cache(maxsize=64)
-def _listing(folder: str) -> tuple[str, ...]:
-    try:
-        return tuple(sorted(os.listdir(folder or ".")))
-    except OSError:
-        return ()
+    return tuple((name, installed_version(name)) for name in PINNED)
 
 
 @functools.lru_cache(maxsize=1)
@@ -104,8 +80,7 @@ def reset() -> None:
     source_digest.cache_clear()
     environment.cache_clear()
     _prefix.cache_clear()
-    _version.cache_clear()
-    _listing.cache_clear()
+    versions.forget()
 
 
 def key_of(namespace: str, parts: Iterable[str]) -> str:

@@ -25,7 +25,6 @@ import functools
 import json
 import keyword
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from importlib import metadata
 from typing import Any
 
 import black
@@ -63,8 +62,9 @@ from toolgen.render.python_models import (
 )
 from toolgen.render.python_shared import SHARED, declarations
 from toolgen.templating import environment, templates_digest
+from toolgen.versions import installed_version
 
-BLACK_VERSION = metadata.version("black")
+BLACK_VERSION = installed_version("black")
 """The black version every generated Python file is formatted with."""
 
 BLACK_MODE = black.Mode(

@@ -21,15 +21,15 @@ import re
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import metadata
 from typing import Any
 
 from toolgen.catalog import Contract, canonical_json
 from toolgen.diagnostics import Diagnostic
 from toolgen.frozen import thaw
 from toolgen.render.context import PLAIN, Executor
+from toolgen.versions import installed_version
 
-DCG_VERSION = metadata.version("datamodel-code-generator")
+DCG_VERSION = installed_version("datamodel-code-generator")
 """The dcg version the models are made with (recorded in each generated header)."""
 
 TYPE_MAPPINGS: tuple[str, ...] = ("string+email=string", "string+idn-email=string", "string+password=string")
