@@ -58,7 +58,7 @@ def test_a_changed_type_without_overlap_is_not_compared_below() -> None:
     ]
 
 
-INT, NUM, STR = {"type": "integer"}, {"type": "number"}, {"type": "string"}
+INT, NUM, STR, ARR = {"type": "integer"}, {"type": "number"}, {"type": "string"}, {"type": "array"}
 
 
 @pytest.mark.parametrize(
@@ -85,6 +85,15 @@ INT, NUM, STR = {"type": "integer"}, {"type": "number"}, {"type": "string"}
         ({**STR, "enum": ["a", "b"]}, {**STR, "enum": ["c", "d"]},
          ("TG430", 'enum values added: "c", "d"; enum values removed: "a", "b"', ["a", "b"], ["c", "d"], f"{X}/enum")),
         (STR, INT, ("TG427", "type changed", "string", "integer", f"{X}/type")),
+        (STR, {**STR, "pattern": "^a"}, ("TG432", "pattern added", ABSENT, "^a", f"{X}/pattern")),
+        ({**STR, "pattern": "^a"}, {**STR, "pattern": "^b"}, ("TG433", "pattern changed", "^a", "^b", f"{X}/pattern")),
+        ({**STR, "format": "date"}, STR, ("TG431", "format removed", "date", ABSENT, X)),
+        (ARR, {**ARR, "uniqueItems": True}, ("TG432", "uniqueItems added", ABSENT, True, f"{X}/uniqueItems")),
+        ({**ARR, "uniqueItems": True}, ARR, ("TG431", "uniqueItems removed", True, ABSENT, X)),
+        ({**ARR, "uniqueItems": False}, {**ARR, "uniqueItems": True},
+         ("TG432", "uniqueItems added", ABSENT, True, f"{X}/uniqueItems")),
+        ({**ARR, "uniqueItems": True}, {**ARR, "uniqueItems": False},
+         ("TG431", "uniqueItems removed", True, ABSENT, f"{X}/uniqueItems")),
     ],
 )  # fmt: skip
 def test_each_finding_says_what_changed_with_both_values(old: Any, new: Any, expected: tuple[Any, ...]) -> None:
@@ -92,3 +101,15 @@ def test_each_finding_says_what_changed_with_both_values(old: Any, new: Any, exp
     rule, message, before, after, where = expected
     found = [(c.rule, c.message, c.old, c.new, c.head_pointer) for c in diff(x(old), x(new))]
     assert found == [(rule, f"`x`: {message}", before, after, where)]
+
+
+def test_unique_items_false_is_no_constraint() -> None:
+    """`uniqueItems: false` allows what no `uniqueItems` allows: writing or dropping it is no change."""
+    for old, new in ((ARR, {**ARR, "uniqueItems": False}), ({**ARR, "uniqueItems": False}, ARR)):
+        assert diff(x(old), x(new)) == []
+
+
+def test_enum_values_are_named_as_compact_json_with_their_own_characters() -> None:
+    """The message lists each value once, as compact JSON, in one order, not ASCII-escaped."""
+    [change] = diff(x({**STR, "enum": ["a"]}), x({**STR, "enum": ["a", "é", [1, 2], {"k": 1}]}))
+    assert (change.rule, change.message) == ("TG428", '`x`: enum values added: "é", [1,2], {"k":1}')

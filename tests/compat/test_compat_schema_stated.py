@@ -197,10 +197,12 @@ def test_a_oneof_branch_that_changed_what_it_accepts_is_tg438_with_both_lists() 
 
 def test_a_oneof_branch_that_changed_only_its_documentation_is_not_tg438() -> None:
     """A patch-level change inside a branch cannot make a value match two branches; nor does a
-    major change elsewhere in the schema count against the oneOf."""
-    base = obj({"y": S, "x": {"oneOf": [S, N]}})
+    major change elsewhere in the schema count against the oneOf, before it in the walk (`a`, found
+    first) or after it (`y`)."""
+    base = obj({"a": S, "y": S, "x": {"oneOf": [S, N]}})
     head = obj({"x": {"oneOf": [S, {**N, "description": "A count."}]}})
     assert [(c.rule, c.message) for c in diff(base, head)] == [
+        ("TG422", "property `a` removed"),
         ("TG440", "`x.oneOf[1]`: description changed"),
         ("TG422", "property `y` removed"),
     ]
@@ -448,3 +450,152 @@ def test_with_both_sides_inside_defs_the_base_definition_is_named() -> None:
     assert (change.message, change.base_pointer, change.head_pointer) == (
         "`a`: maxLength added", "/input_schema/$defs/a", "/input_schema/$defs/bb/maxLength",
     )  # fmt: skip
+
+
+def test_when_both_paths_are_properties_the_longer_one_is_named() -> None:
+    """`z` became a `$ref` to property `alpha`, which gained a bound: the two places are `z` (base)
+    and `alpha` (head), neither inside `$defs`. The longer path is named (the more specific place),
+    not the one that sorts last."""
+    base = obj({"z": S, "alpha": S})
+    head = obj({"z": {"$ref": "#/properties/alpha"}, "alpha": {**S, "maxLength": 2}})
+    at = "/input_schema/properties"
+    assert full(diff(base, head)) == [
+        ("TG432", "`alpha`: maxLength added", f"{at}/alpha", f"{at}/alpha/maxLength", ABSENT, 2),
+        ("TG432", "`alpha`: maxLength added", f"{at}/z", f"{at}/alpha/maxLength", ABSENT, 2),
+    ]
+
+
+def test_when_both_paths_are_as_long_the_base_one_is_named() -> None:
+    """`a` became a `$ref` to property `b`: equal lengths name the base version's place, `a`."""
+    base = obj({"a": S, "b": S})
+    head = obj({"a": {"$ref": "#/properties/b"}, "b": {**S, "maxLength": 2}})
+    at = "/input_schema/properties"
+    assert [(c.message, c.base_pointer) for c in diff(base, head)] == [
+        ("`a`: maxLength added", f"{at}/a"),
+        ("`b`: maxLength added", f"{at}/b"),
+    ]
+
+
+# --- what cannot be compared, said with both values -----------------------------------------------
+
+GONE = {"$ref": "#/$defs/gone"}
+
+
+def test_an_unresolvable_ref_is_tg442_with_both_schemas_as_written() -> None:
+    x = "/input_schema/properties/x"
+    assert full(diff(obj({"x": GONE}), obj({"x": S}))) == [
+        ("TG442", "`x`: a $ref could not be resolved, so this part cannot be compared", x, x, GONE, S),
+    ]
+    assert full(diff(obj({"x": S}), obj({"x": GONE}))) == [
+        ("TG442", "`x`: a $ref could not be resolved, so this part cannot be compared", x, x, S, GONE),
+    ]
+
+
+def test_the_same_unresolvable_ref_in_both_versions_is_no_change() -> None:
+    """Only what differs is reported: `x` is the same (unresolvable) `$ref` on both sides."""
+    assert [c.message for c in diff(obj({"x": GONE, "y": S}), obj({"x": GONE, "y": N}))] == ["`y`: type changed"]
+
+
+def test_a_ref_that_is_not_a_string_is_unresolvable_at_its_place() -> None:
+    """`{"$ref": 5}` is TG442 where it is, not a crash that makes the whole schema malformed (TG441)."""
+    x = "/input_schema/properties/x"
+    assert full(diff(obj({"x": {"$ref": 5}}), obj({"x": S}))) == [
+        ("TG442", "`x`: a $ref could not be resolved, so this part cannot be compared", x, x, {"$ref": 5}, S),
+    ]
+
+
+def test_nesting_of_exactly_max_depth_levels_is_still_compared() -> None:
+    def nested(depth: int, leaf: dict[str, Any]) -> dict[str, Any]:
+        for _ in range(depth):
+            leaf = {"contains": leaf}
+        return leaf
+
+    assert [c.rule for c in diff(nested(MAX_DEPTH, S), nested(MAX_DEPTH, N))] == ["TG427"]
+    [change] = diff(nested(MAX_DEPTH + 1, S), nested(MAX_DEPTH + 1, N))
+    at = "/input_schema" + "/contains" * (MAX_DEPTH + 1)
+    message = f"`{'[?]' * (MAX_DEPTH + 1)}`: schemas nest deeper than {MAX_DEPTH} levels"
+    assert full([change]) == [("TG442", message, at, at, ABSENT, ABSENT)]
+
+
+def test_a_definition_shared_by_two_properties_is_compared_once() -> None:
+    """`x` and `y` both use `$defs/t`: its change is one finding (named by the definition), not two."""
+    shared = {"x": {"$ref": "#/$defs/t"}, "y": {"$ref": "#/$defs/t"}}
+    base, head = obj(shared, **{"$defs": {"t": S}}), obj(shared, **{"$defs": {"t": {**S, "maxLength": 2}}})
+    assert [(c.message, c.head_pointer) for c in diff(base, head)] == [
+        ("`t`: maxLength added", "/input_schema/$defs/t/maxLength"),
+    ]
+
+
+def test_a_schema_that_became_false_or_true_says_which_with_both_values() -> None:
+    x = "/input_schema/properties/x"
+    assert full(diff(obj({"x": S}), obj({"x": False}))) == [
+        ("TG432", "`x`: schema now accepts no value", x, x, S, False)
+    ]
+    assert full(diff(obj({"x": False}), obj({"x": S}))) == [
+        ("TG431", "`x`: schema accepted no value, now accepts some", x, x, False, S),
+    ]
+
+
+def test_a_schema_that_is_not_an_object_is_tg441_at_its_place_with_both_values() -> None:
+    """Fail closed where it is (the rest is still compared), whichever side holds the odd value."""
+    x = "/input_schema/properties/x"
+    message = "`x`: schema is not an object or boolean"
+    assert full(diff(obj({"x": S}), obj({"x": 5}))) == [("TG441", message, x, x, S, 5)]
+    assert full(diff(obj({"x": 5}), obj({"x": S}))) == [("TG441", message, x, x, 5, S)]
+    assert full(diff(obj({"x": "a", "y": S}), obj({"x": "b", "y": S}))) == [("TG441", message, x, x, "a", "b")]
+    assert [c.message for c in diff(obj({"x": "a", "y": S}), obj({"x": "a", "y": N}))] == ["`y`: type changed"]
+
+
+# --- properties, required names and the keywords no rule covers, each side read with its prefix -----
+
+OBJ = {"type": "object"}
+B, H = "/input_schema", "/tools/0/input_schema"
+
+
+@pytest.mark.parametrize(
+    ("base", "head", "expected"),
+    [
+        (obj({"a": S}), obj({"a": S, "b": S}),
+         ("TG420", "optional property `b` added", B, f"{H}/properties/b", ABSENT, S)),
+        (obj({"a": S}), obj({"a": S, "b": S}, required=["b"]),
+         ("TG421", "required property `b` added", B, f"{H}/properties/b", ABSENT, S)),
+        (obj({"a": S, "b": S}), obj({"a": S}), ("TG422", "property `b` removed", f"{B}/properties/b", H, S, ABSENT)),
+        ({**OBJ, "required": ["z"]}, OBJ,
+         ("TG424", "property `z` became optional", f"{B}/required", H, "required", "optional")),
+        (OBJ, {**OBJ, "required": ["z"]},
+         ("TG423", "property `z` became required", B, f"{H}/required", "optional", "required")),
+        (obj({"p": {**OBJ, "required": ["z"]}}), obj({"p": OBJ}),
+         ("TG424", "property `p.z` became optional", f"{B}/properties/p/required", f"{H}/properties/p", "required",
+          "optional")),
+        ({**S, "default": "a"}, S, ("TG439", "default changed", f"{B}/default", H, "a", ABSENT)),
+        (S, {**S, "default": "a"}, ("TG439", "default changed", B, f"{H}/default", ABSENT, "a")),
+        ({**S, "default": "a"}, {**S, "default": "b"},
+         ("TG439", "default changed", f"{B}/default", f"{H}/default", "a", "b")),
+        ({**S, "description": "D", "maxLength": 3, "title": "A"},
+         {**S, "description": "D", "maxLength": 3, "title": "B"},
+         ("TG440", "title changed", f"{B}/title", f"{H}/title", "A", "B")),
+        ({**S, "x-note": 1}, S, ("TG440", "x-note changed", f"{B}/x-note", H, 1, ABSENT)),
+        ({**S, "dependentRequired": {"a": ["b"]}}, S,
+         ("TG441", "dependentRequired changed, and no rule proves the change safe", f"{B}/dependentRequired", H,
+          {"a": ["b"]}, ABSENT)),
+    ],
+    ids=["optional-added", "required-added", "removed", "required-name-dropped", "required-name-added",
+         "nested-required-name", "default-removed", "default-added", "default-changed",
+         "title-after-unchanged-keywords", "annotation-removed", "unknown-keyword-removed"],
+)  # fmt: skip
+def test_each_finding_names_its_property_with_both_values_and_both_places(
+    base: dict[str, Any], head: dict[str, Any], expected: tuple[Any, ...]
+) -> None:
+    """The head's pointers start at another prefix (a catalog whose tool moved): each pointer and each
+    property path is read after its own version's prefix."""
+    assert full(diff_schema(IN, base, head, B, H)) == [expected]
+
+
+def test_properties_nested_max_depth_levels_deep_are_still_compared() -> None:
+    def nested(depth: int, leaf: dict[str, Any]) -> dict[str, Any]:
+        for _ in range(depth):
+            leaf = obj({"a": leaf})
+        return leaf
+
+    assert [c.rule for c in diff(nested(MAX_DEPTH, S), nested(MAX_DEPTH, N))] == ["TG427"]
+    assert [c.rule for c in diff(nested(MAX_DEPTH + 1, S), nested(MAX_DEPTH + 1, N))] == ["TG442"]
