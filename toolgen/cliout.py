@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 
 from toolgen import diagnostics
-from toolgen.build import fastpath, pipeline, write
+from toolgen.build import cache, fastpath, pipeline, write
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.discovery import contract_files
@@ -56,7 +56,7 @@ def guarded(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             try:
-                return func(*args, **kwargs)
+                return _once(func, *args, **kwargs)
             finally:
                 sys.stdout.flush()  # a closed pipe shows here, not as a warning at exit
         except BrokenPipeError:
@@ -78,6 +78,17 @@ def guarded(func: F) -> F:
             sys.exit(3)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _once(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """`func(...)`, run once more when a file the build cache kept unread could not be read back
+    from its entry (`cache.LostEntry`, raised while planning, before anything is written or
+    printed): the file record that promised it is deleted then, so the second run reads every
+    entry and recomputes what is corrupt, as for any other bad entry."""
+    try:
+        return func(*args, **kwargs)
+    except cache.LostEntry:
+        return func(*args, **kwargs)
 
 
 def _drop_stdout() -> None:

@@ -75,7 +75,10 @@ class Settings:
 
     def rel(self, path: Path) -> str:
         """`path` relative to the project root, with forward slashes (absolute if outside it)."""
-        absolute = Path(os.path.abspath(path))
+        text, root = os.path.abspath(path), str(self.root)
+        if os.sep == "/" and text.startswith(root + "/"):  # the common case, without pathlib (1,000 a build)
+            return text[len(root) + 1 :]
+        absolute = Path(text)
         try:
             return absolute.relative_to(self.root).as_posix()
         except ValueError:

@@ -22,10 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from toolgen import __version__
+from toolgen.build.outputs import held
 from toolgen.catalog import Catalog
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, has_errors
-from toolgen.render import Artifact, targets
+from toolgen.render import File, targets
 from toolgen.render.context import PLAIN_CONTEXT
 
 SERVER_NAME = "toolgen-mock"
@@ -81,9 +82,9 @@ def require_mcp() -> None:
         raise MissingDependencyError(INSTALL_HINT) from exc
 
 
-def _package_artifacts(catalog: Catalog, settings: Settings) -> tuple[Artifact, ...]:
+def _package_artifacts(catalog: Catalog, settings: Settings) -> tuple[File, ...]:
     registry = targets()
-    found: list[Artifact] = []
+    found: list[File] = []
     problems: list[Diagnostic] = []
     for name in ("python", "mocks"):
         result = registry[name](catalog, settings, PLAIN_CONTEXT)
@@ -104,7 +105,7 @@ def mock_service(catalog: Catalog, settings: Settings) -> Iterator[MockService]:
         for artifact in artifacts:
             target = root / artifact.path
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(artifact.data())
+            target.write_bytes(held(artifact).data())
         sys.path.insert(0, str(root / "python"))
         stale = [m for m in sys.modules if m == package or m.startswith(package + ".")]
         for module in stale:

@@ -1,7 +1,8 @@
 """A cache entry that is not exactly what toolgen stored under its key is a miss: never output, never a crash.
 
 Every kind of entry (loaded and validated contracts, models, tool modules, shared modules, black,
-docs pages, provider entries, and the no-change record `state.json`) is corrupted each way: edited
+docs pages, provider entries, the no-change record `state.json` and the file record that lets a
+build skip unchanged pages and modules unread) is corrupted each way: edited
 so it stays valid JSON, truncated, replaced by an entry of another kind (foreign), swapped with
 another entry of its kind, given values of the wrong types, made binary, emptied. The build and
 `check` must then say and write exactly what a `--no-cache` build does.
@@ -65,13 +66,17 @@ def _edited(value: object) -> tuple[object, bool]:
     return value, False
 
 
+def _kind(path: Path) -> str:
+    """An entry's kind: its namespace; `state` for the no-change record, `record` for the file record."""
+    return {"state.json": "state", cache.RECORD: "record"}.get(path.name, path.parent.parent.name)
+
+
 def _entries(root: Path) -> dict[str, list[Path]]:
-    """Every cache entry by kind (its namespace; `state` for the no-change record)."""
+    """Every cache entry by kind (`_kind`)."""
     kinds: dict[str, list[Path]] = {}
     for path in sorted((root / CACHE).rglob("*")):
         if path.is_file() and path.name != ".gitignore":
-            kind = "state" if path.name == "state.json" else path.parent.parent.name
-            kinds.setdefault(kind, []).append(path)
+            kinds.setdefault(_kind(path), []).append(path)
     return kinds
 
 
@@ -91,7 +96,7 @@ def _truncate(paths: list[Path], others: dict[str, list[Path]]) -> None:
 
 
 def _foreign(paths: list[Path], others: dict[str, list[Path]]) -> None:
-    kind = paths[0].parent.parent.name if paths[0].name != "state.json" else "state"
+    kind = _kind(paths[0])
     donor = next(p for k, group in sorted(others.items()) if k != kind for p in group)
     for path in paths:
         path.write_bytes(donor.read_bytes())
@@ -140,7 +145,7 @@ WAYS = {
     "binary": _binary,
     "empty": _empty,
 }
-KINDS = ["contract", "models", "module", "shared", "black", "docs", "providers", "catalog", "state"]
+KINDS = ["contract", "models", "module", "shared", "black", "docs", "providers", "catalog", "state", "record"]
 
 
 @pytest.fixture(scope="module")

@@ -116,6 +116,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "toolgen.rules",
             "toolgen.templating",
             "toolgen.texts",
+            "toolgen.versions",
         ),
     ),
     ("validate", ("toolgen.validate", "toolgen.formatschema")),

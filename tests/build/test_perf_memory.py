@@ -1,5 +1,5 @@
-"""What keeps a large build's memory down: each file's bytes held once and compressed, no parsed
-documents kept, whole-catalog JSON written a tool at a time."""
+"""What keeps a large build's memory down: each file's bytes held once (compressed in a large
+build), no parsed documents kept, whole-catalog JSON encoded a tool at a time."""
 
 from __future__ import annotations
 
@@ -11,20 +11,15 @@ from pathlib import Path
 import pytest
 
 from benchmarks import synth_catalog
-from toolgen.build import write
+from toolgen.build import outputs, write
 from toolgen.build.pipeline import generate
 from toolgen.config import load_settings
 from toolgen.render import Artifact
 
 
-def test_artifact_holds_its_bytes_compressed() -> None:
+def test_an_artifact_is_a_plain_value() -> None:
     artifact = Artifact("a/b.py", "é = 1\n")
-    assert artifact.text == "é = 1\n"
-    assert artifact.data() == "é = 1\n".encode()
-    module = "".join(f"    field_{i}: Annotated[int, Field(description='The field {i}.')]\n" for i in range(200))
-    big = Artifact("a/c.py", module)
-    assert isinstance(big.body, bytes) and len(big.body) < len(module) / 4
-    assert big.data() == module.encode() and big.text == module
+    assert (artifact.path, artifact.text, artifact.data()) == ("a/b.py", "é = 1\n", "é = 1\n".encode())
     assert Artifact("a", "x").data() == b"x\n" and Artifact("a", "x").text == "x"
     assert Artifact("a", "") == Artifact("a", "") and Artifact("a", "") != Artifact("a", "\n")
     with pytest.raises(UnicodeEncodeError):  # text that is not valid Unicode still fails where it did
@@ -32,23 +27,38 @@ def test_artifact_holds_its_bytes_compressed() -> None:
     assert Artifact("a", "\ud800").text == "\ud800"
 
 
-def test_streamed_artifact_equals_the_joined_text() -> None:
-    pieces = ["[", "\n  ", '"é"', ",\n  ", "2", "\n]", "\n"]
-    streamed = Artifact.streamed("x.json", iter(pieces))
-    assert streamed.data() == Artifact("x.json", "".join(pieces)).data() and streamed.text == "".join(pieces)
-    assert Artifact.streamed("e", iter([])).data() == b"\n"
-    odd = Artifact.streamed("odd", iter(["a", "\ud800", "b"]))  # not valid Unicode: kept as text, fails on write
-    assert odd.text == "a\ud800b"
+def test_a_large_build_holds_each_file_compressed() -> None:
+    module = "".join(f"    field_{i}: Annotated[int, Field(description='The field {i}.')]\n" for i in range(200))
+    packed = outputs.held(Artifact("a/c.py", module), pack=True)
+    assert isinstance(packed, outputs.Packed)
+    assert isinstance(packed.body, bytes) and len(packed.body) < len(module) / 4
+    assert packed.data() == module.encode() and packed.text == module
+    assert packed.digest == "sha256:" + hashlib.sha256(module.encode()).hexdigest()
+    assert outputs.held(Artifact("e", ""), pack=True).data() == b"\n"
+    odd = outputs.held(Artifact("odd", "a\ud800b"), pack=True)  # not valid Unicode: kept as text, fails on write
+    assert odd.text == "a\ud800b" and odd.digest == ""
+    with pytest.raises(UnicodeEncodeError):
+        odd.data()
+
+
+def test_a_smaller_build_holds_each_artifact_as_it_is_with_its_digest() -> None:
+    artifact = Artifact("x.json", "[\n  2\n]")
+    loose = outputs.held(artifact)
+    assert isinstance(loose, outputs.Loose) and loose.artifact is artifact
+    assert loose.digest == "sha256:" + hashlib.sha256(b"[\n  2\n]\n").hexdigest()
+    assert outputs.held(loose, pack=True) is loose and b"".join(loose.chunks()) == artifact.data()
+    odd = outputs.held(Artifact("odd", "\ud800"))
+    assert odd.digest == ""
     with pytest.raises(UnicodeEncodeError):
         odd.data()
 
 
 def test_large_files_are_compared_and_written_in_pieces(tmp_path: Path) -> None:
     big = "".join(f'  "tool_{i}": {{"type": "object", "description": "Tool {i}."}},\n' for i in range(60000))
-    artifact = Artifact("providers/big.json", big)
+    artifact = outputs.Packed.of(Artifact("providers/big.json", big))
     pieces = list(artifact.chunks(size=1 << 16))
     assert len(pieces) > 10 and max(map(len, pieces)) <= 1 << 16 and b"".join(pieces) == artifact.data()
-    assert b"".join(Artifact("x", "no newline").chunks()) == b"no newline\n"
+    assert b"".join(outputs.Packed("x", "no newline").chunks()) == b"no newline\n"
     change = write.plan([artifact], tmp_path / "out")
     write.apply(change)
     target = tmp_path / "out" / "providers" / "big.json"
@@ -69,7 +79,7 @@ def test_plan_makes_each_file_from_its_artifact_when_read(tmp_path: Path) -> Non
     assert sorted(change.files) == [write.MANIFEST, "one.txt", "two.txt"] and len(change.files) == 3
     for artifact in artifacts:
         assert change.files[artifact.path] == artifact.data()
-        assert change.files._artifacts[artifact.path] is artifact  # held compressed, not as plain bytes
+        assert change.files._artifacts[artifact.path].artifact is artifact  # type: ignore[attr-defined]  # never as bytes
     write.apply(change)
     assert (tmp_path / "out" / "two.txt").read_bytes() == b"2\n"
     edited = write.plan([Artifact("one.txt", "1\n"), Artifact("two.txt", "3\n")], tmp_path / "out")

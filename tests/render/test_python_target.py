@@ -25,7 +25,7 @@ from tests.python_support import (
 from toolgen.build.pipeline import generate
 from toolgen.cli import main
 from toolgen.config import load_settings
-from toolgen.render import Artifact, python_models
+from toolgen.render import Artifact, python_checks, python_models
 from toolgen.render import python as target
 from toolgen.render.context import PLAIN, Executor
 
@@ -200,7 +200,8 @@ def test_model_failure_is_a_diagnostic_naming_the_file(
             raise python_models.ModelsFailed("ValueError: dcg cannot handle this")
         return real(chosen, package, executor)
 
-    monkeypatch.setattr(target, "models_for", flaky)
+    monkeypatch.setattr(target, "models_for", flaky)  # the workers' batches
+    monkeypatch.setattr(python_checks, "models_for", flaky)  # the stage-by-stage path
     contracts = basic_contracts()
     for index in range(extra):
         contracts[f"extra_{index}"] = {**contracts["ping"], "name": f"extra_{index}"}

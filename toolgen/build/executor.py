@@ -1,6 +1,6 @@
 """The executor a build hands its targets (`toolgen.render.context.Executor`): cached and forked.
 
-`memo_many` reads and writes the open cache session (`cache.memo_many`; without a session it just
+`memo_many` and `memo_files` read and write the open cache session (`toolgen.build.memo`; without a session it just
 computes), `map` and `map_batches` fork workers (`parallel`). A batch made in a forked worker reads
 and writes the worker's copy of the cache store, which dies with it: what the worker used comes
 back with its results and is added to this process's store, so counting and pruning see it.
@@ -12,7 +12,8 @@ import functools
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from toolgen.build import cache, parallel
+from toolgen.build import cache, memo, parallel
+from toolgen.render import File
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -44,10 +45,30 @@ class Building:
         encode: Callable[[R], Any],
         decode: Callable[[Any], R],
     ) -> list[R]:
-        """`cache.memo_many`."""
-        return cache.memo_many(
+        """`memo.memo_many`."""
+        return memo.memo_many(
             namespace, items, parts_of=parts_of, compute_many=compute_many, encode=encode, decode=decode
         )
+
+    def keep(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> None:
+        """`memo.keep`."""
+        memo.keep(namespace, items, parts_of=parts_of)
+
+    def unknown(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> int:
+        """`memo.unknown`."""
+        return memo.unknown(namespace, items, parts_of=parts_of)
+
+    def memo_files(
+        self,
+        namespace: str,
+        items: Sequence[T],
+        *,
+        parts_of: Callable[[T], Iterable[str]],
+        path_of: Callable[[T], str],
+        compute_many: Callable[[Sequence[T]], Sequence[tuple[str, Any]]],
+    ) -> list[tuple[File, Any]]:
+        """`memo.memo_files`."""
+        return memo.memo_files(namespace, items, parts_of=parts_of, path_of=path_of, compute_many=compute_many)
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
         """`Workers.map`."""

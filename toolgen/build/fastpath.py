@@ -30,9 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from toolgen.build import cache
+from toolgen.build.files import Files
 from toolgen.build.journal import leftovers
 from toolgen.build.safepaths import Stat, file_digest
-from toolgen.build.write import MANIFEST, Files, file_stat
+from toolgen.build.write import MANIFEST, file_stat
 from toolgen.config import CACHE_DIR, Settings
 from toolgen.diagnostics import Diagnostic
 from toolgen.discovery import contract_files

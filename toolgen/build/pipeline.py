@@ -15,12 +15,13 @@ from typing import Any
 
 from toolgen.build import cache, loadcache
 from toolgen.build.executor import Building
+from toolgen.build.outputs import PACK_FROM, Output, held
 from toolgen.build.parallel import Workers
 from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, Severity, has_errors, resolve_severities, sort_diagnostics
 from toolgen.load import RawDocument, load_documents, located, parse_file
-from toolgen.render import Artifact, RenderResult, targets
+from toolgen.render import File, RenderResult, targets
 from toolgen.render.context import RenderContext
 
 
@@ -31,7 +32,7 @@ class Generated:
     settings: Settings
     diagnostics: tuple[Diagnostic, ...]
     catalog: Catalog | None = None
-    artifacts: tuple[Artifact, ...] = ()
+    artifacts: tuple[Output, ...] = ()
     inputs: tuple[tuple[str, str], ...] = ()
     """(path under the contracts folder, sha256 of the bytes read) of every contract this run read:
     what the no-change shortcut records (`fastpath.loaded_key`)."""
@@ -112,12 +113,12 @@ def generate(settings: Settings, *, progress: Callable[[str], None] | None = Non
     del documents
     per_file = {c.source: c.rules for c in catalog}
     results = _render_targets(catalog, settings, Building(Workers(settings.jobs)), step)
-    artifacts: list[Artifact] = []
+    artifacts: list[Output] = []
     for name in list(results):
         result = results.pop(name)
         found = resolve_severities(result.diagnostics, settings.rule_severities, per_file)
         problems.extend(located(found, locators))
-        artifacts.extend(result.artifacts)
+        artifacts.extend(held(a) for a in result.artifacts)  # held already (`_held`): as they are
     artifacts.sort(key=lambda a: a.path)
     problems.extend(case_collisions(artifacts, catalog))
     diagnostics = tuple(sort_diagnostics(problems))
@@ -134,7 +135,7 @@ def _under(path: Path, folder: Path) -> str:
         return path.as_posix()
 
 
-def case_collisions(artifacts: Sequence[Artifact], catalog: Catalog) -> list[Diagnostic]:
+def case_collisions(artifacts: Sequence[File], catalog: Catalog) -> list[Diagnostic]:
     """TG136 for each two output paths (files or folders) that differ only in case, naming the tools
     they are made from; on macOS and Windows one would overwrite the other."""
     seen: dict[str, str] = {}
@@ -195,7 +196,7 @@ def _render_apart(
 ) -> tuple[dict[str, RenderResult], cache.Usage | None]:
     """The `names` targets' results, and what they did with the build cache when run in a fork."""
     render = lambda: _render_all(names, catalog, settings, executor, _quiet)  # noqa: E731
-    return cache.tracked(render, in_worker=executor.workers.in_worker)
+    return cache.tracked(render, in_worker=executor.workers.in_worker)  # held there: packed before the trip back
 
 
 def _render_all(
@@ -218,8 +219,16 @@ def _render_all(
             context = replace(context, declarations=declared)
         else:
             results[name] = registry[name](catalog, settings, context)
+        results[name] = _held(results[name], pack=len(catalog) >= PACK_FROM)
         step(name)
     return results
+
+
+def _held(result: RenderResult, *, pack: bool) -> RenderResult:
+    """The result with its files as the build holds them until the writer runs (`outputs.held`):
+    packed in a large build, as each target finishes, so only one target's plain texts are ever
+    held at once."""
+    return replace(result, artifacts=tuple(held(a, pack=pack) for a in result.artifacts))
 
 
 def _quiet(step: str) -> None:

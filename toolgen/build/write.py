@@ -12,18 +12,19 @@ not touched (their mtimes are kept). `check` is the same comparison with nothing
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolgen import __version__
+from toolgen.build import files as _files
 from toolgen.build import journal, safepaths
+from toolgen.build.outputs import Output, held
 from toolgen.build.safepaths import MISSING, REGULAR, Probe, file_digest, stat_or_none
 from toolgen.build.shortdiff import LazyDiffs, short_diff
 from toolgen.diagnostics import Diagnostic, Severity, format_text
-from toolgen.render import Artifact
+from toolgen.render import File
 
 MANIFEST = journal.MANIFEST
 """The manifest file in the output folder."""
@@ -35,6 +36,9 @@ file_stat = safepaths.file_stat
 """What changes whenever a file is written (`safepaths.file_stat`)."""
 
 Stat = safepaths.Stat
+
+Files = _files.Files
+"""Path -> bytes of every file of a build (`toolgen.build.files`)."""
 
 
 class WriteError(Exception):
@@ -151,67 +155,8 @@ def _refusal(code: str, file: str, message: str) -> Diagnostic:
     return Diagnostic(code, Severity.ERROR, message, file)
 
 
-class Files(Mapping[str, bytes]):
-    """Path -> bytes of every file of a build, each made from its artifact when it is read.
-
-    The artifacts hold their bytes compressed; this never holds more than one file's plain bytes,
-    and `chunks`, `digest` and `same_on_disk` not even that for a large one.
-    """
-
-    def __init__(self, artifacts: Mapping[str, Artifact]) -> None:
-        self._artifacts = dict(artifacts)
-        self._extra: dict[str, bytes] = {}
-
-    def add(self, path: str, data: bytes) -> None:
-        """Add a file given as bytes (the manifest; never the path of an artifact)."""
-        self._extra[path] = data
-
-    def __getitem__(self, path: str) -> bytes:
-        if path in self._extra:
-            return self._extra[path]
-        return self._artifacts[path].data()
-
-    def __contains__(self, path: object) -> bool:
-        return path in self._extra or path in self._artifacts
-
-    def __iter__(self) -> Iterator[str]:
-        yield from self._artifacts
-        yield from self._extra
-
-    def __len__(self) -> int:
-        return len(self._artifacts) + len(self._extra)
-
-    def chunks(self, path: str) -> Iterator[bytes]:
-        """The bytes of `path` in pieces."""
-        if path in self._extra:
-            yield self._extra[path]
-        else:
-            yield from self._artifacts[path].chunks()
-
-    def digest(self, path: str) -> str:
-        """`sha256:<hex>` of `path`: the artifact's own (taken as it was packed), else read in pieces."""
-        made = self._artifacts.get(path)
-        if made is not None and made.digest:
-            return made.digest
-        digest = hashlib.sha256()
-        for piece in self.chunks(path):
-            digest.update(piece)
-        return f"sha256:{digest.hexdigest()}"
-
-    def same_on_disk(self, path: str, target: Path) -> bool:
-        """Whether `target` holds exactly the bytes of `path` (compared piece by piece)."""
-        try:
-            with target.open("rb") as stream:
-                for piece in self.chunks(path):
-                    if stream.read(len(piece)) != piece:
-                        return False
-                return stream.read(1) == b""
-        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-            return False
-
-
 def plan(
-    artifacts: Iterable[Artifact],
+    artifacts: Iterable[File],
     output_dir: Path,
     *,
     label: str = "",
@@ -231,6 +176,7 @@ def plan(
         sort.place(path, files, owned, probe)
     for path in sorted(p for p in owned if p not in files):
         sort.orphan(path, owned, probe)
+    files.readable(sort.write)
     return Plan(
         output_dir=output_dir,
         files=files,
@@ -248,11 +194,13 @@ def plan(
     )
 
 
-def _by_path(artifacts: Iterable[Artifact]) -> dict[str, Artifact]:
-    """The artifacts by path; WriteError for a path outside the folder, twice, or equal but for case."""
-    by_path: dict[str, Artifact] = {}
+def _by_path(artifacts: Iterable[File]) -> dict[str, Output]:
+    """The files as outputs (`outputs.held`) by path; WriteError for a path outside the folder,
+    twice, or equal but for case."""
+    by_path: dict[str, Output] = {}
     folded: dict[str, str] = {}
-    for artifact in artifacts:
+    for made in artifacts:
+        artifact = held(made)
         path = artifact.path
         if not _safe_relpath(path):
             raise WriteError(f"refusing to write outside the output folder: {path!r}")
@@ -349,7 +297,7 @@ def apply(change: Plan, *, force: bool = False) -> None:
 
 
 def update(
-    artifacts: Iterable[Artifact],
+    artifacts: Iterable[File],
     output_dir: Path,
     *,
     force: bool = False,

@@ -8,7 +8,6 @@ schema (`contract.schema.json`) is copied beside it: contracts point their `$sch
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable
 from typing import Any
 
@@ -27,7 +26,7 @@ def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_
         **catalog.json_head(),
         "tools": _tools(catalog, context),
     }
-    catalog_file = Artifact.streamed("catalog.json", itertools.chain(jsontext.pieces(document), ["\n"]))
+    catalog_file = Artifact("catalog.json", jsontext.dumps(document) + "\n")
     return RenderResult(artifacts=(catalog_file, Artifact(SCHEMA_FILE, schema_text())))
 
 

@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from toolgen.render.artifact import Artifact, File
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -50,6 +52,27 @@ class Executor(Protocol):
         """`compute_many(items)`; an item whose key (`namespace` and `parts_of(item)`) was computed
         before may be read back instead (`encode` makes a value JSON data, `decode` reverses it)."""
 
+    def memo_files(
+        self,
+        namespace: str,
+        items: Sequence[T],
+        *,
+        parts_of: Callable[[T], Iterable[str]],
+        path_of: Callable[[T], str],
+        compute_many: Callable[[Sequence[T]], Sequence[tuple[str, Any]]],
+    ) -> list[tuple[File, Any]]:
+        """Per item the file at `path_of(item)` whose text `compute_many` gives, with the JSON-able
+        `extra` value that came with it; an item whose key (`namespace`, `parts_of(item)`) was
+        computed before may be neither computed nor read (the build layer knows its file's digest)."""
+
+    def keep(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> None:
+        """Keep the entries of `items` for later builds without reading them (what a computation
+        `memo_files` left unread would have read: the next change to it may need them)."""
+
+    def unknown(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> int:
+        """How many of `items` `memo_many` would compute now (all of them when nothing is remembered):
+        a target chooses by it between spreading its whole work and computing a few items here."""
+
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
         """`[fn(x) for x in items]`, in input order."""
 
@@ -82,6 +105,26 @@ class Plain:
     ) -> list[R]:
         """`compute_many(items)`."""
         return list(compute_many(items))
+
+    def memo_files(
+        self,
+        namespace: str,
+        items: Sequence[T],
+        *,
+        parts_of: Callable[[T], Iterable[str]],
+        path_of: Callable[[T], str],
+        compute_many: Callable[[Sequence[T]], Sequence[tuple[str, Any]]],
+    ) -> list[tuple[File, Any]]:
+        """Each item's file, computed."""
+        made = compute_many(items)
+        return [(Artifact(path_of(i), text), extra) for i, (text, extra) in zip(items, made, strict=True)]
+
+    def keep(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> None:
+        """Nothing to keep."""
+
+    def unknown(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> int:
+        """All of them: nothing is remembered."""
+        return len(items)
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
         """`[fn(x) for x in items]`."""

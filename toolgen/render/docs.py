@@ -23,9 +23,9 @@ from typing import Any
 from toolgen.catalog import PERMISSION_MEANINGS, STANDARD_ERROR_MEANINGS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
 from toolgen.frozen import thaw
-from toolgen.render import Artifact, RenderResult, header_lines
+from toolgen.render import Artifact, File, RenderResult, header_lines
 from toolgen.render import markdown as md
-from toolgen.render.context import PLAIN_CONTEXT, Declarations, RenderContext, as_text
+from toolgen.render.context import PLAIN_CONTEXT, Declarations, RenderContext
 from toolgen.render.docs_index import index_view, links_for
 from toolgen.render.masking import mask
 from toolgen.render.schema_rows import Constraint, Row, rows
@@ -236,26 +236,24 @@ def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_
     env = environment(settings.templates_dir)
     names = frozenset(catalog.names)
     links = {c.name: links_for(c, names) for c in catalog}
-    artifacts = [
+    artifacts: list[File] = [
         Artifact("docs/README.md", env.get_template("docs/README.md.jinja").render(index_view(catalog, links)))
     ]
     templates = templates_digest(settings.templates_dir)
 
-    def pages(todo: Sequence[Contract]) -> list[str]:
+    def pages(todo: Sequence[Contract]) -> list[tuple[str, None]]:
         page = env.get_template("docs/tool.md.jinja")
-        return [
-            page.render(tool_view(c, declared.tools.get(c.name, ()), declared.notes.get(c.name, ()), links[c.name]))
-            for c in todo
-        ]
+        views = (
+            tool_view(c, declared.tools.get(c.name, ()), declared.notes.get(c.name, ()), links[c.name]) for c in todo
+        )
+        return [(page.render(view), None) for view in views]
 
-    texts = executor.memo_many(
+    made = executor.memo_files(
         "docs",
         list(catalog),
         parts_of=lambda c: (templates, c.source, c.digest, *_page_parts(c, declared, links[c.name])),
+        path_of=lambda c: f"docs/{c.name}.md",
         compute_many=pages,
-        encode=str,
-        decode=as_text,
     )
-    for contract, text in zip(catalog, texts, strict=True):
-        artifacts.append(Artifact(f"docs/{contract.name}.md", text))
+    artifacts.extend(artifact for artifact, _ in made)
     return RenderResult(artifacts=tuple(artifacts))

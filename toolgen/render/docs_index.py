@@ -30,21 +30,25 @@ def _texts(contract: Contract) -> Iterator[str]:
 
 
 def _descriptions(node: Any) -> Iterator[str]:
-    """Every `description` and `title` text anywhere in a schema."""
-    if isinstance(node, Mapping):
-        for key, value in node.items():
-            if key in ("description", "title") and isinstance(value, str):
-                yield value
-            else:
-                yield from _descriptions(value)
-    elif isinstance(node, tuple | list):
-        for value in node:
-            yield from _descriptions(value)
+    """Every `description` and `title` text anywhere in a schema (in no set order: a walk with a
+    stack, which every docs build makes over every schema)."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                if isinstance(value, str):
+                    if key in ("description", "title"):
+                        yield value
+                elif isinstance(value, Mapping | tuple | list):
+                    stack.append(value)
+        elif isinstance(node, tuple | list):
+            stack.extend(v for v in node if isinstance(v, Mapping | tuple | list))
 
 
 def links_for(contract: Contract, names: frozenset[str]) -> dict[str, str]:
     """The other tools this contract's texts name, each with its page."""
-    found = {w for text in _texts(contract) for w in _WORD.findall(text)} & names
+    found = set(_WORD.findall("\n".join(_texts(contract)))) & names
     return {name: f"{name}.md" for name in sorted(found - {contract.name})}
 
 

@@ -4,8 +4,8 @@ With `indent`, the standard library encodes in pure Python: it builds a list of 
 document before joining them, and the caller has already built the whole document as plain data.
 For `catalog.json` or a provider file of 10,000 tools that is several times the file's size at once.
 `dumps` takes a document whose big lists may be iterators (each item made when it is reached) and
-encodes each item of the top levels on its own; `pieces` hands those pieces to `Artifact.streamed`,
-which compresses them as they come, so not even the text is ever whole.
+encodes each item of the top levels on its own (`pieces` gives them one at a time), so the only
+large thing ever held is the text itself.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def dumps(document: Any) -> str:
 
 
 def pieces(document: Any) -> Iterator[str]:
-    """`dumps(document)` a piece at a time (for `Artifact.streamed`)."""
+    """`dumps(document)` a piece at a time."""
     return _pieces(document, 0)
 
 

@@ -24,8 +24,7 @@ from __future__ import annotations
 import functools
 import json
 import keyword
-from collections.abc import Iterable, Mapping, Sequence
-from importlib import metadata
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import black
@@ -36,9 +35,9 @@ from black.parsing import InvalidInput
 from toolgen.catalog import PERMISSIONS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic
-from toolgen.render import Artifact, RenderResult, header_lines
+from toolgen.render import Artifact, File, RenderResult, header_lines
 from toolgen.render.context import PLAIN, PLAIN_CONTEXT, Executor, RenderContext, as_text
-from toolgen.render.python_checks import TEMPLATE_FAILED, contract_notes, model_failure, notes, weaker_notes
+from toolgen.render.python_checks import TEMPLATE_FAILED, models_with_failures, module_notes, module_notes_json, notes
 from toolgen.render.python_format import format_masked, format_source
 from toolgen.render.python_imports import import_block
 from toolgen.render.python_layout import (
@@ -52,11 +51,20 @@ from toolgen.render.python_layout import (
     signature_lines,
     tuple_lines,
 )
-from toolgen.render.python_models import BATCH_SIZE, DCG_VERSION, ModelsFailed, ToolModels, models_for
+from toolgen.render.python_models import (
+    BATCH_SIZE,
+    DCG_VERSION,
+    ModelsFailed,
+    ModelsMissing,
+    ToolModels,
+    models_for,
+    models_key,
+)
 from toolgen.render.python_shared import SHARED, declarations
 from toolgen.templating import environment, templates_digest
+from toolgen.versions import installed_version
 
-BLACK_VERSION = metadata.version("black")
+BLACK_VERSION = installed_version("black")
 """The black version every generated Python file is formatted with."""
 
 BLACK_MODE = black.Mode(
@@ -173,50 +181,31 @@ def _render(settings: Settings, template: str, view: Mapping[str, Any], executor
     return format_masked(env.get_template(template).render(**view), varying, lambda text: format_python(text, executor))
 
 
-def _models(catalog: Catalog, package: str, executor: Executor) -> tuple[dict[str, ToolModels], list[Diagnostic]]:
-    """Models per tool; a tool dcg cannot handle becomes a diagnostic naming its file."""
-    try:
-        return models_for(catalog, package, executor), []
-    except ModelsFailed:
-        pass
-    found: dict[str, ToolModels] = {}
-    problems: list[Diagnostic] = []
-    for contract in catalog:
-        try:
-            found.update(models_for([contract], package, executor))
-        except ModelsFailed as exc:  # what dcg raised is its cause, which says where and why
-            problems.append(model_failure(contract, exc.__cause__ if isinstance(exc.__cause__, Exception) else exc))
-    return found, problems
-
-
 def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> RenderResult:
     """Render the package: runtime, one module per tool, `__init__.py` and `py.typed`."""
     executor = context.executor
     together = _tools_together(catalog, settings, executor)
-    tools: Made | None = None
-    if together is not None:
-        models, tools = together
-    else:
-        models, problems = _models(catalog, settings.python_package, executor)
-        if problems:
-            return RenderResult(diagnostics=tuple(problems))
     try:
-        artifacts, found = tools if tools is not None else _package(catalog, settings, models, executor)
+        artifacts, found = together if together is not None else _package(catalog, settings, executor)
+    except ModelsMissing as exc:
+        return RenderResult(diagnostics=exc.problems)
     except (jinja2.TemplateError, InvalidInput) as exc:
         return RenderResult(diagnostics=(_template_problem(settings, exc),))
-    found = [*weaker_notes(catalog, models), *found]
     return RenderResult(artifacts=tuple(sorted(artifacts, key=lambda a: a.path)), diagnostics=tuple(found))
 
 
-Made = tuple[list[Artifact], list[Diagnostic]]
-"""The package's files, and what its tool modules report of their contracts (TG353, TG354)."""
+Made = tuple[list[File], list[Diagnostic]]
+"""The package's files, and what its tool modules report of their contracts (TG351, TG353, TG354)."""
+
+ModelsOf = Callable[[Sequence[Contract]], Mapping[str, ToolModels]]
+"""The models of some tools, by name: only the tools whose module is made again need them."""
 
 
 def check(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> list[Diagnostic]:
     """What `render` reports about the contracts (TG350, TG351, TG353, TG354), without rendering a file.
 
     `toolgen validate` runs it; only TG352, about template overrides, needs the files rendered."""
-    models, problems = _models(catalog, settings.python_package, context.executor)
+    models, problems = models_with_failures(catalog, settings.python_package, context.executor)
     return problems or notes(catalog, models)
 
 
@@ -224,10 +213,8 @@ TOGETHER_MIN = 48
 """From this many tools, with more than one core, each worker makes whole tool modules (below)."""
 
 
-def _tools_together(
-    catalog: Catalog, settings: Settings, executor: Executor
-) -> tuple[dict[str, ToolModels], Made] | None:
-    """Each tool's models and module, made batch by batch in forked workers: models, template, black.
+def _tools_together(catalog: Catalog, settings: Settings, executor: Executor) -> Made | None:
+    """Each tool's module, made batch by batch in forked workers: models, template, black.
 
     One pass over the tools instead of three (models in workers, templates here, black in workers):
     no core waits at the end of one stage for the next, and the templates render in the workers
@@ -239,30 +226,26 @@ def _tools_together(
         return None
     modules = module_names(catalog.names)
     templates = templates_digest(settings.templates_dir)
+    parts = _module_parts(settings, modules, templates)
+    if executor.unknown("module", list(catalog), parts_of=parts) < TOGETHER_MIN:
+        return None  # most modules are remembered: read here, make the few others stage by stage
     make = functools.partial(_tool_batch, settings=settings, modules=modules, templates=templates, executor=executor)
-    shared: list[Artifact] = []
+    shared: list[File] = []
     try:  # the package's shared modules render here while the workers make the tools
         made = executor.map_batches(
             make, list(catalog), BATCH_SIZE, during=lambda: shared.extend(_shared(catalog, settings, executor))
         )
     except (ModelsFailed, jinja2.TemplateError, InvalidInput):  # the stage by stage path reports it
         return None
-    models = {contract.name: found for contract, (found, _, _) in zip(catalog, made, strict=True)}
-    return models, ([*shared, *(artifact for _, artifact, _ in made)], [d for _, _, found in made for d in found])
+    return [*shared, *(artifact for artifact, _ in made)], [d for _, found in made for d in found]
 
 
 def _tool_batch(
     batch: Sequence[Contract], settings: Settings, modules: Mapping[str, str], templates: str, executor: Executor
-) -> list[tuple[ToolModels, Artifact, list[Diagnostic]]]:
-    """One batch's models, tool modules and their notes (in a worker, where the executor forks no further)."""
-    package = settings.python_package
-    models = models_for(batch, package, executor)
-    made = _tool_texts(batch, settings, modules, models, templates, executor=executor)
-    base = f"python/{package}/"
-    return [
-        (models[c.name], Artifact(f"{base}{modules[c.name]}.py", text), found)
-        for c, (text, found) in zip(batch, made, strict=True)
-    ]
+) -> list[tuple[File, list[Diagnostic]]]:
+    """One batch's tool modules and their notes (in a worker, where the executor forks no further)."""
+    models_of = functools.partial(models_for, package=settings.python_package, executor=executor)
+    return _tool_texts(batch, settings, modules, models_of, templates, executor=executor)
 
 
 def _template_problem(settings: Settings, exc: Exception) -> Diagnostic:
@@ -271,19 +254,25 @@ def _template_problem(settings: Settings, exc: Exception) -> Diagnostic:
     return Diagnostic(TEMPLATE_FAILED.code, TEMPLATE_FAILED.severity, message, settings.config_file or "")
 
 
-def _package(catalog: Catalog, settings: Settings, models: Mapping[str, ToolModels], executor: Executor) -> Made:
-    """The package's files, tool modules made here chunk by chunk, and their notes."""
-    base = f"python/{settings.python_package}/"
+def _package(catalog: Catalog, settings: Settings, executor: Executor) -> Made:
+    """The package's files, tool modules made here chunk by chunk, and their notes; the models only
+    of the tools whose module is made (`ModelsMissing` when dcg cannot make some)."""
+
+    def models_of(todo: Sequence[Contract]) -> Mapping[str, ToolModels]:
+        models, problems = models_with_failures(todo, settings.python_package, executor)
+        if problems:
+            raise ModelsMissing(problems)
+        return models
+
     modules = module_names(catalog.names)
-    artifacts = _shared(catalog, settings, executor)
+    artifacts: list[File] = [*_shared(catalog, settings, executor)]
     found: list[Diagnostic] = []
     templates = templates_digest(settings.templates_dir)
     contracts = list(catalog)
     for start in range(0, len(contracts), RENDER_CHUNK):  # only a chunk's texts are ever held at once
         chunk = contracts[start : start + RENDER_CHUNK]
-        made = _tool_texts(chunk, settings, modules, models, templates, executor=executor)
-        for contract, (text, notes_of) in zip(chunk, made, strict=True):
-            artifacts.append(Artifact(f"{base}{modules[contract.name]}.py", text))
+        for artifact, notes_of in _tool_texts(chunk, settings, modules, models_of, templates, executor=executor):
+            artifacts.append(artifact)
             found.extend(notes_of)
     return artifacts, found
 
@@ -311,40 +300,49 @@ def _tool_texts(
     contracts: Sequence[Contract],
     settings: Settings,
     modules: Mapping[str, str],
-    models: Mapping[str, ToolModels],
+    models_of: ModelsOf,
     templates: str,
     *,
     executor: Executor,
-) -> list[tuple[str, list[Diagnostic]]]:
+) -> list[tuple[File, list[Diagnostic]]]:
     """Each contract's formatted module and its notes (`contract_notes`), cached on what shapes
     them: the contract (its digest and file), its module name, the package and the templates
     (`toolgen.build.cache` adds toolgen's source and the pinned versions). A one-contract change
-    renders one module, not every module's view, and walks one contract's schemas for the notes."""
-    package = settings.python_package
-    providers = json.dumps(settings.providers, sort_keys=True)  # the declarations follow [providers]
+    renders one module, not every module's view, and walks one contract's schemas for the notes;
+    the build layer need not even read the other modules (`Executor.memo_files`)."""
 
-    def make(todo: Sequence[Contract]) -> list[tuple[str, list[Diagnostic]]]:
+    computed: set[str] = set()
+
+    def make(todo: Sequence[Contract]) -> list[tuple[str, list[dict[str, Any]]]]:
         # black runs here without its own cache: this one already keys the formatted module
+        computed.update(c.name for c in todo)
+        models = models_of(todo)
         template = environment(settings.templates_dir).get_template("python/tool.py.jinja")
         views = (_tool_view(c, modules[c.name], models[c.name], settings) for c in todo)
         texts = executor.map(_black, [template.render(**view) for view in views])
-        return [(text, contract_notes(c)) for c, text in zip(todo, texts, strict=True)]
+        return [(text, module_notes_json(c, models[c.name])) for c, text in zip(todo, texts, strict=True)]
 
-    return executor.memo_many(
+    base = f"python/{settings.python_package}/"
+    made = executor.memo_files(
         "module",
         contracts,
-        parts_of=lambda c: (templates, package, providers, modules[c.name], c.source, c.digest),
+        parts_of=_module_parts(settings, modules, templates),
+        path_of=lambda c: f"{base}{modules[c.name]}.py",
         compute_many=make,
-        encode=lambda made: {"text": made[0], "notes": [d.as_json() for d in made[1]]},
-        decode=_decode_module,
     )
+    unread = [c for c in contracts if c.name not in computed]  # their models: an edited description needs them
+    executor.keep("models", unread, parts_of=functools.partial(models_key, package=settings.python_package))
+    return [(artifact, module_notes(extra)) for artifact, extra in made]
 
 
-def _decode_module(data: Any) -> tuple[str, list[Diagnostic]]:
-    """A remembered module: its text and its notes (anything else is a miss)."""
-    if not isinstance(data, dict) or not isinstance(data.get("notes"), list):
-        raise TypeError("cached value is not a module")
-    return as_text(data["text"]), [Diagnostic.from_json(d) for d in data["notes"]]
+def _module_parts(
+    settings: Settings, modules: Mapping[str, str], templates: str
+) -> Callable[[Contract], Iterable[str]]:
+    """What decides a tool module's cache entry: the contract (its digest and file), its module
+    name, the package, the `[providers]` table (the declarations follow it) and the templates."""
+    package = settings.python_package
+    providers = json.dumps(settings.providers, sort_keys=True)
+    return lambda c: (templates, package, providers, modules[c.name], c.source, c.digest)
 
 
 def catalog_source(catalog: Catalog, name: str) -> str:

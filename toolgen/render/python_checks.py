@@ -7,13 +7,14 @@ validate`, so the pre-commit hook sees what the build would. The rules of the ta
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from toolgen.catalog import Catalog, Contract
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.positions import join
-from toolgen.render.python_models import ToolModels
+from toolgen.render.context import Executor
+from toolgen.render.python_models import ModelsFailed, ToolModels, models_for
 from toolgen.rules import RULES
 from toolgen.validate.schemacheck import subschemas
 
@@ -39,6 +40,12 @@ def weaker_notes(catalog: Catalog, models: Mapping[str, ToolModels]) -> list[Dia
         for name, made in sorted(models.items())
         for pointer, text in made.notes
     ]
+
+
+def weaker_notes_of(contract: Contract, models: ToolModels) -> list[Diagnostic]:
+    """TG351 for one tool (the python target remembers them with the tool's module)."""
+    rule = MODEL_WEAKER
+    return [Diagnostic(rule.code, rule.severity, weaker(contract.name, t), contract.source, p) for p, t in models.notes]
 
 
 def contract_notes(contract: Contract) -> list[Diagnostic]:
@@ -159,3 +166,34 @@ def _normalized_names(contract: Contract, here: str, node: Mapping[str, Any]) ->
             )
         )
     return found
+
+
+def module_notes_json(contract: Contract, models: ToolModels) -> list[dict[str, Any]]:
+    """What a tool module reports, kept with it: TG351 from its models, TG353 and TG354."""
+    found = [*weaker_notes_of(contract, models), *contract_notes(contract)]
+    return [d.as_json() for d in found]
+
+
+def module_notes(extra: Any) -> list[Diagnostic]:
+    """A module's notes, as `memo_files` kept them (a list of diagnostics as JSON)."""
+    if not isinstance(extra, list):
+        raise TypeError("a module's notes are not a list")
+    return [Diagnostic.from_json(d) for d in extra]
+
+
+def models_with_failures(
+    catalog: Iterable[Contract], package: str, executor: Executor
+) -> tuple[dict[str, ToolModels], list[Diagnostic]]:
+    """Models per tool; a tool dcg cannot handle becomes a diagnostic naming its file."""
+    try:
+        return models_for(catalog, package, executor), []
+    except ModelsFailed:
+        pass
+    found: dict[str, ToolModels] = {}
+    problems: list[Diagnostic] = []
+    for contract in catalog:
+        try:
+            found.update(models_for([contract], package, executor))
+        except ModelsFailed as exc:  # what dcg raised is its cause, which says where and why
+            problems.append(model_failure(contract, exc.__cause__ if isinstance(exc.__cause__, Exception) else exc))
+    return found, problems

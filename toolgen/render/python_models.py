@@ -21,14 +21,15 @@ import re
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import metadata
 from typing import Any
 
 from toolgen.catalog import Contract, canonical_json
+from toolgen.diagnostics import Diagnostic
 from toolgen.frozen import thaw
 from toolgen.render.context import PLAIN, Executor
+from toolgen.versions import installed_version
 
-DCG_VERSION = metadata.version("datamodel-code-generator")
+DCG_VERSION = installed_version("datamodel-code-generator")
 """The dcg version the models are made with (recorded in each generated header)."""
 
 TYPE_MAPPINGS: tuple[str, ...] = ("string+email=string", "string+idn-email=string", "string+password=string")
@@ -98,6 +99,14 @@ class ModelsFailed(Exception):
 
     The fallbacks (a failed batch made tool by tool, a failed tool a TG350 diagnostic) catch this
     alone: an error of toolgen's own code is never taken for dcg's and never silently retried."""
+
+
+class ModelsMissing(Exception):
+    """dcg could not make the models of some tools to render (TG350 for each, in `problems`)."""
+
+    def __init__(self, problems: Sequence[Diagnostic]) -> None:
+        super().__init__(f"{len(problems)} tools without models")
+        self.problems = tuple(problems)
 
 
 def _generate(source: Any, **options: Any) -> object:
@@ -285,7 +294,7 @@ def models_for(contracts: Iterable[Contract], package: str, executor: Executor =
     made = executor.memo_many(
         "models",
         ordered,
-        parts_of=functools.partial(_key, package=package),
+        parts_of=functools.partial(models_key, package=package),
         compute_many=make,
         encode=_encode,
         decode=_decode,
@@ -293,7 +302,8 @@ def models_for(contracts: Iterable[Contract], package: str, executor: Executor =
     return {contract.name: models for contract, models in zip(ordered, made, strict=True)}
 
 
-def _key(contract: Contract, package: str) -> tuple[str, ...]:
+def models_key(contract: Contract, package: str) -> tuple[str, ...]:
+    """What decides a tool's models: its name, its schemas and the package."""
     output = canonical_json(contract.output_schema) if contract.output_schema is not None else ""
     return (package, contract.name, canonical_json(contract.input_schema), output)
 

@@ -90,27 +90,35 @@ def _tool_parts(
                 entries = make(contract, out)
                 part[spec.name] = {
                     "entries": {file: jsontext.encode(entry).text for file, entry in entries.items()},
-                    "diagnostics": [d.as_json() for d in out.diagnostics],
+                    "diagnostics": list(out.diagnostics),
                     "notes": out.notes.get(contract.name, []),
                 }
             made.append(part)
         return made
 
+    shared = (settings.fingerprint(), *(spec.name for spec in specs))  # once: 1,000 tools, one fingerprint
     return executor.memo_many(
         "providers",
         list(catalog),
-        parts_of=lambda c: (settings.fingerprint(), c.source, c.digest, *(spec.name for spec in specs)),
+        parts_of=lambda c: (shared[0], c.source, c.digest, *shared[1:]),
         compute_many=compute,
-        encode=lambda part: part,
+        encode=_encode_part,
         decode=lambda data: _part(data, specs),
     )
 
 
+def _encode_part(part: Mapping[str, Any]) -> dict[str, Any]:
+    """A tool part as JSON data (its diagnostics as JSON objects)."""
+    return {name: {**mine, "diagnostics": [d.as_json() for d in mine["diagnostics"]]} for name, mine in part.items()}
+
+
 def _part(data: Any, specs: Sequence[Spec]) -> dict[str, Any]:
-    """A cached tool part, checked to have every provider's entries, diagnostics and notes (a part of
-    any other shape is a miss, never a crash later)."""
+    """A cached tool part, checked to have every provider's entries, diagnostics and notes, its
+    diagnostics made objects once (a part of any other shape is a miss, never a crash later)."""
     if not isinstance(data, dict) or not all(_is_part(data.get(spec.name), spec) for spec in specs):
         raise TypeError("a cached provider entry is not of the shape toolgen stores")
+    for spec in specs:  # from_json raises on a malformed diagnostic, which makes the entry a miss too
+        data[spec.name]["diagnostics"] = [Diagnostic.from_json(d) for d in data[spec.name]["diagnostics"]]
     return data
 
 
@@ -120,10 +128,7 @@ def _is_part(value: Any, spec: Spec) -> bool:
     entries, diagnostics, notes = value["entries"], value.get("diagnostics"), value.get("notes")
     if not all(file in spec.files and isinstance(text, str) for file, text in entries.items()):
         return False
-    if not isinstance(diagnostics, list) or not isinstance(notes, list):
-        return False
-    # from_json raises on a malformed diagnostic, which makes the entry a miss too
-    return all(isinstance(note, str) for note in notes) and all(Diagnostic.from_json(d) for d in diagnostics)
+    return isinstance(diagnostics, list) and isinstance(notes, list) and all(isinstance(n, str) for n in notes)
 
 
 def _assembled(spec: Spec, catalog: Catalog, settings: Settings, parts: Sequence[Mapping[str, Any]]) -> Output:
@@ -135,7 +140,7 @@ def _assembled(spec: Spec, catalog: Catalog, settings: Settings, parts: Sequence
         for file in spec.files:
             if file in mine["entries"]:
                 entries[file][contract.name] = jsontext.Raw(str(mine["entries"][file]))
-        out.diagnostics.extend(Diagnostic.from_json(d) for d in mine["diagnostics"])
+        out.diagnostics.extend(mine["diagnostics"])
         for text in mine["notes"]:
             out.note(contract.name, str(text))
     spec.check(catalog, settings, out)
@@ -168,7 +173,7 @@ def _render(catalog: Catalog, settings: Settings, gathered: _Gathered | None, ex
     for out in _outputs(catalog, settings, executor):
         if gathered is not None:
             _gather_declarations(gathered, out)
-        artifacts.extend(Artifact.streamed(f"providers/{p.file}", _dump_pieces(p)) for p in out.payloads)
+        artifacts.extend(Artifact(f"providers/{p.file}", "".join(_dump_pieces(p))) for p in out.payloads)
         diagnostics.extend(out.diagnostics)
     ordered = tuple(sorted(artifacts, key=lambda a: FILES.index(a.path.removeprefix("providers/"))))
     return RenderResult(artifacts=ordered, diagnostics=tuple(sort_diagnostics(diagnostics)))

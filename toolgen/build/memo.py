@@ -1,0 +1,192 @@
+"""Remembered computations: values (`memo_many`) and whole files (`memo_files`), in the open cache session.
+
+`memo_many` reads each item's entry back, or computes the items it does not find in one batch.
+
+`memo_files` is for computations whose value is a generated file (a tool's docs page, its Python
+module). Besides the entries, the store keeps one sealed record (`Store.record`) of what the last build
+made from each of those entries: the digest of the file's bytes and a small `extra` value (the
+diagnostics that came with it). An item whose key the record knows is not computed and its entry
+is not even read: it becomes a `Kept` artifact, which has the file's digest and reads its text
+from the entry only if someone asks for it (the writer does only when the file on disk is not the
+one it trusts, `fastpath.trusted`). With one contract edited in a catalog of a thousand, this is
+what leaves the 999 other pages and modules unread. The key holds everything that shapes the value,
+so the digest the record gives is the digest of the value the entry holds; a `Kept` whose entry is
+gone or does not give those bytes raises `cache.LostEntry`: the session drops the record and the
+command runs once more, reading every entry (a corrupt one is a miss), never a wrong file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from toolgen.build.cache import FORMAT, RECORD, LostEntry, Store, active, key_of, unseal
+from toolgen.render import Artifact, File
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+DECODE_ERRORS = (ValueError, TypeError, KeyError, IndexError)
+"""What a `decode` raises for an entry of the wrong shape: a miss. Anything else is a bug."""
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """A generated file this build did not render: the record knows its digest; its text is read
+    from its cache entry only when asked for."""
+
+    path: str
+    digest: str
+    entry: str
+    """The entry's file (the `memo_files` entry whose value makes this file)."""
+
+    @property
+    def text(self) -> str:
+        """The file's text, from its entry."""
+        return self.data().decode("utf-8")
+
+    def data(self) -> bytes:
+        """The file's bytes, from its entry, checked against the recorded digest."""
+        try:
+            with open(self.entry, "rb") as stream:
+                text = unseal(self.entry.rpartition("/")[2], stream.read())
+            value = json.loads(text) if text is not None else None
+        except (OSError, ValueError):
+            value = None
+        raw = value.get("text") if isinstance(value, dict) else None
+        data = file_bytes(raw) if isinstance(raw, str) else b""
+        if f"sha256:{hashlib.sha256(data).hexdigest()}" != self.digest or not isinstance(raw, str):
+            self._drop_record()
+            raise LostEntry(f"the build cache does not hold {self.path} as its record says")
+        return data
+
+    def _drop_record(self) -> None:
+        """Delete the record that promised this file (the next run reads every entry again)."""
+        with contextlib.suppress(OSError):
+            (Path(self.entry).parent.parent.parent / RECORD).unlink()
+
+    def chunks(self, size: int = 1 << 20) -> Iterator[bytes]:
+        """The bytes in one piece (a page or a module)."""
+        yield self.data()
+
+
+def file_bytes(text: str) -> bytes:
+    """The bytes a file of `text` holds: UTF-8, a trailing newline (as `Artifact.data`)."""
+    return (text if text.endswith("\n") else text + "\n").encode("utf-8")
+
+
+def unknown(namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> int:
+    """How many of `items` have no entry in the open session's store (all, without a session).
+
+    Only whether each entry's file exists is looked at: an entry that is there but does not unseal
+    is still computed by `memo_many`, so a wrong guess costs time, never bytes."""
+    store = active()
+    if store is None:
+        return len(items)
+    return sum(not store.has(namespace, key_of(namespace, parts_of(item))) for item in items)
+
+
+def keep(namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> None:
+    """Count the entries of `items` as used by this build (pruning keeps them), without reading them."""
+    store = active()
+    if store is not None:
+        store.used.update(f"{namespace}/{k[:2]}/{k}" for k in (key_of(namespace, parts_of(i)) for i in items))
+
+
+def memo_many(
+    namespace: str,
+    items: Sequence[T],
+    *,
+    parts_of: Callable[[T], Iterable[str]],
+    compute_many: Callable[[Sequence[T]], Sequence[R]],
+    encode: Callable[[R], Any],
+    decode: Callable[[Any], R],
+) -> list[R]:
+    """`compute_many(items)`, computing only the items whose results are not cached (in one batch)."""
+    store = active()
+    if store is None:
+        return list(compute_many(items))
+    keyed = [(item, key_of(namespace, parts_of(item))) for item in items]
+    return _memo_keyed(store, namespace, keyed, compute_many, encode, decode)
+
+
+def _memo_keyed(  # noqa: PLR0917
+    store: Store,
+    namespace: str,
+    keyed: Sequence[tuple[T, str]],
+    compute_many: Callable[[Sequence[T]], Sequence[R]],
+    encode: Callable[[R], Any],
+    decode: Callable[[Any], R],
+) -> list[R]:
+    """`memo_many` over (item, key) pairs."""
+    found: dict[int, R] = {}
+    for index, (_, key) in enumerate(keyed):
+        text = store.get(namespace, key)
+        if text is None:
+            continue
+        try:
+            found[index] = decode(json.loads(text))
+        except DECODE_ERRORS:
+            store.hits -= 1
+            store.miss(namespace)
+    missing = [i for i in range(len(keyed)) if i not in found]
+    for index, value in zip(missing, compute_many([keyed[i][0] for i in missing]), strict=True):
+        store.put(namespace, keyed[index][1], json.dumps(encode(value), ensure_ascii=False, separators=(",", ":")))
+        found[index] = value
+    return [found[i] for i in range(len(keyed))]
+
+
+def memo_files(
+    namespace: str,
+    items: Sequence[T],
+    *,
+    parts_of: Callable[[T], Iterable[str]],
+    path_of: Callable[[T], str],
+    compute_many: Callable[[Sequence[T]], Sequence[tuple[str, Any]]],
+) -> list[tuple[File, Any]]:
+    """Per item its file (`path_of(item)`, the text `compute_many` gives) and the JSON `extra` that
+    came with it; an item the record knows is a `Kept` file, neither computed nor read."""
+    store = active()
+    if store is None:
+        return [
+            (Artifact(path_of(i), text), extra) for i, (text, extra) in zip(items, compute_many(items), strict=True)
+        ]
+    record = store.record()
+    keys = [key_of(namespace, parts_of(item)) for item in items]
+    out: dict[int, tuple[File, Any]] = {}
+    folder = f"{store.root}/{FORMAT}"  # plain strings: 2,000 pathlib joins cost more than the rest
+    for index, key in enumerate(keys):
+        known = record.get(key)
+        rel = f"{namespace}/{key[:2]}/{key}"
+        if known is not None and os.path.isfile(f"{folder}/{rel}"):
+            store.used.add(rel)
+            store.hits += 1
+            store.made[key] = known
+            out[index] = (Kept(path_of(items[index]), known[0], f"{folder}/{rel}"), known[1])
+    todo = [i for i in range(len(items)) if i not in out]
+    keyed = [(items[i], keys[i]) for i in todo]
+    made = _memo_keyed(store, namespace, keyed, compute_many, _encode_file, _decode_file)
+    for index, (text, extra) in zip(todo, made, strict=True):
+        artifact = Artifact(path_of(items[index]), text)
+        store.made[keys[index]] = [f"sha256:{hashlib.sha256(artifact.data()).hexdigest()}", extra]
+        out[index] = (artifact, extra)
+    return [out[i] for i in range(len(items))]
+
+
+def _encode_file(value: tuple[str, Any]) -> dict[str, Any]:
+    return {"text": value[0], "extra": value[1]}
+
+
+def _decode_file(data: Any) -> tuple[str, Any]:
+    if not isinstance(data, dict) or not isinstance(data.get("text"), str) or "extra" not in data:
+        raise TypeError("cached value is not a file")
+    return data["text"], data["extra"]
+
+
+__all__ = ["Kept", "LostEntry", "memo_files", "memo_many", "unknown"]
