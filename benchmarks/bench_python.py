@@ -45,7 +45,7 @@ def main() -> int:
         started = time.perf_counter()
         result = target.render(catalog, settings)
         whole = time.perf_counter() - started
-        size = sum(len(a.data()) for a in result.artifacts) // 1024
+        size = sum(len(a.text.encode()) for a in result.artifacts) // 1024
         print(f"{len(catalog)} contracts: models_for {models:.2f}s; python target {whole:.2f}s; {size} KiB")
     return 0
 
