@@ -240,10 +240,12 @@ def test_a_new_toolgen_version_reuses_nothing(tmp_path: Path, monkeypatch: pytes
     root = _project(tmp_path / "p", 3)
     _build(root)
     monkeypatch.setattr(toolgen, "__version__", "99.0.0")
+    cache.reset()  # what a new process running the new version computes afresh
     assert FAST not in _build(root)
     store = _generate_counting(root)
     assert store.hits > 0  # the build just above filled the cache for 99.0.0
     monkeypatch.setattr(toolgen, "__version__", "99.0.1")
+    cache.reset()
     assert _generate_counting(root).hits == 0
 
 
@@ -251,14 +253,16 @@ def test_a_new_toolgen_version_reuses_nothing(tmp_path: Path, monkeypatch: pytes
 def test_a_pinned_dependency_upgrade_reuses_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = _project(tmp_path / "p", 3)
     _build(root)
-    real = cache._version
+    real = cache.installed_version
 
     def upgraded(name: str) -> str:
         return "99.0" if name == "black" else real(name)
 
-    monkeypatch.setattr(cache, "_version", upgraded)
+    monkeypatch.setattr(cache, "installed_version", upgraded)
+    cache.reset()  # what a new process with the new black computes afresh
     assert FAST not in _build(root)
-    monkeypatch.setattr(cache, "_version", lambda name: "100.0" if name == "black" else real(name))
+    monkeypatch.setattr(cache, "installed_version", lambda name: "100.0" if name == "black" else real(name))
+    cache.reset()
     assert _generate_counting(root).hits == 0
 
 

@@ -114,3 +114,12 @@ def test_cli_build_in_a_subprocess(tmp_path: Path) -> None:
     settings, _ = load_settings(root)
     again = write.plan(generate(settings).artifacts, settings.output_dir)
     assert again.up_to_date and len(again.files) > 12
+
+
+def test_a_target_that_rendered_many_files_is_held_packed() -> None:
+    """A cold build's pages and modules are packed; the few files a one-contract change renders
+    beside the ones its cache kept unread are not (they would cost the time the change saves)."""
+    many = [Artifact(f"docs/t{i}.md", "x") for i in range(outputs.PACK_MANY)]
+    assert outputs.packs(many, 1000) and not outputs.packs(many[1:], 1000)
+    kept = [outputs.held(a) for a in many]  # files the build already holds do not count
+    assert not outputs.packs(kept, 1000) and outputs.packs(many[:1], outputs.PACK_FROM)

@@ -2,23 +2,33 @@
 
 A target hands over plain `Artifact(path, text)` values. The writer wants each file's bytes, in
 pieces, and the digest of those bytes (`Output`). `held` gives it: an `Artifact` as it is (`Loose`,
-its digest taken once), or compressed (`Packed`) when the build is large enough for the texts to
-weigh (`PACK_FROM` contracts); a file the build cache kept unread (`memo.Kept`) is one already.
+its digest taken once), or compressed (`Packed`) when there are enough texts to weigh (`packs`); a
+file the build cache kept unread (`memo.Kept`) is one already.
 """
 
 from __future__ import annotations
 
 import hashlib
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from toolgen.render import Artifact, File
 
 PACK_FROM = 2000
-"""From this many contracts the build packs every file it holds (at 1,000 the plain texts are
-about 36 MB; at 10,000 they would be most of the build's peak memory)."""
+"""From this many contracts the build packs every file it holds (at 10,000 the plain texts would be
+most of the build's peak memory)."""
+
+PACK_MANY = 200
+"""Below `PACK_FROM`, a target's files are packed when it rendered this many: a cold build of 1,000
+contracts holds 2,000 pages and modules (about 23 MB of text, a third of its peak memory), while a
+build after one contract changed renders a few files beside the ones its cache kept unread."""
+
+
+def packs(files: Sequence[File], contracts: int) -> bool:
+    """Whether a target's `files` are held packed, in a build of `contracts` contracts."""
+    return contracts >= PACK_FROM or sum(isinstance(f, Artifact) for f in files) >= PACK_MANY
 
 
 class Output(Protocol):

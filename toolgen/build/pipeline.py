@@ -15,7 +15,7 @@ from typing import Any
 
 from toolgen.build import cache, loadcache
 from toolgen.build.executor import Building
-from toolgen.build.outputs import PACK_FROM, Output, held
+from toolgen.build.outputs import Output, held, packs
 from toolgen.build.parallel import Workers
 from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
@@ -219,7 +219,7 @@ def _render_all(
             context = replace(context, declarations=declared)
         else:
             results[name] = registry[name](catalog, settings, context)
-        results[name] = _held(results[name], pack=len(catalog) >= PACK_FROM)
+        results[name] = _held(results[name], pack=packs(results[name].artifacts, len(catalog)))
         step(name)
     return results
 
