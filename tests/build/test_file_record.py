@@ -7,6 +7,7 @@ build, and a `Kept` must survive the trip back from a forked worker.
 
 from __future__ import annotations
 
+import json
 import pickle
 import shutil
 from pathlib import Path
@@ -110,3 +111,22 @@ def test_models_of_unread_modules_are_kept_for_the_next_edit(tmp_path: Path, mon
     assert run(tmp_path, "build")[0] == 0
     assert made == []  # dcg did not run
     assert "Reworded." in (tmp_path / "generated" / "docs" / "read_file.md").read_text()
+
+
+def test_a_forged_record_of_the_wrong_shape_is_not_trusted(tmp_path: Path) -> None:
+    """Under a seal that matches it, a record whose notes are not notes is no record of them: the
+    build reads those entries again and writes what a `--no-cache` build writes."""
+    two_tools(tmp_path, NAMES)
+    assert run(tmp_path, "build")[0] == 0
+    path = tmp_path / ".toolgen-cache" / cache.FORMAT / cache.RECORD
+    text = cache.unseal(cache.RECORD, path.read_bytes())
+    assert text is not None
+    forged = {key: [digest, 5 if extra is not None else None] for key, (digest, extra) in json.loads(text).items()}
+    path.write_bytes(cache.seal(cache.RECORD, json.dumps(forged)))
+    reworded(tmp_path, "write_file")
+    code, stdout, stderr = run(tmp_path, "build")
+    assert code == 0, stdout + stderr
+    reference = tmp_path / "reference"
+    shutil.copytree(tmp_path / "contracts", reference / "contracts")
+    assert run(reference, "build", "--no-cache")[0] == 0
+    assert tree(tmp_path / "generated") == tree(reference / "generated")

@@ -11,8 +11,8 @@ from the entry only if someone asks for it (the writer does only when the file o
 one it trusts, `fastpath.trusted`). With one contract edited in a catalog of a thousand, this is
 what leaves the 999 other pages and modules unread. The key holds everything that shapes the value,
 so the digest the record gives is the digest of the value the entry holds; a `Kept` whose entry is
-gone or does not give those bytes raises `cache.LostEntry`: the session drops the record and the
-command runs once more, reading every entry (a corrupt one is a miss), never a wrong file.
+gone or does not give those bytes deletes the record and raises `cache.LostEntry`; the command
+then runs once more, reading every entry (a corrupt one is a miss), never writing a wrong file.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from toolgen.build.cache import FORMAT, RECORD, LostEntry, Store, active, key_of, unseal
+from toolgen.build.outputs import Loose
 from toolgen.render import Artifact, File
 
 T = TypeVar("T")
@@ -48,11 +49,16 @@ class Kept:
 
     @property
     def text(self) -> str:
-        """The file's text, from its entry."""
-        return self.data().decode("utf-8")
+        """The file's text, from its entry (as the target rendered it)."""
+        return self._read()[0]
 
     def data(self) -> bytes:
         """The file's bytes, from its entry, checked against the recorded digest."""
+        return self._read()[1]
+
+    def _read(self) -> tuple[str, bytes]:
+        """The text and bytes the entry makes; `LostEntry` (the record deleted) when they are not
+        the ones recorded."""
         try:
             with open(self.entry, "rb") as stream:
                 text = unseal(self.entry.rpartition("/")[2], stream.read())
@@ -61,10 +67,10 @@ class Kept:
             value = None
         raw = value.get("text") if isinstance(value, dict) else None
         data = file_bytes(raw) if isinstance(raw, str) else b""
-        if f"sha256:{hashlib.sha256(data).hexdigest()}" != self.digest or not isinstance(raw, str):
+        if not isinstance(raw, str) or f"sha256:{hashlib.sha256(data).hexdigest()}" != self.digest:
             self._drop_record()
             raise LostEntry(f"the build cache does not hold {self.path} as its record says")
-        return data
+        return raw, data
 
     def _drop_record(self) -> None:
         """Delete the record that promised this file (the next run reads every entry again)."""
@@ -149,9 +155,11 @@ def memo_files(
     parts_of: Callable[[T], Iterable[str]],
     path_of: Callable[[T], str],
     compute_many: Callable[[Sequence[T]], Sequence[tuple[str, Any]]],
+    extra_ok: Callable[[Any], bool] = lambda extra: True,
 ) -> list[tuple[File, Any]]:
     """Per item its file (`path_of(item)`, the text `compute_many` gives) and the JSON `extra` that
-    came with it; an item the record knows is a `Kept` file, neither computed nor read."""
+    came with it; an item the record knows (with an extra `extra_ok` accepts: the record is sealed,
+    but a forged one must not crash) is a `Kept` file, neither computed nor read."""
     store = active()
     if store is None:
         return [
@@ -164,7 +172,7 @@ def memo_files(
     for index, key in enumerate(keys):
         known = record.get(key)
         rel = f"{namespace}/{key[:2]}/{key}"
-        if known is not None and os.path.isfile(f"{folder}/{rel}"):
+        if known is not None and extra_ok(known[1]) and os.path.isfile(f"{folder}/{rel}"):
             store.used.add(rel)
             store.hits += 1
             store.made[key] = known
@@ -174,7 +182,7 @@ def memo_files(
     made = _memo_keyed(store, namespace, keyed, compute_many, _encode_file, _decode_file)
     for index, (text, extra) in zip(todo, made, strict=True):
         artifact = Artifact(path_of(items[index]), text)
-        store.made[keys[index]] = [f"sha256:{hashlib.sha256(artifact.data()).hexdigest()}", extra]
+        store.made[keys[index]] = [Loose.of(artifact).digest, extra]  # "" (never kept) for invalid Unicode
         out[index] = (artifact, extra)
     return [out[i] for i in range(len(items))]
 
@@ -189,4 +197,4 @@ def _decode_file(data: Any) -> tuple[str, Any]:
     return data["text"], data["extra"]
 
 
-__all__ = ["Kept", "LostEntry", "memo_files", "memo_many", "unknown"]
+__all__ = ["Kept", "LostEntry", "keep", "memo_files", "memo_many", "unknown"]

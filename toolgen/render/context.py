@@ -60,10 +60,12 @@ class Executor(Protocol):
         parts_of: Callable[[T], Iterable[str]],
         path_of: Callable[[T], str],
         compute_many: Callable[[Sequence[T]], Sequence[tuple[str, Any]]],
+        extra_ok: Callable[[Any], bool] = ...,
     ) -> list[tuple[File, Any]]:
         """Per item the file at `path_of(item)` whose text `compute_many` gives, with the JSON-able
         `extra` value that came with it; an item whose key (`namespace`, `parts_of(item)`) was
-        computed before may be neither computed nor read (the build layer knows its file's digest)."""
+        computed before may be neither computed nor read (the build layer knows its file's digest,
+        and the extra, when `extra_ok` accepts what it kept)."""
 
     def keep(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> None:
         """Keep the entries of `items` for later builds without reading them (what a computation
@@ -114,6 +116,7 @@ class Plain:
         parts_of: Callable[[T], Iterable[str]],
         path_of: Callable[[T], str],
         compute_many: Callable[[Sequence[T]], Sequence[tuple[str, Any]]],
+        extra_ok: Callable[[Any], bool] = lambda extra: True,
     ) -> list[tuple[File, Any]]:
         """Each item's file, computed."""
         made = compute_many(items)

@@ -37,7 +37,14 @@ from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic
 from toolgen.render import Artifact, File, RenderResult, header_lines
 from toolgen.render.context import PLAIN, PLAIN_CONTEXT, Executor, RenderContext, as_text
-from toolgen.render.python_checks import TEMPLATE_FAILED, models_with_failures, module_notes, module_notes_json, notes
+from toolgen.render.python_checks import (
+    TEMPLATE_FAILED,
+    models_with_failures,
+    module_notes,
+    module_notes_json,
+    module_notes_ok,
+    notes,
+)
 from toolgen.render.python_format import format_masked, format_source
 from toolgen.render.python_imports import import_block
 from toolgen.render.python_layout import (
@@ -329,6 +336,7 @@ def _tool_texts(
         parts_of=_module_parts(settings, modules, templates),
         path_of=lambda c: f"{base}{modules[c.name]}.py",
         compute_many=make,
+        extra_ok=module_notes_ok,
     )
     unread = [c for c in contracts if c.name not in computed]  # their models: an edited description needs them
     executor.keep("models", unread, parts_of=functools.partial(models_key, package=settings.python_package))

@@ -197,3 +197,12 @@ def models_with_failures(
         except ModelsFailed as exc:  # what dcg raised is its cause, which says where and why
             problems.append(model_failure(contract, exc.__cause__ if isinstance(exc.__cause__, Exception) else exc))
     return found, problems
+
+
+def module_notes_ok(extra: Any) -> bool:
+    """Whether `extra` is a module's notes as kept (`module_notes` would read it)."""
+    try:
+        module_notes(extra)
+    except (TypeError, KeyError, ValueError):
+        return False
+    return True
