@@ -219,12 +219,13 @@ class Store:
     def since(self, mark: Usage) -> Usage:
         """What this store recorded after `mark`: a forked worker's part, for the parent to `absorb`."""
         missed = dict(mark.missed)
+        before = {key for key, _ in mark.made}  # once: a worker's store makes thousands of entries
         return Usage(
             frozenset(self.used - mark.used),
             self.hits - mark.hits,
             self.misses - mark.misses,
             tuple((k, v - missed.get(k, 0)) for k, v in sorted(self.missed.items()) if v != missed.get(k, 0)),
-            tuple((k, tuple(v)) for k, v in self.made.items() if k not in dict(mark.made)),
+            tuple((k, tuple(v)) for k, v in self.made.items() if k not in before),
         )
 
     def absorb(self, usage: Usage) -> None:
