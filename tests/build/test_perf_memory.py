@@ -58,7 +58,7 @@ def test_large_files_are_compared_and_written_in_pieces(tmp_path: Path) -> None:
     artifact = outputs.Packed.of(Artifact("providers/big.json", big))
     pieces = list(artifact.chunks(size=1 << 16))
     assert len(pieces) > 10 and max(map(len, pieces)) <= 1 << 16 and b"".join(pieces) == artifact.data()
-    assert b"".join(outputs.Packed("x", "no newline").chunks()) == b"no newline\n"
+    assert b"".join(outputs.Packed.of(Artifact("x", "no newline")).chunks()) == b"no newline\n"
     change = write.plan([artifact], tmp_path / "out")
     write.apply(change)
     target = tmp_path / "out" / "providers" / "big.json"

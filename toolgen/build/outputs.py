@@ -12,7 +12,7 @@ import hashlib
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from toolgen.render import Artifact, File
 
@@ -31,6 +31,7 @@ def packs(files: Sequence[File], contracts: int) -> bool:
     return contracts >= PACK_FROM or sum(isinstance(f, Artifact) for f in files) >= PACK_MANY
 
 
+@runtime_checkable
 class Output(Protocol):
     """A file of the build as the writer reads it."""
 
@@ -92,12 +93,12 @@ def held(file: File, *, pack: bool = False) -> Output:
     `Loose` or, with `pack`, `Packed`."""
     if isinstance(file, Artifact):
         return Packed.of(file) if pack else Loose.of(file)
-    if not isinstance(file, Packed | Loose) and not hasattr(file, "digest"):
+    if not isinstance(file, Output):
         raise TypeError(f"not a file of the build: {file!r}")
-    return file  # type: ignore[return-value]
+    return file
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Packed:
     """A generated file as a large build holds it until the writer runs: its UTF-8 bytes,
     zlib-compressed (level 1), and their digest. At 10,000 contracts the plain texts alone were a
@@ -111,15 +112,11 @@ class Packed:
     """`sha256:<hex>` of `data()`, taken as the text was compressed ("" when it cannot be encoded):
     the writer compares an unchanged file by it without unpacking the text."""
 
-    def __init__(self, path: str, text: str) -> None:
-        object.__setattr__(self, "path", path)
-        object.__setattr__(self, "body", None)
-        _pack_into(self, iter((text,)))
-
     @classmethod
     def of(cls, artifact: Artifact) -> Packed:
         """The artifact, packed."""
-        return cls(artifact.path, artifact.text)
+        body, digest = _packed(iter((artifact.text,)))
+        return cls(artifact.path, body, digest)
 
     @property
     def text(self) -> str:
@@ -155,13 +152,6 @@ class Packed:
             return (body if body.endswith("\n") else body + "\n").encode("utf-8")
         raw = zlib.decompress(body)
         return raw if raw.endswith(b"\n") else raw + b"\n"
-
-
-def _pack_into(artifact: Packed, pieces: Iterator[str]) -> None:
-    """Set the artifact's `body` and `digest` from its pieces."""
-    body, digest = _packed(pieces)
-    object.__setattr__(artifact, "body", body)
-    object.__setattr__(artifact, "digest", digest)
 
 
 def _packed(pieces: Iterator[str]) -> tuple[bytes | str, str]:
