@@ -130,3 +130,23 @@ def test_a_forged_record_of_the_wrong_shape_is_not_trusted(tmp_path: Path) -> No
     shutil.copytree(tmp_path / "contracts", reference / "contracts")
     assert run(reference, "build", "--no-cache")[0] == 0
     assert tree(tmp_path / "generated") == tree(reference / "generated")
+
+
+def test_an_entry_whose_notes_are_not_notes_is_a_miss(tmp_path: Path) -> None:
+    """A module entry read back (no record) whose kept notes are of the wrong shape is computed again."""
+    two_tools(tmp_path, NAMES)
+    assert run(tmp_path, "build")[0] == 0
+    folder = tmp_path / ".toolgen-cache" / cache.FORMAT
+    (folder / cache.RECORD).unlink()
+    for entry in (folder / "module").rglob("*"):
+        if entry.is_file():
+            text = cache.unseal(entry.name, entry.read_bytes())
+            assert text is not None
+            entry.write_bytes(cache.seal(entry.name, json.dumps({**json.loads(text), "extra": 5})))
+    reworded(tmp_path, "write_file")
+    code, stdout, stderr = run(tmp_path, "build")
+    assert code == 0, stdout + stderr
+    reference = tmp_path / "reference"
+    shutil.copytree(tmp_path / "contracts", reference / "contracts")
+    assert run(reference, "build", "--no-cache")[0] == 0
+    assert tree(tmp_path / "generated") == tree(reference / "generated")

@@ -66,11 +66,11 @@ class Building:
         parts_of: Callable[[T], Iterable[str]],
         path_of: Callable[[T], str],
         compute_many: Callable[[Sequence[T]], Sequence[tuple[str, Any]]],
-        extra_ok: Callable[[Any], bool] = lambda extra: True,
+        decode_extra: Callable[[Any], Any] = lambda extra: extra,
     ) -> list[tuple[File, Any]]:
         """`memo.memo_files`."""
         return memo.memo_files(
-            namespace, items, parts_of=parts_of, path_of=path_of, compute_many=compute_many, extra_ok=extra_ok
+            namespace, items, parts_of=parts_of, path_of=path_of, compute_many=compute_many, decode_extra=decode_extra
         )
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:

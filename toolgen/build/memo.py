@@ -20,13 +20,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from toolgen.build.cache import FORMAT, RECORD, LostEntry, Store, active, key_of, unseal
+from toolgen.build.cache import RECORD, LostEntry, Store, active, key_of, unseal
 from toolgen.build.outputs import Loose
 from toolgen.render import Artifact, File
 
@@ -155,35 +154,39 @@ def memo_files(
     parts_of: Callable[[T], Iterable[str]],
     path_of: Callable[[T], str],
     compute_many: Callable[[Sequence[T]], Sequence[tuple[str, Any]]],
-    extra_ok: Callable[[Any], bool] = lambda extra: True,
+    decode_extra: Callable[[Any], Any] = lambda extra: extra,
 ) -> list[tuple[File, Any]]:
-    """Per item its file (`path_of(item)`, the text `compute_many` gives) and the JSON `extra` that
-    came with it; an item the record knows (with an extra `extra_ok` accepts: the record is sealed,
-    but a forged one must not crash) is a `Kept` file, neither computed nor read."""
+    """Per item its file (`path_of(item)`, the text `compute_many` gives) and `decode_extra` of the
+    JSON `extra` that came with it; an item the record knows is a `Kept` file, neither computed nor
+    read. An extra `decode_extra` refuses (`DECODE_ERRORS`), in the record or in an entry, is no
+    record of it: the record and the entries are sealed, but a forged one must not crash."""
     store = active()
     if store is None:
-        return [
-            (Artifact(path_of(i), text), extra) for i, (text, extra) in zip(items, compute_many(items), strict=True)
-        ]
+        made = compute_many(items)
+        return [(Artifact(path_of(i), text), decode_extra(x)) for i, (text, x) in zip(items, made, strict=True)]
     record = store.record()
     keys = [key_of(namespace, parts_of(item)) for item in items]
     out: dict[int, tuple[File, Any]] = {}
-    folder = f"{store.root}/{FORMAT}"  # plain strings: 2,000 pathlib joins cost more than the rest
     for index, key in enumerate(keys):
         known = record.get(key)
-        rel = f"{namespace}/{key[:2]}/{key}"
-        if known is not None and extra_ok(known[1]) and os.path.isfile(f"{folder}/{rel}"):
-            store.used.add(rel)
-            store.hits += 1
-            store.made[key] = known
-            out[index] = (Kept(path_of(items[index]), known[0], f"{folder}/{rel}"), known[1])
+        if known is None or not store.has(namespace, key):
+            continue
+        try:
+            extra = decode_extra(known[1])
+        except DECODE_ERRORS:
+            continue
+        store.used.add(f"{namespace}/{key[:2]}/{key}")
+        store.hits += 1
+        store.made[key] = known
+        out[index] = (Kept(path_of(items[index]), known[0], store.entry_file(namespace, key)), extra)
     todo = [i for i in range(len(items)) if i not in out]
     keyed = [(items[i], keys[i]) for i in todo]
-    made = _memo_keyed(store, namespace, keyed, compute_many, _encode_file, _decode_file)
-    for index, (text, extra) in zip(todo, made, strict=True):
+    decode = lambda data: _decode_file(data, decode_extra)  # noqa: E731
+    made = _memo_keyed(store, namespace, keyed, compute_many, _encode_file, decode)
+    for index, (text, raw) in zip(todo, made, strict=True):
         artifact = Artifact(path_of(items[index]), text)
-        store.made[keys[index]] = [Loose.of(artifact).digest, extra]  # "" (never kept) for invalid Unicode
-        out[index] = (artifact, extra)
+        store.made[keys[index]] = [Loose.of(artifact).digest, raw]  # "" (never kept) for invalid Unicode
+        out[index] = (artifact, decode_extra(raw))
     return [out[i] for i in range(len(items))]
 
 
@@ -191,9 +194,11 @@ def _encode_file(value: tuple[str, Any]) -> dict[str, Any]:
     return {"text": value[0], "extra": value[1]}
 
 
-def _decode_file(data: Any) -> tuple[str, Any]:
+def _decode_file(data: Any, decode_extra: Callable[[Any], Any]) -> tuple[str, Any]:
+    """A file entry's text and its extra as JSON, checked by `decode_extra` (its error: a miss)."""
     if not isinstance(data, dict) or not isinstance(data.get("text"), str) or "extra" not in data:
         raise TypeError("cached value is not a file")
+    decode_extra(data["extra"])
     return data["text"], data["extra"]
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, cast
 
 from toolgen.build import cache, loadcache
 from toolgen.build.executor import Building
@@ -118,7 +118,7 @@ def generate(settings: Settings, *, progress: Callable[[str], None] | None = Non
         result = results.pop(name)
         found = resolve_severities(result.diagnostics, settings.rule_severities, per_file)
         problems.extend(located(found, locators))
-        artifacts.extend(held(a) for a in result.artifacts)  # held already (`_held`): as they are
+        artifacts.extend(cast("tuple[Output, ...]", result.artifacts))  # made outputs by `_held`
     artifacts.sort(key=lambda a: a.path)
     problems.extend(case_collisions(artifacts, catalog))
     diagnostics = tuple(sort_diagnostics(problems))

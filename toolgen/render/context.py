@@ -60,12 +60,12 @@ class Executor(Protocol):
         parts_of: Callable[[T], Iterable[str]],
         path_of: Callable[[T], str],
         compute_many: Callable[[Sequence[T]], Sequence[tuple[str, Any]]],
-        extra_ok: Callable[[Any], bool] = ...,
+        decode_extra: Callable[[Any], Any] = ...,
     ) -> list[tuple[File, Any]]:
         """Per item the file at `path_of(item)` whose text `compute_many` gives, with the JSON-able
         `extra` value that came with it; an item whose key (`namespace`, `parts_of(item)`) was
         computed before may be neither computed nor read (the build layer knows its file's digest,
-        and the extra, when `extra_ok` accepts what it kept)."""
+        and `decode_extra` reads the extra it kept)."""
 
     def keep(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> None:
         """Keep the entries of `items` for later builds without reading them (what a computation
@@ -116,11 +116,11 @@ class Plain:
         parts_of: Callable[[T], Iterable[str]],
         path_of: Callable[[T], str],
         compute_many: Callable[[Sequence[T]], Sequence[tuple[str, Any]]],
-        extra_ok: Callable[[Any], bool] = lambda extra: True,
+        decode_extra: Callable[[Any], Any] = lambda extra: extra,
     ) -> list[tuple[File, Any]]:
         """Each item's file, computed."""
         made = compute_many(items)
-        return [(Artifact(path_of(i), text), extra) for i, (text, extra) in zip(items, made, strict=True)]
+        return [(Artifact(path_of(i), text), decode_extra(x)) for i, (text, x) in zip(items, made, strict=True)]
 
     def keep(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> None:
         """Nothing to keep."""

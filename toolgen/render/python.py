@@ -42,7 +42,6 @@ from toolgen.render.python_checks import (
     models_with_failures,
     module_notes,
     module_notes_json,
-    module_notes_ok,
     notes,
 )
 from toolgen.render.python_format import format_masked, format_source
@@ -336,11 +335,11 @@ def _tool_texts(
         parts_of=_module_parts(settings, modules, templates),
         path_of=lambda c: f"{base}{modules[c.name]}.py",
         compute_many=make,
-        extra_ok=module_notes_ok,
+        decode_extra=module_notes,
     )
     unread = [c for c in contracts if c.name not in computed]  # their models: an edited description needs them
     executor.keep("models", unread, parts_of=functools.partial(models_key, package=settings.python_package))
-    return [(artifact, module_notes(extra)) for artifact, extra in made]
+    return made
 
 
 def _module_parts(

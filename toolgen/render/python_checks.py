@@ -35,11 +35,8 @@ def notes(catalog: Catalog, models: Mapping[str, ToolModels]) -> list[Diagnostic
 
 def weaker_notes(catalog: Catalog, models: Mapping[str, ToolModels]) -> list[Diagnostic]:
     """TG351, from dcg's warnings about the models it made."""
-    return [
-        Diagnostic(MODEL_WEAKER.code, MODEL_WEAKER.severity, weaker(name, text), _source(catalog, name), pointer)
-        for name, made in sorted(models.items())
-        for pointer, text in made.notes
-    ]
+    made = sorted((c for c in catalog if c.name in models), key=lambda c: c.name)
+    return [d for contract in made for d in weaker_notes_of(contract, models[contract.name])]
 
 
 def weaker_notes_of(contract: Contract, models: ToolModels) -> list[Diagnostic]:
@@ -101,11 +98,6 @@ def _pointer_in(schema: Any, location: tuple[Any, ...], pointer: str) -> str | N
         elif not (isinstance(part, str) and part[:1].isupper()):
             return None
     return pointer
-
-
-def _source(catalog: Catalog, name: str) -> str:
-    contract = catalog.get(name)
-    return contract.source if contract is not None else name
 
 
 def weaker(name: str, text: str) -> str:
@@ -197,12 +189,3 @@ def models_with_failures(
         except ModelsFailed as exc:  # what dcg raised is its cause, which says where and why
             problems.append(model_failure(contract, exc.__cause__ if isinstance(exc.__cause__, Exception) else exc))
     return found, problems
-
-
-def module_notes_ok(extra: Any) -> bool:
-    """Whether `extra` is a module's notes as kept (`module_notes` would read it)."""
-    try:
-        module_notes(extra)
-    except (TypeError, KeyError, ValueError):
-        return False
-    return True
