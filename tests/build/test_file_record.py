@@ -34,6 +34,16 @@ def _reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
+def _builds_as_without_cache(root: Path) -> None:
+    """A build of `root` succeeds and writes what a `--no-cache` build of its contracts writes."""
+    code, stdout, stderr = run(root, "build")
+    assert code == 0, stdout + stderr
+    reference = root / "reference"
+    shutil.copytree(root / "contracts", reference / "contracts")
+    assert run(reference, "build", "--no-cache")[0] == 0
+    assert tree(root / "generated") == tree(reference / "generated")
+
+
 def test_one_changed_contract_reads_one_page_and_one_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     two_tools(tmp_path, NAMES)
     assert run(tmp_path, "build")[0] == 0
@@ -124,12 +134,7 @@ def test_a_forged_record_of_the_wrong_shape_is_not_trusted(tmp_path: Path) -> No
     forged = {key: [digest, 5 if extra is not None else None] for key, (digest, extra) in json.loads(text).items()}
     path.write_bytes(cache.seal(cache.RECORD, json.dumps(forged)))
     reworded(tmp_path, "write_file")
-    code, stdout, stderr = run(tmp_path, "build")
-    assert code == 0, stdout + stderr
-    reference = tmp_path / "reference"
-    shutil.copytree(tmp_path / "contracts", reference / "contracts")
-    assert run(reference, "build", "--no-cache")[0] == 0
-    assert tree(tmp_path / "generated") == tree(reference / "generated")
+    _builds_as_without_cache(tmp_path)
 
 
 def test_an_entry_whose_notes_are_not_notes_is_a_miss(tmp_path: Path) -> None:
@@ -144,9 +149,4 @@ def test_an_entry_whose_notes_are_not_notes_is_a_miss(tmp_path: Path) -> None:
             assert text is not None
             entry.write_bytes(cache.seal(entry.name, json.dumps({**json.loads(text), "extra": 5})))
     reworded(tmp_path, "write_file")
-    code, stdout, stderr = run(tmp_path, "build")
-    assert code == 0, stdout + stderr
-    reference = tmp_path / "reference"
-    shutil.copytree(tmp_path / "contracts", reference / "contracts")
-    assert run(reference, "build", "--no-cache")[0] == 0
-    assert tree(tmp_path / "generated") == tree(reference / "generated")
+    _builds_as_without_cache(tmp_path)
