@@ -34,6 +34,19 @@ def _reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
+def _kept_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths of every kept file whose entry is read from now on (its text or bytes asked for)."""
+    seen: list[str] = []
+    real = memo.Kept._read
+
+    def read(self: memo.Kept) -> tuple[str, bytes]:
+        seen.append(self.path)
+        return real(self)
+
+    monkeypatch.setattr(memo.Kept, "_read", read)
+    return seen
+
+
 def _builds_as_without_cache(root: Path) -> None:
     """A build of `root` succeeds and writes what a `--no-cache` build of its contracts writes."""
     code, stdout, stderr = run(root, "build")
@@ -49,9 +62,11 @@ def test_one_changed_contract_reads_one_page_and_one_module(tmp_path: Path, monk
     assert run(tmp_path, "build")[0] == 0
     reworded(tmp_path, "write_file")
     seen = _reads(monkeypatch)
+    kept = _kept_reads(monkeypatch)
     code, stdout, stderr = run(tmp_path, "build")
     assert code == 0, stdout + stderr
     assert (seen.count("docs"), seen.count("module")) == (1, 1)  # the changed tool's, a miss
+    assert kept == []  # the others' pages and modules: trusted on disk, their entries never opened
     reference = tmp_path / "reference"
     shutil.copytree(tmp_path / "contracts", reference / "contracts")
     assert run(reference, "build", "--no-cache")[0] == 0

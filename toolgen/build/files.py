@@ -6,8 +6,7 @@ import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
-from toolgen.build import memo
-from toolgen.build.outputs import Output
+from toolgen.build.outputs import Kept, Output
 
 
 class Files(Mapping[str, bytes]):
@@ -41,11 +40,11 @@ class Files(Mapping[str, bytes]):
         return len(self._artifacts) + len(self._extra)
 
     def readable(self, paths: Iterable[str]) -> None:
-        """Read now each of `paths` that the build cache kept unread (`memo.Kept`), so one whose entry
+        """Read now each of `paths` that the build cache kept unread (`outputs.Kept`), so one whose entry
         is lost stops the build while it plans (`cache.LostEntry`), never halfway through staging."""
         for path in paths:
             made = self._artifacts.get(path)
-            if isinstance(made, memo.Kept):
+            if isinstance(made, Kept):
                 made.data()
 
     def chunks(self, path: str) -> Iterator[bytes]:

@@ -17,16 +17,12 @@ then runs once more, reading every entry (a corrupt one is a miss), never writin
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from toolgen.build.cache import RECORD, LostEntry, Store, active, key_of, unseal
-from toolgen.build.outputs import Loose
+from toolgen.build.cache import LostEntry, Store, active, key_of
+from toolgen.build.outputs import Kept, Loose
 from toolgen.render import Artifact, File
 
 T = TypeVar("T")
@@ -34,56 +30,6 @@ R = TypeVar("R")
 
 DECODE_ERRORS = (ValueError, TypeError, KeyError, IndexError)
 """What a `decode` raises for an entry of the wrong shape: a miss. Anything else is a bug."""
-
-
-@dataclass(frozen=True, slots=True)
-class Kept:
-    """A generated file this build did not render: the record knows its digest; its text is read
-    from its cache entry only when asked for."""
-
-    path: str
-    digest: str
-    entry: str
-    """The entry's file (the `memo_files` entry whose value makes this file)."""
-
-    @property
-    def text(self) -> str:
-        """The file's text, from its entry (as the target rendered it)."""
-        return self._read()[0]
-
-    def data(self) -> bytes:
-        """The file's bytes, from its entry, checked against the recorded digest."""
-        return self._read()[1]
-
-    def _read(self) -> tuple[str, bytes]:
-        """The text and bytes the entry makes; `LostEntry` (the record deleted) when they are not
-        the ones recorded."""
-        try:
-            with open(self.entry, "rb") as stream:
-                text = unseal(self.entry.rpartition("/")[2], stream.read())
-            value = json.loads(text) if text is not None else None
-        except (OSError, ValueError):
-            value = None
-        raw = value.get("text") if isinstance(value, dict) else None
-        data = file_bytes(raw) if isinstance(raw, str) else b""
-        if not isinstance(raw, str) or f"sha256:{hashlib.sha256(data).hexdigest()}" != self.digest:
-            self._drop_record()
-            raise LostEntry(f"the build cache does not hold {self.path} as its record says")
-        return raw, data
-
-    def _drop_record(self) -> None:
-        """Delete the record that promised this file (the next run reads every entry again)."""
-        with contextlib.suppress(OSError):
-            (Path(self.entry).parent.parent.parent / RECORD).unlink()
-
-    def chunks(self, size: int = 1 << 20) -> Iterator[bytes]:
-        """The bytes in one piece (a page or a module)."""
-        yield self.data()
-
-
-def file_bytes(text: str) -> bytes:
-    """The bytes a file of `text` holds: UTF-8, a trailing newline (as `Artifact.data`)."""
-    return (text if text.endswith("\n") else text + "\n").encode("utf-8")
 
 
 def unknown(namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> int:

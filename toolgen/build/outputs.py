@@ -3,17 +3,21 @@
 A target hands over plain `Artifact(path, text)` values. The writer wants each file's bytes, in
 pieces, and the digest of those bytes (`Output`). `held` gives it: an `Artifact` as it is (`Loose`,
 its digest taken once), or compressed (`Packed`) when there are enough texts to weigh (`packs`); a
-file the build cache kept unread (`memo.Kept`) is one already.
+file the build cache kept unread (`Kept`) is one already.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import json
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from pathlib import Path
+from typing import Protocol
 
+from toolgen.build.cache import RECORD, LostEntry, unseal
 from toolgen.render import Artifact, File
 
 PACK_FROM = 2000
@@ -31,7 +35,6 @@ def packs(files: Sequence[File], contracts: int) -> bool:
     return contracts >= PACK_FROM or sum(isinstance(f, Artifact) for f in files) >= PACK_MANY
 
 
-@runtime_checkable
 class Output(Protocol):
     """A file of the build as the writer reads it."""
 
@@ -93,7 +96,9 @@ def held(file: File, *, pack: bool = False) -> Output:
     `Loose` or, with `pack`, `Packed`."""
     if isinstance(file, Artifact):
         return Packed.of(file) if pack else Loose.of(file)
-    if not isinstance(file, Output):
+    # the forms by name, not by the Output protocol: a runtime protocol check asks each attribute,
+    # and `Kept.text` would read the very entry it exists to leave unread
+    if not isinstance(file, (Loose, Packed, Kept)):
         raise TypeError(f"not a file of the build: {file!r}")
     return file
 
@@ -177,3 +182,53 @@ def _packed(pieces: Iterator[str]) -> tuple[bytes | str, str]:
     if not last.endswith(b"\n"):
         digest.update(b"\n")
     return b"".join(chunks), f"sha256:{digest.hexdigest()}"
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """A generated file this build did not render: the record knows its digest; its text is read
+    from its cache entry only when asked for."""
+
+    path: str
+    digest: str
+    entry: str
+    """The entry's file (the `memo_files` entry whose value makes this file)."""
+
+    @property
+    def text(self) -> str:
+        """The file's text, from its entry (as the target rendered it)."""
+        return self._read()[0]
+
+    def data(self) -> bytes:
+        """The file's bytes, from its entry, checked against the recorded digest."""
+        return self._read()[1]
+
+    def _read(self) -> tuple[str, bytes]:
+        """The text and bytes the entry makes; `LostEntry` (the record deleted) when they are not
+        the ones recorded."""
+        try:
+            with open(self.entry, "rb") as stream:
+                text = unseal(self.entry.rpartition("/")[2], stream.read())
+            value = json.loads(text) if text is not None else None
+        except (OSError, ValueError):
+            value = None
+        raw = value.get("text") if isinstance(value, dict) else None
+        data = file_bytes(raw) if isinstance(raw, str) else b""
+        if not isinstance(raw, str) or f"sha256:{hashlib.sha256(data).hexdigest()}" != self.digest:
+            self._drop_record()
+            raise LostEntry(f"the build cache does not hold {self.path} as its record says")
+        return raw, data
+
+    def _drop_record(self) -> None:
+        """Delete the record that promised this file (the next run reads every entry again)."""
+        with contextlib.suppress(OSError):
+            (Path(self.entry).parent.parent.parent / RECORD).unlink()
+
+    def chunks(self, size: int = 1 << 20) -> Iterator[bytes]:
+        """The bytes in one piece (a page or a module)."""
+        yield self.data()
+
+
+def file_bytes(text: str) -> bytes:
+    """The bytes a file of `text` holds: UTF-8, a trailing newline (as `Artifact.data`)."""
+    return (text if text.endswith("\n") else text + "\n").encode("utf-8")
