@@ -6,7 +6,8 @@ Also which other tools a contract's texts name (`links_for`), for the index and 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from toolgen.catalog import PERMISSION_MEANINGS, STANDARD_ERROR_MEANINGS, STANDARD_ERRORS, Catalog, Contract
@@ -19,31 +20,38 @@ UNTAGGED = "Other tools"
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
 
-def _texts(contract: Contract) -> Iterator[str]:
+def _texts(contract: Contract) -> list[str]:
     """Every text of a contract that may name another tool."""
-    yield contract.description
+    texts = [contract.description]
     if isinstance(contract.deprecated, str):
-        yield contract.deprecated
-    yield from (e.description for e in contract.errors)
+        texts.append(contract.deprecated)
+    texts.extend(e.description for e in contract.errors)
     for schema in (contract.input_schema, contract.output_schema):
-        yield from _descriptions(schema)
+        _descriptions(schema, texts)
+    return texts
 
 
-def _descriptions(node: Any) -> Iterator[str]:
-    """Every `description` and `title` text anywhere in a schema (in no set order: a walk with a
-    stack, which every docs build makes over every schema)."""
+_MAPS = (MappingProxyType, dict)
+_LISTS = (tuple, list)
+
+
+def _descriptions(node: Any, found: list[str]) -> None:
+    """Append every `description` and `title` text anywhere in a schema to `found` (in no set order:
+    a walk with a stack, which every docs build makes over every schema of the catalog, so the
+    frozen catalog's own types are tested by identity before the slow `Mapping` check)."""
     stack = [node]
     while stack:
         node = stack.pop()
-        if isinstance(node, Mapping):
+        kind = type(node)
+        if kind in _LISTS:
+            stack.extend(v for v in node if type(v) in _MAPS or isinstance(v, Mapping | tuple | list))
+        elif kind in _MAPS or isinstance(node, Mapping):
             for key, value in node.items():
-                if isinstance(value, str):
-                    if key in ("description", "title"):
-                        yield value
-                elif isinstance(value, Mapping | tuple | list):
+                if type(value) is str:
+                    if key in {"description", "title"}:
+                        found.append(value)
+                elif type(value) in _MAPS or type(value) in _LISTS or isinstance(value, Mapping):
                     stack.append(value)
-        elif isinstance(node, tuple | list):
-            stack.extend(v for v in node if isinstance(v, Mapping | tuple | list))
 
 
 def links_for(contract: Contract, names: frozenset[str]) -> dict[str, str]:
