@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from toolgen import __version__
-from toolgen.build import cache, fastpath, pipeline, write
+from toolgen.build import cache, fastpath, pipeline, pruning, write
 from toolgen.cliout import (
     Context,
     build_result,
@@ -102,7 +102,7 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
         contracts = len(result.catalog) if result.catalog is not None else 0
         if store is not None:
             remember(settings, probe, result, change)
-            store.prune()
+            pruning.prune(store)
     unchanged, written, removed = len(change.unchanged), change.write, change.remove
     build_result(
         fmt, result.diagnostics, out, contracts=contracts, unchanged=unchanged, written=written, removed=removed

@@ -20,7 +20,7 @@ import pytest
 from tests.build_support import run as run_once
 from tests.build_support import tree
 from tests.factory import contract, write_json
-from toolgen.build import cache
+from toolgen.build import cache, pruning
 from toolgen.render import python
 
 CACHE = ".toolgen-cache"
@@ -67,8 +67,9 @@ def _edited(value: object) -> tuple[object, bool]:
 
 
 def _kind(path: Path) -> str:
-    """An entry's kind: its namespace; `state` for the no-change record, `record` for the file record."""
-    return {"state.json": "state", cache.RECORD: "record"}.get(path.name, path.parent.parent.name)
+    """An entry's kind: its namespace; `state` for the no-change record, `record` for the file record,
+    `used` for the list pruning reads."""
+    return {"state.json": "state", cache.RECORD: "record", pruning.USED: "used"}.get(path.name, path.parent.parent.name)
 
 
 def _entries(root: Path) -> dict[str, list[Path]]:
@@ -145,7 +146,7 @@ WAYS = {
     "binary": _binary,
     "empty": _empty,
 }
-KINDS = ["contract", "models", "module", "shared", "black", "docs", "providers", "catalog", "state", "record"]
+KINDS = ["contract", "models", "module", "shared", "black", "docs", "providers", "catalog", "state", "record", "used"]
 
 
 @pytest.fixture(scope="module")

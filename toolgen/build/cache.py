@@ -5,7 +5,7 @@ the inputs' bytes or digests, toolgen's version and a digest of its own source (
 and the versions of the pinned dependencies that shape output (`PINNED`). A changed input gives a
 new key, so nothing is ever updated in place (but for `loadcache`, which adds a contract's digest to
 its file's entry once it has one) and a stale entry can never be read; entries the last build did
-not use are pruned after it. Values are JSON text (never pickle), written atomically and
+not use are pruned after it (`pruning`). Values are JSON text (never pickle), written atomically and
 sealed (`seal`): a header line names the layout, the key and the sha256 of the text, and an entry
 whose header does not match its key and its text (edited, truncated, swapped with another, copied
 from elsewhere) is a miss, as is one that does not decode to a value of the right shape.
@@ -22,7 +22,6 @@ import functools
 import hashlib
 import json
 import os
-import shutil
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -248,21 +247,6 @@ class Store:
             self.root.mkdir(parents=True, exist_ok=True)
             (self.root / ".gitignore").write_text("# made by toolgen: the build cache is never committed\n*\n")
 
-    def prune(self) -> int:
-        """Delete entries this build did not use, and folders of older layouts; returns how many went."""
-        removed = 0
-        if not self.root.is_dir():
-            return removed
-        for child in self.root.iterdir():
-            if child.is_dir() and child.name != FORMAT:
-                shutil.rmtree(child, ignore_errors=True)
-        for rel in _entries(self.folder):
-            if rel not in self.used:
-                with contextlib.suppress(OSError):
-                    (self.folder / rel).unlink()
-                    removed += 1
-        return removed
-
 
 def _is_known(value: Any) -> bool:
     """A record item: [the file's digest, its extra value]."""
@@ -298,22 +282,6 @@ def usable(project_root: Path) -> bool:
         if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
             return False
     return True
-
-
-def _entries(folder: Path) -> Iterator[str]:
-    """`namespace/xx/key` of every file two folders below `folder` (os.scandir: a build lists thousands)."""
-    for level in _scan(str(folder), dirs=True):
-        for bucket in _scan(level.path, dirs=True):
-            for entry in _scan(bucket.path, dirs=False):
-                yield f"{level.name}/{bucket.name}/{entry.name}"
-
-
-def _scan(path: str, *, dirs: bool) -> list[os.DirEntry[str]]:
-    try:
-        with os.scandir(path) as found:
-            return [e for e in found if e.is_dir(follow_symlinks=False) == dirs]
-    except OSError:
-        return []
 
 
 _ACTIVE: ContextVar[Store | None] = ContextVar("toolgen_cache", default=None)
