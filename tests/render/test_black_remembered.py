@@ -9,7 +9,7 @@ import black
 import pytest
 
 from tests.conftest import _remembered
-from toolgen.render import python as target
+from toolgen.render.python_format import fixed_mode
 
 
 @pytest.mark.skipif(os.environ.get("TOOLGEN_TEST_BLACK") == "fresh", reason="TOOLGEN_TEST_BLACK=fresh turns it off")
@@ -28,13 +28,13 @@ def test_a_text_is_formatted_once_per_mode_and_the_answer_is_blacks() -> None:
 
     remembered = _remembered(counted)
     text = "x = ( 1, )\ndef f( a ):\n  return a\n"
-    first = remembered(text, mode=target.BLACK_MODE)
-    assert first == fresh(text, mode=target.BLACK_MODE) and first != text
-    assert remembered(text, mode=target.BLACK_MODE) == first
+    first = remembered(text, mode=fixed_mode())
+    assert first == fresh(text, mode=fixed_mode()) and first != text
+    assert remembered(text, mode=fixed_mode()) == first
     assert len(calls) == 1
     narrow = black.Mode(line_length=20)
     assert remembered(text, mode=narrow) == fresh(text, mode=narrow)
     assert len(calls) == 2
-    remembered(text, mode=target.BLACK_MODE, lines=[(1, 1)])
-    remembered(text, mode=target.BLACK_MODE, lines=[(1, 1)])
+    remembered(text, mode=fixed_mode(), lines=[(1, 1)])
+    remembered(text, mode=fixed_mode(), lines=[(1, 1)])
     assert len(calls) == 4, "a line range is passed through, never answered from memory"

@@ -11,8 +11,9 @@ from tests.python_support import basic_contracts, build, hostile_contracts, writ
 from toolgen.render import python as target
 from toolgen.render import python_format as fmt
 from toolgen.render.context import PLAIN
+from toolgen.render.python_format import fixed_mode
 
-MODE = target.BLACK_MODE
+MODE = fixed_mode()
 DIGEST = "sha256:" + "0123456789abcdef" * 4
 
 

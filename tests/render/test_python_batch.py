@@ -25,7 +25,7 @@ from toolgen.catalog import Contract, contract_from_document
 from toolgen.importing.repair import repair_schema
 from toolgen.render import python_format as fmt
 from toolgen.render import python_models
-from toolgen.render.python import BLACK_MODE
+from toolgen.render.python_format import fixed_mode
 from toolgen.render.python_models import BATCH_MARK, batch_models, tool_models
 
 PACKAGE = "pkg"
@@ -80,7 +80,7 @@ def _assert_batched_equal(contracts: list[Contract], size: int = 40, black_too: 
             assert made[contract.name] == alone, contract.name
             if black_too:
                 text = "\n".join(alone.imports) + "\n\n\n" + alone.body + "\n"
-                assert fmt.one_pass(text, BLACK_MODE) == fmt.full(text, BLACK_MODE), contract.name
+                assert fmt.one_pass(text, fixed_mode()) == fmt.full(text, fixed_mode()), contract.name
     return batched_tools
 
 

@@ -14,8 +14,9 @@ from tests.python_support import basic_contracts, build, hostile_contracts, writ
 from toolgen.cli import main
 from toolgen.render import python as target
 from toolgen.render import python_format as fmt
+from toolgen.render.python_format import fixed_mode
 
-MODE = target.BLACK_MODE
+MODE = fixed_mode()
 
 
 def _sources(root: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:

@@ -28,6 +28,7 @@ from toolgen.config import load_settings
 from toolgen.render import Artifact, python_checks, python_models
 from toolgen.render import python as target
 from toolgen.render.context import PLAIN, Executor
+from toolgen.render.python_format import fixed_mode
 
 
 @pytest.mark.parametrize("case", ["basic", "hostile"])
@@ -63,7 +64,7 @@ def test_generated_python_is_black_formatted(tmp_path: Path) -> None:
     )
     for path, text in files.items():
         if path.endswith(".py"):
-            assert black.format_str(text, mode=target.BLACK_MODE) == text, path
+            assert black.format_str(text, mode=fixed_mode()) == text, path
     check = subprocess.run(
         [sys.executable, "-m", "black", "--check", "--config", str(REPO / "tests" / "black-default.toml"), "."],
         cwd=folder,

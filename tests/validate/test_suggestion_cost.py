@@ -1,4 +1,4 @@
-""""Did you mean" costs what the findings cost: a clean catalog asks difflib nothing (TG213, TG217).
+""" "Did you mean" costs what the findings cost: a clean catalog asks difflib nothing (TG213, TG217).
 
 The TG217 check ran `difflib.get_close_matches` twice on every key of every schema object (about 22,000
 calls in a cold build of 300 contracts); a JSON Schema keyword can never be a misspelt annotation, so

@@ -27,10 +27,7 @@ import keyword
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-import black
 import jinja2
-from black.mode import TargetVersion
-from black.parsing import InvalidInput
 
 from toolgen.catalog import PERMISSIONS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
@@ -44,7 +41,7 @@ from toolgen.render.python_checks import (
     module_notes_json,
     notes,
 )
-from toolgen.render.python_format import format_masked, format_source
+from toolgen.render.python_format import InvalidSource, fixed_mode, format_masked, format_source
 from toolgen.render.python_imports import import_block
 from toolgen.render.python_layout import (
     LAYOUT_WIDTH,
@@ -73,15 +70,6 @@ from toolgen.versions import installed_version
 BLACK_VERSION = installed_version("black")
 """The black version every generated Python file is formatted with."""
 
-BLACK_MODE = black.Mode(
-    target_versions={TargetVersion.PY311},
-    line_length=88,
-    string_normalization=True,
-    is_pyi=False,
-    magic_trailing_comma=True,
-    preview=False,
-)
-"""The fixed black mode: a project's own black configuration is never read."""
 
 TOOL_IMPORTS: tuple[str, ...] = (
     "from collections.abc import Mapping",
@@ -136,7 +124,7 @@ def format_many(sources: Sequence[str], executor: Executor = PLAIN) -> list[str]
 
 
 def _black(source: str) -> str:
-    return format_source(source, BLACK_MODE)
+    return format_source(source, fixed_mode())
 
 
 def _header(sources: str) -> list[str]:
@@ -195,7 +183,7 @@ def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_
         artifacts, found = together if together is not None else _package(catalog, settings, executor)
     except ModelsMissing as exc:
         return RenderResult(diagnostics=exc.problems)
-    except (jinja2.TemplateError, InvalidInput) as exc:
+    except (jinja2.TemplateError, InvalidSource) as exc:
         return RenderResult(diagnostics=(_template_problem(settings, exc),))
     return RenderResult(artifacts=tuple(sorted(artifacts, key=lambda a: a.path)), diagnostics=tuple(found))
 
@@ -241,7 +229,7 @@ def _tools_together(catalog: Catalog, settings: Settings, executor: Executor) ->
         made = executor.map_batches(
             make, list(catalog), BATCH_SIZE, during=lambda: shared.extend(_shared(catalog, settings, executor))
         )
-    except (ModelsFailed, jinja2.TemplateError, InvalidInput):  # the stage by stage path reports it
+    except (ModelsFailed, jinja2.TemplateError, InvalidSource):  # the stage by stage path reports it
         return None
     return [*shared, *(artifact for artifact, _ in made)], [d for _, found in made for d in found]
 
@@ -256,7 +244,8 @@ def _tool_batch(
 
 def _template_problem(settings: Settings, exc: Exception) -> Diagnostic:
     where = str(settings.templates_dir) if settings.templates_dir is not None else "built-in templates"
-    message = f"python: a template ({where}) failed: {type(exc).__name__}: {exc}"
+    name = "InvalidInput" if isinstance(exc, InvalidSource) else type(exc).__name__  # black's own name for it
+    message = f"python: a template ({where}) failed: {name}: {exc}"
     return Diagnostic(TEMPLATE_FAILED.code, TEMPLATE_FAILED.severity, message, settings.config_file or "")
 
 
@@ -376,7 +365,6 @@ def _init_view(catalog: Catalog, modules: Mapping[str, str]) -> dict[str, Any]:
 
 
 __all__ = [
-    "BLACK_MODE",
     "LAYOUT_WIDTH",
     "RESERVED_MODULES",
     "call_lines",

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-import black
+if TYPE_CHECKING:
+    import black
 
 FMT_OFF = "# fmt: off\n"
 """The line that opens the verbatim region (at the start of a line)."""
@@ -29,9 +31,37 @@ PLACEHOLDER = "_toolgen_verbatim_region_ = None\n"
 """What black sees instead of the region: one short statement, as the region holds statements."""
 
 
+class InvalidSource(ValueError):
+    """Black could not parse a text (its `InvalidInput`, raised again under toolgen's name so that no
+    caller imports black to catch it)."""
+
+
+def fixed_mode() -> black.Mode:
+    """The fixed black mode of every generated Python file: a project's own black configuration is
+    never read. Black is imported here, on first use, not with the target: a build that formats
+    nothing (or only after its other targets went to a forked process) never waits for its import."""
+    import black
+    from black.mode import TargetVersion
+
+    return black.Mode(
+        target_versions={TargetVersion.PY311},
+        line_length=88,
+        string_normalization=True,
+        is_pyi=False,
+        magic_trailing_comma=True,
+        preview=False,
+    )
+
+
 def full(source: str, mode: black.Mode) -> str:
     """Black over the whole text, as `black` itself formats a file (the reference the shortcut must equal)."""
-    return black.format_str(source, mode=mode)
+    import black
+    from black.parsing import InvalidInput
+
+    try:
+        return black.format_str(source, mode=mode)
+    except InvalidInput as exc:
+        raise InvalidSource(str(exc)) from exc
 
 
 def one_pass(source: str, mode: black.Mode) -> str:
@@ -39,7 +69,13 @@ def one_pass(source: str, mode: black.Mode) -> str:
     text, to settle code whose first result black would still change (optional parentheses meeting
     trailing commas it added); on model code the first result is final, so the second pass only
     doubles the cost (tests hold the two equal over every tool of the corpora)."""
-    return black._format_str_once(source, mode=mode)  # black is pinned exactly
+    import black
+    from black.parsing import InvalidInput
+
+    try:
+        return black._format_str_once(source, mode=mode)  # black is pinned exactly
+    except InvalidInput as exc:
+        raise InvalidSource(str(exc)) from exc
 
 
 def format_source(source: str, mode: black.Mode) -> str:

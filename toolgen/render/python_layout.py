@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from black.strings import str_width
-
 from toolgen.catalog import Contract
 
 LAYOUT_WIDTH = 88
@@ -59,7 +57,17 @@ def pyblock(value: Any, indent: int = 0) -> str:
 
 
 def _fits(indent: int, text: str) -> bool:
-    return indent + str_width(text) <= LAYOUT_WIDTH
+    return indent + _width(text) <= LAYOUT_WIDTH
+
+
+def _width(text: str) -> int:
+    """Black's width of a line: its length when ASCII, else black's own count (East Asian Width),
+    black imported only then."""
+    if text.isascii():
+        return len(text)
+    from black.strings import str_width
+
+    return str_width(text)
 
 
 def call_lines(function: str, args: Sequence[str], indent: int, end: str = ",") -> list[str]:
