@@ -41,6 +41,9 @@ class Remembered:
     """Entry key -> its decoded value, for the files read so far."""
     _pending: set[str] = field(default_factory=set)
     """Keys whose checks were made by this build and are not stored yet."""
+    _keys: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    """(path, format, text) -> entry key: each file's key is asked for four times a build, and each
+    time would hash its whole text again."""
 
     def parse(self, rel: str, text: str, fmt: str) -> Any:
         """`load.parse_text(text, fmt)`, the TOML data read back from the entry when there is one."""
@@ -51,7 +54,7 @@ class Remembered:
 
     def checked(self, document: RawDocument) -> Checked | None:
         """The document's own checks remembered for its text, if any."""
-        entry = self._found.get(_key(document.rel, document.text, document.format))
+        entry = self._found.get(self._key(document))
         try:
             return _decode_checked(entry["checked"]) if entry is not None else None
         except (KeyError, TypeError, ValueError, AttributeError):
@@ -59,20 +62,20 @@ class Remembered:
 
     def digest(self, document: RawDocument) -> str | None:
         """The contract digest remembered for this document's text, if any."""
-        entry = self._found.get(_key(document.rel, document.text, document.format))
+        entry = self._found.get(self._key(document))
         value = entry.get("digest") if entry is not None else None
         return value if isinstance(value, str) and value.startswith("sha256:") else None
 
     def note(self, document: RawDocument, checked: Checked) -> None:
         """Remember the checks just made for a document; `keep` stores them once its digest is known."""
-        key = _key(document.rel, document.text, document.format)
+        key = self._key(document)
         self._found[key] = {"checked": _encode_checked(checked)}
         self._pending.add(key)
 
     def keep(self, document: RawDocument, digest: str | None) -> None:
         """Store the entry of a document whose checks were just made or whose digest is new (None:
         its contract was not made, since the catalog has errors); nothing when it is stored as it is."""
-        key = _key(document.rel, document.text, document.format)
+        key = self._key(document)
         value = self._found.get(key)
         if value is None or (key not in self._pending and (digest is None or value.get("digest") == digest)):
             return
@@ -83,8 +86,17 @@ class Remembered:
         self._found[key] = value
         self.store.put(NAMESPACE, key, json.dumps(value, ensure_ascii=False, separators=(",", ":")))
 
+    def _key(self, document: RawDocument) -> str:
+        return self._key_of(document.rel, document.text, document.format)
+
+    def _key_of(self, rel: str, text: str, fmt: str) -> str:
+        known = self._keys.get((rel, fmt, text))
+        if known is None:
+            known = self._keys[(rel, fmt, text)] = _key(rel, text, fmt)
+        return known
+
     def _entry(self, rel: str, text: str, fmt: str) -> dict[str, Any] | None:
-        key = _key(rel, text, fmt)
+        key = self._key_of(rel, text, fmt)
         found = self.store.get(NAMESPACE, key)
         if found is None:
             return None
