@@ -103,9 +103,12 @@ def test_the_fast_path_record_trusts_only_files_the_plan_just_verified(tmp_path:
     assert state.is_file()  # every file verified moments ago: recorded without reading them again
     state.unlink()
     edited = next(settings.output_dir.rglob("*.md"))
-    edited.write_text(edited.read_text() + "edited by hand\n")  # its stat moves: it is read again
+    edited.write_text(edited.read_text() + "edited by hand\n")  # after the plan verified it
     fastpath.record(settings, key, (), 4, change.files, verified=change.verified)
-    assert not state.exists()
+    rel = edited.relative_to(settings.output_dir).as_posix()
+    assert fastpath.trusted(settings)[rel][0] == change.verified[rel] != write.file_stat(edited)  # as verified
+    assert fastpath.lookup(settings, key) is None  # so no shortcut vouches for the edited file
+    assert CliRunner().invoke(main, ["-C", str(root), "check"]).exit_code == 1
 
 
 @pytest.mark.slow  # ~10 s: six builds of the repo catalog

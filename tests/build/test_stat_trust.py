@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from benchmarks import synth_catalog
-from toolgen.build import cache, fastpath, write
+from toolgen.build import cache, fastpath, pipeline, write
 from toolgen.cli import main
 from toolgen.config import load_settings
 
@@ -169,3 +169,46 @@ def test_a_damaged_record_trusts_nothing(tmp_path: Path) -> None:
     path = root / cache.CACHE_DIR / fastpath.STATE
     path.write_bytes(path.read_bytes().replace(b'"stats"', b'"stat!"', 1))
     assert fastpath.trusted(settings) == {}
+
+
+def _reworded(root: Path, index: int) -> None:
+    doc = synth_catalog.contract(index)
+    doc["description"] += " Reworded."
+    next((root / "contracts").rglob(f"{doc['name']}.json")).write_text(json.dumps(doc), encoding="utf-8")
+
+
+def test_a_trusted_file_the_build_changes_is_planned_without_a_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file whose stat still vouches for the bytes the last build wrote is known to differ from a
+    new artifact by its digest alone; the plan names what it held (for the journal) all the same."""
+    root = _project(tmp_path / "p", 4)
+    _reworded(root, 1)
+    settings, _ = load_settings(root)
+    with cache.session(root):
+        result = pipeline.generate(settings)
+    trusted = fastpath.trusted(settings)
+    before = {rel: write.file_digest(root / "generated" / rel) for rel in trusted}
+    read = _count_reads(monkeypatch)
+    digests: list[Path] = []
+    real = write.file_digest
+    monkeypatch.setattr(write, "file_digest", lambda path: digests.append(path) or real(path))
+    change = write.plan(result.artifacts, settings.output_dir, trusted=trusted)
+    assert "catalog.json" in change.write and "catalog.json" in trusted
+    manifest = root / "generated" / write.MANIFEST
+    assert (read, digests) == ([write.MANIFEST], [manifest])  # only the manifest, which no record vouches for
+    assert {rel: change.before[rel] for rel in change.write if rel in trusted} == {
+        rel: before[rel] for rel in change.write if rel in trusted
+    }
+    assert change.edited == () and change.foreign == ()
+
+
+def test_an_edit_keeping_size_and_mtime_of_a_file_the_build_changes_is_refused(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p")
+    catalog = root / "generated" / "catalog.json"
+    _same_size_edit_keeping_mtime(catalog)
+    edited = catalog.read_bytes()
+    _reworded(root, 2)
+    code, output = _invoke(root, "build")
+    assert code == 1 and "TG132" in output and "catalog.json" in output
+    assert catalog.read_bytes() == edited

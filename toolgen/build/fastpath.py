@@ -214,8 +214,9 @@ def record(
 ) -> None:
     """Remember a successful build whose output folder now holds exactly `files` (manifest included).
 
-    `verified` holds the stat of files the plan just compared byte for byte and left alone; one
-    whose stat has not moved since is not read again."""
+    `verified` holds the stat of files the plan just compared byte for byte and left alone: that
+    stat is recorded as it is, unread and not taken again (a file changed since has another, which
+    `lookup` and the writer's trust compare, so it is read then)."""
     if key is None or MANIFEST not in files:
         return
     document = {
@@ -230,10 +231,11 @@ def record(
         stats: dict[str, Stat] = {}
         checked = verified or {}
         for rel in sorted(files):
+            if rel in checked:  # compared byte for byte at this stat: any change since moves it
+                stats[rel] = checked[rel]
+                continue
             target = settings.output_dir / rel
             stats[rel] = file_stat(target)
-            if checked.get(rel) == stats[rel]:
-                continue
             if not files.same_on_disk(rel, target) or file_stat(target) != stats[rel]:
                 return
     except OSError:

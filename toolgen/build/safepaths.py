@@ -115,7 +115,7 @@ Stat = tuple[int, int, int, int]
 """What `file_stat` gives: size, modification time (ns), inode, status change time (ns)."""
 
 
-def file_stat(path: Path) -> Stat:
+def file_stat(path: str | Path) -> Stat:
     """What changes whenever a file is written or replaced: size, modification time (ns), inode
     (of the path itself: a symlink put in a file's place has its own) and the status change time,
     which every write moves and no program can set back (`touch` and `cp -p` restore the mtime)."""
@@ -123,7 +123,7 @@ def file_stat(path: Path) -> Stat:
     return (info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
 
 
-def stat_or_none(path: Path) -> Stat | None:
+def stat_or_none(path: str | Path) -> Stat | None:
     """`file_stat`, or None when the path cannot be read."""
     try:
         return file_stat(path)

@@ -236,9 +236,13 @@ class _Sorting:
 
     def place(self, path: str, files: Files, owned: Mapping[str, str], probe: Probe) -> None:
         """Sort one file of the build: unchanged, missing, to overwrite (and whether it may be), or blocked."""
-        if self._still_trusted(path, files, probe):
-            self.unchanged.append(path)
-            self.verified[path] = self.trusted[path][0]
+        holds = self._held(path, probe)
+        if holds is not None:  # the bytes on disk are known by their stat: compared without a read
+            if holds == files.digest(path):
+                self.unchanged.append(path)
+                self.verified[path] = self.trusted[path][0]
+            else:
+                self._changed(path, holds, owned)
             return
         state, where = probe.state(path)
         target = probe.root / path
@@ -256,21 +260,26 @@ class _Sorting:
             if before is not None and stat_or_none(target) == before:
                 self.verified[path] = before
             return
+        self._changed(path, file_digest(target), owned)
+
+    def _changed(self, path: str, digest: str, owned: Mapping[str, str]) -> None:
+        """`path` holds other bytes (of `digest`) than the build made: written, if it may be."""
         self.write.append(path)
         self.changed.append(path)
-        self.before[path] = digest = file_digest(target)
+        self.before[path] = digest
         if path != MANIFEST and path not in owned:
             self.foreign.append(path)
         elif path != MANIFEST and owned[path] != digest:
             self.edited.append(path)
 
-    def _still_trusted(self, path: str, files: Files, probe: Probe) -> bool:
-        """Whether `path` is a trusted file (`plan`) whose artifact has the digest it holds, reached
-        through real folders, with the stat the trust was given for."""
+    def _held(self, path: str, probe: Probe) -> str | None:
+        """The digest of what a trusted file (`plan`) holds, when it is reached through real folders
+        and has the stat the trust was given for; None when it must be read to be known."""
         known = self.trusted.get(path)
-        if known is None or path == MANIFEST or known[1] != files.digest(path):
-            return False
-        return probe.folder(path.rpartition("/")[0]) is None and stat_or_none(probe.root / path) == known[0]
+        if known is None or path == MANIFEST or probe.folder(path.rpartition("/")[0]) is not None:
+            return None
+        # a plain string path: a plan stats every file of the build, and pathlib's joins cost more
+        return known[1] if stat_or_none(f"{probe.root}/{path}") == known[0] else None
 
     def orphan(self, path: str, owned: Mapping[str, str], probe: Probe) -> None:
         """A file the manifest lists and the build no longer makes: removed only if it is a regular
