@@ -20,7 +20,7 @@ import pytest
 from tests.build_support import run as run_once
 from tests.build_support import tree
 from tests.factory import contract, write_json
-from toolgen.build import cache, pruning
+from toolgen.build import cache, memo, pruning
 from toolgen.render import python
 
 CACHE = ".toolgen-cache"
@@ -88,7 +88,14 @@ def _rewrite_body(path: Path, change: Callable[[bytes], bytes]) -> None:
 
 def _edit(paths: list[Path], others: dict[str, list[Path]]) -> None:
     for path in paths:
-        _rewrite_body(path, lambda body: json.dumps(_edited(json.loads(body))[0]).encode())
+        _rewrite_body(path, _edited_body)
+
+
+def _edited_body(body: bytes) -> bytes:
+    """The body with its first text changed: a value of JSON data, or a raw text (`memo.RAW`)."""
+    if body.startswith(memo.RAW.encode()):
+        return body.replace(b"e", b"E", 1) + b" (edited)"
+    return json.dumps(_edited(json.loads(body))[0]).encode()
 
 
 def _truncate(paths: list[Path], others: dict[str, list[Path]]) -> None:

@@ -44,10 +44,11 @@ class Building:
         compute_many: Callable[[Sequence[T]], Sequence[R]],
         encode: Callable[[R], Any],
         decode: Callable[[Any], R],
+        raw: bool = False,
     ) -> list[R]:
         """`memo.memo_many`."""
         return memo.memo_many(
-            namespace, items, parts_of=parts_of, compute_many=compute_many, encode=encode, decode=decode
+            namespace, items, parts_of=parts_of, compute_many=compute_many, encode=encode, decode=decode, raw=raw
         )
 
     def keep(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> None:

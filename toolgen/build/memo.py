@@ -31,6 +31,16 @@ R = TypeVar("R")
 DECODE_ERRORS = (ValueError, TypeError, KeyError, IndexError)
 """What a `decode` raises for an entry of the wrong shape: a miss. Anything else is a bug."""
 
+RAW = "raw\n"
+"""How a `raw` entry's text begins: an entry of JSON data (or anything else) is then no raw text."""
+
+
+def _raw(text: str) -> str:
+    """The text a `raw` entry holds; ValueError for an entry that is not one."""
+    if not text.startswith(RAW):
+        raise ValueError("the cached value is not a raw text")
+    return text[len(RAW) :]
+
 
 def unknown(namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> int:
     """How many of `items` have no entry in the open session's store (all, without a session).
@@ -58,13 +68,17 @@ def memo_many(
     compute_many: Callable[[Sequence[T]], Sequence[R]],
     encode: Callable[[R], Any],
     decode: Callable[[Any], R],
+    raw: bool = False,
 ) -> list[R]:
-    """`compute_many(items)`, computing only the items whose results are not cached (in one batch)."""
+    """`compute_many(items)`, computing only the items whose results are not cached (in one batch).
+
+    An entry holds `encode(value)` as JSON text, or with `raw` the text `encode` made as it is (the
+    entry is sealed either way, and a `decode` that refuses what it reads makes it a miss)."""
     store = active()
     if store is None:
         return list(compute_many(items))
     keyed = [(item, key_of(namespace, parts_of(item))) for item in items]
-    return _memo_keyed(store, namespace, keyed, compute_many, encode, decode)
+    return _memo_keyed(store, namespace, keyed, compute_many, encode, decode, raw=raw)
 
 
 def _memo_keyed(  # noqa: PLR0917
@@ -74,6 +88,8 @@ def _memo_keyed(  # noqa: PLR0917
     compute_many: Callable[[Sequence[T]], Sequence[R]],
     encode: Callable[[R], Any],
     decode: Callable[[Any], R],
+    *,
+    raw: bool = False,
 ) -> list[R]:
     """`memo_many` over (item, key) pairs."""
     found: dict[int, R] = {}
@@ -82,13 +98,15 @@ def _memo_keyed(  # noqa: PLR0917
         if text is None:
             continue
         try:
-            found[index] = decode(json.loads(text))
+            found[index] = decode(_raw(text) if raw else json.loads(text))
         except DECODE_ERRORS:
             store.hits -= 1
             store.miss(namespace)
     missing = [i for i in range(len(keyed)) if i not in found]
     for index, value in zip(missing, compute_many([keyed[i][0] for i in missing]), strict=True):
-        store.put(namespace, keyed[index][1], json.dumps(encode(value), ensure_ascii=False, separators=(",", ":")))
+        encoded = encode(value)
+        text = RAW + encoded if raw else json.dumps(encoded, ensure_ascii=False, separators=(",", ":"))
+        store.put(namespace, keyed[index][1], text)
         found[index] = value
     return [found[i] for i in range(len(keyed))]
 

@@ -44,5 +44,6 @@ def _tools(catalog: Catalog, context: RenderContext) -> Iterable[Any]:
         compute_many=lambda todo: [jsontext.encode(c.to_json()).text for c in todo],
         encode=str,
         decode=as_text,
+        raw=True,
     )
     return [jsontext.Raw(text) for text in texts]

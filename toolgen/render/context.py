@@ -48,9 +48,12 @@ class Executor(Protocol):
         compute_many: Callable[[Sequence[T]], Sequence[R]],
         encode: Callable[[R], Any],
         decode: Callable[[Any], R],
+        raw: bool = False,
     ) -> list[R]:
         """`compute_many(items)`; an item whose key (`namespace` and `parts_of(item)`) was computed
-        before may be read back instead (`encode` makes a value JSON data, `decode` reverses it)."""
+        before may be read back instead (`encode` makes a value JSON data, `decode` reverses it).
+        With `raw`, `encode` makes a text, kept as it is, and `decode` gets that text back: a long
+        text costs more to decode from a JSON string than everything else of reading it."""
 
     def memo_files(
         self,
@@ -104,6 +107,7 @@ class Plain:
         compute_many: Callable[[Sequence[T]], Sequence[R]],
         encode: Callable[[R], Any],
         decode: Callable[[Any], R],
+        raw: bool = False,
     ) -> list[R]:
         """`compute_many(items)`."""
         return list(compute_many(items))

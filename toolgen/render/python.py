@@ -120,6 +120,7 @@ def format_many(sources: Sequence[str], executor: Executor = PLAIN) -> list[str]
         compute_many=lambda todo: executor.map(_black, todo),
         encode=str,
         decode=as_text,
+        raw=True,
     )
 
 
@@ -285,6 +286,7 @@ def _shared(catalog: Catalog, settings: Settings, executor: Executor) -> list[Ar
         compute_many=lambda todo: [_render(settings, f"python/{name}.py.jinja", view, executor) for name in todo],
         encode=str,
         decode=as_text,
+        raw=True,
     )
     shared = [Artifact(f"{base}{name}.py", text) for name, text in zip(SHARED, texts, strict=True)]
     init = _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules), executor, catalog.digest)

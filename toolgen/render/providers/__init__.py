@@ -16,6 +16,7 @@ pipeline hands to the docs target when both run. Nothing is kept between calls.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -103,30 +104,58 @@ def _tool_parts(
         parts_of=lambda c: (shared[0], c.source, c.digest, *shared[1:]),
         compute_many=compute,
         encode=_encode_part,
-        decode=lambda data: _part(data, specs),
+        decode=lambda text: _part(text, specs),
+        raw=True,
     )
 
 
-def _encode_part(part: Mapping[str, Any]) -> dict[str, Any]:
-    """A tool part as JSON data (its diagnostics as JSON objects)."""
-    return {name: {**mine, "diagnostics": [d.as_json() for d in mine["diagnostics"]]} for name, mine in part.items()}
+def _encode_part(part: Mapping[str, Any]) -> str:
+    """A tool part as one text: a line of JSON with each provider's diagnostics, notes and the
+    length of each of its entries, then the entries' texts as they are. The texts are JSON already;
+    escaped again into JSON strings, reading 1,000 parts back cost more than assembling the files."""
+    head: dict[str, Any] = {}
+    for name, mine in part.items():
+        head[name] = {
+            "files": list(mine["entries"]),
+            "lengths": [len(text) for text in mine["entries"].values()],
+            "diagnostics": [d.as_json() for d in mine["diagnostics"]],
+            "notes": mine["notes"],
+        }
+    texts = "".join(text for mine in part.values() for text in mine["entries"].values())
+    return json.dumps(head, ensure_ascii=False, separators=(",", ":")) + "\n" + texts
 
 
-def _part(data: Any, specs: Sequence[Spec]) -> dict[str, Any]:
-    """A cached tool part, checked to have every provider's entries, diagnostics and notes, its
-    diagnostics made objects once (a part of any other shape is a miss, never a crash later)."""
-    if not isinstance(data, dict) or not all(_is_part(data.get(spec.name), spec) for spec in specs):
+def _part(text: str, specs: Sequence[Spec]) -> dict[str, Any]:
+    """A cached tool part (`_encode_part`), checked to have every provider's entries, diagnostics and
+    notes, its texts exactly filling the rest, its diagnostics made objects once (a part of any other
+    shape is a miss, never a crash later)."""
+    line, newline, body = text.partition("\n")
+    head = json.loads(line)
+    if not newline or not isinstance(head, dict) or not all(_is_head(head.get(spec.name), spec) for spec in specs):
         raise TypeError("a cached provider entry is not of the shape toolgen stores")
-    for spec in specs:  # from_json raises on a malformed diagnostic, which makes the entry a miss too
-        data[spec.name]["diagnostics"] = [Diagnostic.from_json(d) for d in data[spec.name]["diagnostics"]]
-    return data
+    part: dict[str, Any] = {}
+    start = 0
+    for name, mine in head.items():  # the texts follow in the order the line lists them
+        entries: dict[str, str] = {}
+        for file, length in zip(mine["files"], mine["lengths"], strict=True):
+            entries[file], start = body[start : start + length], start + length
+        # from_json raises on a malformed diagnostic, which makes the entry a miss too
+        part[name] = {"entries": entries, "diagnostics": [Diagnostic.from_json(d) for d in mine["diagnostics"]]}
+        part[name]["notes"] = mine["notes"]
+    if start != len(body) or len(part) != len(specs):
+        raise ValueError("a cached provider entry's texts do not fill it")
+    return part
 
 
-def _is_part(value: Any, spec: Spec) -> bool:
-    if not isinstance(value, dict) or not isinstance(value.get("entries"), dict):
+def _is_head(value: Any, spec: Spec) -> bool:
+    if not isinstance(value, dict):
         return False
-    entries, diagnostics, notes = value["entries"], value.get("diagnostics"), value.get("notes")
-    if not all(file in spec.files and isinstance(text, str) for file, text in entries.items()):
+    files, lengths, diagnostics, notes = (value.get(k) for k in ("files", "lengths", "diagnostics", "notes"))
+    if not isinstance(files, list) or not isinstance(lengths, list) or len(files) != len(lengths):
+        return False
+    if not all(file in spec.files for file in files) or len(set(files)) != len(files):
+        return False
+    if not all(type(n) is int and n >= 0 for n in lengths):
         return False
     return isinstance(diagnostics, list) and isinstance(notes, list) and all(isinstance(n, str) for n in notes)
 
