@@ -44,7 +44,12 @@ def test_a_large_build_holds_each_file_compressed() -> None:
 def test_a_smaller_build_holds_each_artifact_as_it_is_with_its_digest() -> None:
     artifact = Artifact("x.json", "[\n  2\n]")
     loose = outputs.held(artifact)
-    assert isinstance(loose, outputs.Loose) and loose.artifact is artifact
+    assert isinstance(loose, outputs.Loose) and (loose.path, loose.text, loose.data()) == (
+        "x.json",
+        "[\n  2\n]",
+        b"[\n  2\n]\n",
+    )
+    assert outputs.held(Artifact("n", "ends\n")).text == "ends\n" and outputs.held(Artifact("e", "")).text == ""
     assert loose.digest == "sha256:" + hashlib.sha256(b"[\n  2\n]\n").hexdigest()
     assert outputs.held(loose, pack=True) is loose and b"".join(loose.chunks()) == artifact.data()
     odd = outputs.held(Artifact("odd", "\ud800"))
@@ -79,7 +84,8 @@ def test_plan_makes_each_file_from_its_artifact_when_read(tmp_path: Path) -> Non
     assert sorted(change.files) == [write.MANIFEST, "one.txt", "two.txt"] and len(change.files) == 3
     for artifact in artifacts:
         assert change.files[artifact.path] == artifact.data()
-        assert change.files._artifacts[artifact.path].artifact is artifact  # type: ignore[attr-defined]  # never as bytes
+        made = change.files._artifacts[artifact.path]  # held once, as its bytes, not beside its text
+        assert isinstance(made, outputs.Loose) and made.body == artifact.data()
     write.apply(change)
     assert (tmp_path / "out" / "two.txt").read_bytes() == b"2\n"
     edited = write.plan([Artifact("one.txt", "1\n"), Artifact("two.txt", "3\n")], tmp_path / "out")

@@ -59,32 +59,41 @@ class Output(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Loose:
-    """An artifact held as it is, with the digest of its bytes."""
+    """An artifact held as its bytes, encoded once, with their digest: the writer, the digest and
+    the trip back from a forked process all take bytes, and a text of megabytes (a provider file,
+    catalog.json) was encoded again by each."""
 
-    artifact: Artifact
-    digest: str
+    path: str
+    body: bytes | str = field(repr=False)
+    """The bytes (`Artifact.data`); the text itself only when it cannot be encoded (`data()` raises then)."""
+    digest: str = field(repr=False)
+    """`sha256:<hex>` of the bytes ("" when the text cannot be encoded)."""
+    newline_added: bool = field(default=False, repr=False)
+    """Whether the bytes end in a newline the text did not (`text` gives the text as rendered)."""
 
     @classmethod
     def of(cls, artifact: Artifact) -> Loose:
         """`artifact` and its digest ("" when its text is not valid Unicode: writing it fails)."""
         try:
-            return cls(artifact, f"sha256:{hashlib.sha256(artifact.data()).hexdigest()}")
+            data = artifact.data()
         except UnicodeEncodeError:
-            return cls(artifact, "")
-
-    @property
-    def path(self) -> str:
-        """The artifact's path."""
-        return self.artifact.path
+            return cls(artifact.path, artifact.text, "")
+        digest = f"sha256:{hashlib.sha256(data).hexdigest()}"
+        return cls(artifact.path, data, digest, not artifact.text.endswith("\n"))
 
     @property
     def text(self) -> str:
-        """The artifact's text."""
-        return self.artifact.text
+        """The artifact's text, as the target rendered it."""
+        if isinstance(self.body, str):
+            return self.body
+        text = self.body.decode("utf-8")
+        return text[:-1] if self.newline_added else text
 
     def data(self) -> bytes:
         """`Artifact.data`."""
-        return self.artifact.data()
+        if isinstance(self.body, str):
+            return Artifact(self.path, self.body).data()  # raises: the text cannot be encoded
+        return self.body
 
     def chunks(self, size: int = 1 << 20) -> Iterator[bytes]:
         """The bytes in one piece."""
