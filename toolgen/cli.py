@@ -92,7 +92,7 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
         summary(built_line(state.contracts, out, unchanged=state.files, seconds=seconds, fast=True), fmt)
         return
     with cache.session(settings.root, enabled=not no_cache) as store, progress_bar(settings) as step:
-        result = pipeline.generate(settings, progress=step)
+        result = pipeline.generate(settings, progress=step, read=probe.reader() if probe is not None else None)
         if not result.ok:
             emit_unless_json(result.diagnostics, fmt)
             build_result(fmt, result.diagnostics, out, contracts=0, unchanged=0, ok=False)
@@ -151,7 +151,7 @@ def check(ctx: Context, fmt: str, no_cache: bool) -> None:
         summary(f"{out}/ is up to date ({plural(recorded.files, 'file')}; no input changed since the last build)", fmt)
         return
     with cache.session(settings.root, enabled=not no_cache):
-        result = pipeline.generate(settings)
+        result = pipeline.generate(settings, read=probe.reader() if probe is not None else None)
     if not result.ok:
         check_result(fmt, result.diagnostics, out, ok=False)
         click.echo(f"toolgen: contracts are invalid ({counts(result.diagnostics)})", err=True)

@@ -107,11 +107,19 @@ def parse_file(rel: str, text: str, fmt: str) -> Any:
     return parse_text(text, fmt)
 
 
-def load_file(path: Path, settings: Settings, parse: Parse = parse_file) -> tuple[RawDocument | None, list[Diagnostic]]:
-    """Read and parse one contract file (`parse`: `parse_file`, or what gives the same data)."""
+Read = Callable[[Path], bytes]
+"""A contract file's path -> its bytes, raising what `read_contract_bytes` raises (the no-change
+probe hands one that gives the bytes it already read)."""
+
+
+def load_file(
+    path: Path, settings: Settings, parse: Parse = parse_file, read: Read | None = None
+) -> tuple[RawDocument | None, list[Diagnostic]]:
+    """Read and parse one contract file (`parse`: `parse_file`, or what gives the same data;
+    `read`: `read_contract_bytes`, or what gives the same bytes)."""
     rel = settings.rel(path)
     fmt = path.suffix[1:].lower()
-    raw, text, problem = _read_text(path, rel)
+    raw, text, problem = _read_text(path, rel, read or read_contract_bytes)
     if problem is not None:
         return None, [problem]
     try:
@@ -132,10 +140,10 @@ def load_file(path: Path, settings: Settings, parse: Parse = parse_file) -> tupl
     return RawDocument(path=path, rel=rel, format=fmt, text=text, data=data, locate=locate, digest=digest), []
 
 
-def _read_text(path: Path, rel: str) -> tuple[bytes, str, Diagnostic | None]:
+def _read_text(path: Path, rel: str, read: Read) -> tuple[bytes, str, Diagnostic | None]:
     """The bytes of a contract file and their text (BOM dropped), or the TG101/TG127 that stops it."""
     try:
-        raw = read_contract_bytes(path)
+        raw = read(path)
     except TooLarge as exc:
         message = f"file is {exc.size:,} bytes; a contract may be at most {MAX_FILE_BYTES:,}"
         return b"", "", _error("TG127", rel, message)
@@ -242,12 +250,14 @@ def _surrogate(rel: str, pointer: str, what: str, text: str, locate: Locate) -> 
     return Diagnostic("TG137", Severity.ERROR, message, rel, pointer, line, column)
 
 
-def load_documents(settings: Settings, parse: Parse = parse_file) -> tuple[list[RawDocument], list[Diagnostic]]:
-    """Discover and parse every contract of the project (`parse`: as `load_file` takes it)."""
+def load_documents(
+    settings: Settings, parse: Parse = parse_file, read: Read | None = None
+) -> tuple[list[RawDocument], list[Diagnostic]]:
+    """Discover and parse every contract of the project (`parse`, `read`: as `load_file` takes them)."""
     paths, problems = discover(settings.contracts_dir, settings)
     documents: list[RawDocument] = []
     for path in paths:
-        document, file_problems = load_file(path, settings, parse)
+        document, file_problems = load_file(path, settings, parse, read)
         problems.extend(file_problems)
         if document is not None:
             documents.append(document)

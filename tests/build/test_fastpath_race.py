@@ -1,7 +1,9 @@
 """The no-change shortcut vouches only for the bytes that were read to make the output.
 
-A contract that changes after the shortcut's first look and is put back after the build read it
-must not leave `generated/` holding the passing text while `build` and `check` answer "nothing changed".
+A contract that changes after the shortcut's first look and is put back while the build runs must
+not leave `generated/` holding the passing text while `build` and `check` answer "nothing changed".
+The build loads the bytes the shortcut's probe read (`fastpath.Inputs.reader`), so the passing text
+is never built: the output is the probed contract's, and `check` vouches for it rightly.
 """
 
 from __future__ import annotations
@@ -44,12 +46,11 @@ def test_a_contract_changed_and_put_back_during_a_build_is_not_taken_as_current(
     monkeypatch.setattr(load, "load_file", racing)
     assert run(project, "build")[0] == 0
     monkeypatch.undo()
-    assert raced and "Only for a moment." in (project / "generated" / "docs" / "echo_text.md").read_text()
+    assert raced and "Only for a moment." not in (project / "generated" / "docs" / "echo_text.md").read_text()
     code, stdout, _ = run(project, "check")
-    assert code == 1 and "docs/echo_text.md" in stdout, "check must not vouch for the passing text"
+    assert code == 0, stdout  # it holds what the contracts say, which check may vouch for
     code, stdout, _ = run(project, "build")
-    assert code == 0 and "nothing changed" not in stdout
-    assert "Only for a moment." not in (project / "generated" / "docs" / "echo_text.md").read_text()
+    assert code == 0 and "Only for a moment." not in (project / "generated" / "docs" / "echo_text.md").read_text()
     fresh = project.parent / "fresh"
     (fresh / "contracts").mkdir(parents=True)
     for path in (project / "contracts").iterdir():

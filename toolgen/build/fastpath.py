@@ -25,8 +25,8 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolgen.build import cache
@@ -73,6 +73,19 @@ class Inputs:
     key: str | None
     base: str
     templates: str
+    contents: dict[Path, bytes] = field(default_factory=dict, repr=False, compare=False)
+    """The bytes of every contract file read, by path: the build that follows loads these (`reader`)
+    instead of reading each file again, and so builds exactly the inputs `key` names."""
+
+    def reader(self) -> Callable[[Path], bytes]:
+        """`load.read_contract_bytes` for the build after this probe: each file's bytes as the probe
+        read them, handed over once (then dropped), else read now."""
+
+        def read(path: Path) -> bytes:
+            data = self.contents.pop(path, None)
+            return data if data is not None else read_contract_bytes(path)
+
+        return read
 
 
 def probe(settings: Settings) -> Inputs:
@@ -86,12 +99,14 @@ def probe(settings: Settings) -> Inputs:
     if problems:  # the full build reports them
         return found
     inputs: list[tuple[str, str]] = []
+    contents: dict[Path, bytes] = {}
     for rel, path in paths:
         try:
-            inputs.append((rel, hashlib.sha256(read_contract_bytes(path)).hexdigest()))
+            contents[path] = read_contract_bytes(path)
         except OSError:
             return found
-    return Inputs(_key(found.base, inputs), found.base, templates)
+        inputs.append((rel, hashlib.sha256(contents[path]).hexdigest()))
+    return Inputs(_key(found.base, inputs), found.base, templates, contents)
 
 
 def input_key(settings: Settings) -> str | None:

@@ -20,7 +20,7 @@ from toolgen.build.parallel import Workers
 from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, Severity, has_errors, resolve_severities, sort_diagnostics
-from toolgen.load import RawDocument, load_documents, located, parse_file
+from toolgen.load import RawDocument, Read, load_documents, located, parse_file
 from toolgen.render import File, RenderResult, targets
 from toolgen.render.context import RenderContext
 
@@ -43,15 +43,18 @@ class Generated:
         return not has_errors(self.diagnostics)
 
 
-def load_catalog(settings: Settings) -> tuple[Catalog | None, list[Diagnostic], list[RawDocument]]:
-    """Load and validate every contract; the catalog is None when any contract has an error.
+def load_catalog(
+    settings: Settings, read: Read | None = None
+) -> tuple[Catalog | None, list[Diagnostic], list[RawDocument]]:
+    """Load and validate every contract (`read`: as `load.load_file` takes it); the catalog is None
+    when any contract has an error.
 
     When there is a catalog, the documents returned no longer hold their parsed `data` (their text
     and locator remain, to place diagnostics). In a cache session each file's own checks, contract
     digest and TOML data are remembered (`loadcache`)."""
     store = cache.active()
     remembered = loadcache.Remembered(store) if store is not None else None
-    documents, problems = load_documents(settings, remembered.parse if remembered is not None else parse_file)
+    documents, problems = load_documents(settings, remembered.parse if remembered is not None else parse_file, read)
     problems.extend(validate_all(documents, settings, remembered))
     problems = sort_diagnostics(problems)
     if has_errors(problems):
@@ -96,14 +99,17 @@ def validate_all(
     return validate.validate_documents(documents, settings, own)
 
 
-def generate(settings: Settings, *, progress: Callable[[str], None] | None = None) -> Generated:
+def generate(
+    settings: Settings, *, progress: Callable[[str], None] | None = None, read: Read | None = None
+) -> Generated:
     """Validate and render every configured target in memory.
 
     `progress`, when given, is called with the name of each step as it finishes ("validate", then
-    each target), for a progress bar.
+    each target), for a progress bar; `read` gives each contract file's bytes (`load.Read`: the
+    no-change probe's, which then need no second read).
     """
     step = progress or _quiet
-    catalog, problems, documents = load_catalog(settings)
+    catalog, problems, documents = load_catalog(settings, read)
     step("validate")
     if catalog is None:
         return Generated(settings, tuple(problems))
