@@ -153,7 +153,20 @@ WAYS = {
     "binary": _binary,
     "empty": _empty,
 }
-KINDS = ["contract", "models", "module", "shared", "black", "docs", "providers", "catalog", "state", "record", "used"]
+KINDS = [
+    "contract",
+    "models",
+    "module",
+    "shared",
+    "black",
+    "docs",
+    "providers",
+    "catalog",
+    "state",
+    "record",
+    "used",
+    "black-pass",
+]
 
 
 @pytest.fixture(scope="module")

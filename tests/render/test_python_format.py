@@ -13,6 +13,7 @@ from tests.conftest import REPO
 from tests.python_support import basic_contracts, build, hostile_contracts, write_project
 from toolgen.cli import main
 from toolgen.render import python as target
+from toolgen.render import python_black
 from toolgen.render import python_format as fmt
 from toolgen.render.python_format import fixed_mode
 
@@ -22,14 +23,19 @@ MODE = fixed_mode()
 def _sources(root: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every text the python target hands to black while building `root` (one process, no cache)."""
     seen: list[str] = []
-    real = target._black
+    whole, cut = python_black._black, python_black.split
 
     def record(source: str) -> str:
         seen.append(source)
-        return real(source)
+        return whole(source)
+
+    def record_cut(source: str) -> fmt.Split:
+        seen.append(source)
+        return cut(source)
 
     monkeypatch.setenv("TOOLGEN_JOBS", "1")
-    monkeypatch.setattr(target, "_black", record)
+    monkeypatch.setattr(python_black, "_black", record)
+    monkeypatch.setattr(python_black, "split", record_cut)  # a tool module: black's one pass, remembered
     target.format_python.cache_clear()
     build(root)
     target.format_python.cache_clear()

@@ -33,7 +33,8 @@ from toolgen.catalog import PERMISSIONS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic
 from toolgen.render import Artifact, File, RenderResult, header_lines
-from toolgen.render.context import PLAIN, PLAIN_CONTEXT, Executor, RenderContext, as_text
+from toolgen.render.context import PLAIN_CONTEXT, Executor, RenderContext, as_text
+from toolgen.render.python_black import format_modules, format_python, keep_passes
 from toolgen.render.python_checks import (
     TEMPLATE_FAILED,
     models_with_failures,
@@ -41,7 +42,7 @@ from toolgen.render.python_checks import (
     module_notes_json,
     notes,
 )
-from toolgen.render.python_format import InvalidSource, fixed_mode, format_masked, format_source
+from toolgen.render.python_format import InvalidSource, format_masked
 from toolgen.render.python_imports import import_block
 from toolgen.render.python_layout import (
     LAYOUT_WIDTH,
@@ -103,29 +104,6 @@ def module_names(names: Iterable[str]) -> dict[str, str]:
 
 def _needs_suffix(name: str) -> bool:
     return keyword.iskeyword(name) or name in RESERVED_MODULES
-
-
-@functools.lru_cache(maxsize=64)
-def format_python(source: str, executor: Executor = PLAIN) -> str:
-    """`source` formatted by black with the fixed mode (cached: the runtime is the same every build)."""
-    return format_many([source], executor)[0]
-
-
-def format_many(sources: Sequence[str], executor: Executor = PLAIN) -> list[str]:
-    """Each source formatted by black: remembered per text by the executor, the misses spread out."""
-    return executor.memo_many(
-        "black",
-        sources,
-        parts_of=lambda source: (source,),
-        compute_many=lambda todo: executor.map(_black, todo),
-        encode=str,
-        decode=as_text,
-        raw=True,
-    )
-
-
-def _black(source: str) -> str:
-    return format_source(source, fixed_mode())
 
 
 def _header(sources: str) -> list[str]:
@@ -310,14 +288,16 @@ def _tool_texts(
 
     computed: set[str] = set()
 
-    def make(todo: Sequence[Contract]) -> list[tuple[str, list[dict[str, Any]]]]:
-        # black runs here without its own cache: this one already keys the formatted module
+    def make(todo: Sequence[Contract]) -> list[tuple[str, dict[str, Any]]]:
         computed.update(c.name for c in todo)
         models = models_of(todo)
         template = environment(settings.templates_dir).get_template("python/tool.py.jinja")
         views = (_tool_view(c, modules[c.name], models[c.name], settings) for c in todo)
-        texts = executor.map(_black, [template.render(**view) for view in views])
-        return [(text, module_notes_json(c, models[c.name])) for c, text in zip(todo, texts, strict=True)]
+        texts = format_modules([template.render(**view) for view in views], executor)
+        return [
+            (text, {"notes": module_notes_json(c, models[c.name]), "pass": digest})
+            for c, (text, digest) in zip(todo, texts, strict=True)
+        ]
 
     base = f"python/{settings.python_package}/"
     made = executor.memo_files(
@@ -328,9 +308,10 @@ def _tool_texts(
         compute_many=make,
         decode_extra=module_notes,
     )
-    unread = [c for c in contracts if c.name not in computed]  # their models: an edited description needs them
+    unread = [c for c in contracts if c.name not in computed]  # their models and black's pass: the next edit needs them
     executor.keep("models", unread, parts_of=functools.partial(models_key, package=settings.python_package))
-    return made
+    keep_passes([digest for _, (_, digest) in made], executor)
+    return [(artifact, notes) for artifact, (notes, _) in made]
 
 
 def _module_parts(

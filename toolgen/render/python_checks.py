@@ -6,6 +6,7 @@ validate`, so the pre-commit hook sees what the build would. The rules of the ta
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
@@ -166,11 +167,21 @@ def module_notes_json(contract: Contract, models: ToolModels) -> list[dict[str, 
     return [d.as_json() for d in found]
 
 
-def module_notes(extra: Any) -> list[Diagnostic]:
-    """A module's notes, as `memo_files` kept them (a list of diagnostics as JSON)."""
-    if not isinstance(extra, list):
-        raise TypeError("a module's notes are not a list")
-    return [Diagnostic.from_json(d) for d in extra]
+def module_notes(extra: Any) -> tuple[list[Diagnostic], str]:
+    """A module's notes and the digest of black's pass over it, as `memo_files` kept them
+    (`{"notes": [diagnostics as JSON], "pass": digest}`)."""
+    if (
+        not isinstance(extra, dict)
+        or not isinstance(extra.get("notes"), list)
+        or not isinstance(extra.get("pass"), str)
+    ):
+        raise TypeError("a module's notes are not of the shape toolgen keeps")
+    if extra["pass"] and not _HEX64.fullmatch(extra["pass"]):
+        raise ValueError("a module's pass digest is not a digest")
+    return [Diagnostic.from_json(d) for d in extra["notes"]], extra["pass"]
+
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 def models_with_failures(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -29,6 +30,9 @@ FMT_ON = "# fmt: on\n"
 
 PLACEHOLDER = "_toolgen_verbatim_region_ = None\n"
 """What black sees instead of the region: one short statement, as the region holds statements."""
+
+MARKED = FMT_OFF + PLACEHOLDER + FMT_ON
+"""The region as black sees it, markers included."""
 
 
 class InvalidSource(ValueError):
@@ -78,31 +82,55 @@ def one_pass(source: str, mode: black.Mode) -> str:
         raise InvalidSource(str(exc)) from exc
 
 
+@dataclass(frozen=True, slots=True)
+class Split:
+    """A text as `format_source` has black see it: the head black keeps, the body it formats and,
+    when the body's verbatim region may be swapped out, the one text black's single pass formats."""
+
+    prefix: str
+    """The head as black leaves it, with the blank lines black puts after it ("" when there is none)."""
+    body: str
+    """What black formats: the rest of the text."""
+    shown: str | None = None
+    """The body with its verbatim region as a placeholder (None: black formats the whole body)."""
+    region: str = ""
+    """The region's text, put back where the placeholder comes out."""
+
+
+def split(source: str) -> Split:
+    """`source` cut as `format_source` cuts it."""
+    head = _head(source)
+    prefix, body = "", source
+    if head is not None:
+        # black keeps the head as it is, then puts two blank lines before a class and one before any
+        # other first statement (one line after imports: stable since black 25.1)
+        body = source[head:]
+        gap = 2 if body.startswith(("class ", "def ", "@")) else 1
+        prefix = source[:head].rstrip("\n") + "\n" * (gap + 1)
+    region = _region(body)
+    if region is None:
+        return Split(prefix, body)
+    start, end = region
+    shown = body[: start - len(FMT_OFF)] + MARKED + body[end + len(FMT_ON) :]
+    return Split(prefix, body, shown, body[start:end])
+
+
+def put_back(cut: Split, formatted: str, mode: black.Mode | None = None) -> str:
+    """The formatted text from black's one pass over `cut.shown` (`formatted`): the region back in
+    the placeholder's place, or black over the whole body (in `mode`, else `fixed_mode()`) when
+    the placeholder did not come out exactly once at the start of a line."""
+    at = formatted.find(MARKED)
+    if at < 0 or (at > 0 and formatted[at - 1] != "\n") or formatted.find(MARKED, at + 1) >= 0:
+        return cut.prefix + full(cut.body, mode or fixed_mode())
+    return cut.prefix + formatted[: at + len(FMT_OFF)] + cut.region + formatted[at + len(FMT_OFF) + len(PLACEHOLDER) :]
+
+
 def format_source(source: str, mode: black.Mode) -> str:
     """`source` formatted by black in `mode`, byte-identical to `full(source, mode)`."""
-    head = _head(source)
-    if head is None:
-        return _body(source, mode)
-    # black keeps the head as it is, then puts two blank lines before a class and one before any
-    # other first statement (one line after imports: stable since black 25.1)
-    body = source[head:]
-    gap = 2 if body.startswith(("class ", "def ", "@")) else 1
-    return source[:head].rstrip("\n") + "\n" * (gap + 1) + _body(body, mode)
-
-
-def _body(source: str, mode: black.Mode) -> str:
-    region = _region(source)
-    if region is None:
-        return full(source, mode)
-    start, end = region
-    marked = FMT_OFF + PLACEHOLDER + FMT_ON
-    shown = source[: start - len(FMT_OFF)] + marked + source[end + len(FMT_ON) :]
-    formatted = one_pass(shown, mode)
-    at = formatted.find(marked)
-    if at < 0 or (at > 0 and formatted[at - 1] != "\n") or formatted.find(marked, at + 1) >= 0:
-        return full(source, mode)
-    body = source[start:end]
-    return formatted[: at + len(FMT_OFF)] + body + formatted[at + len(FMT_OFF) + len(PLACEHOLDER) :]
+    cut = split(source)
+    if cut.shown is None:
+        return cut.prefix + full(cut.body, mode)
+    return put_back(cut, one_pass(cut.shown, mode), mode)
 
 
 _COMMENT = re.compile(r"# [^\t\r\f\v]*[^\s]")

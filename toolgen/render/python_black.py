@@ -1,0 +1,77 @@
+"""Black for the python target, remembered through the executor: the package's own modules
+(`format_python`, `format_many`: black over the whole text, per text) and the tool modules
+(`format_modules`: black's one pass over what `python_format.split` lets it see, per that text).
+Black itself is imported only when a text must really be formatted (`python_format`)."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Sequence
+
+from toolgen.render.context import PLAIN, Executor, as_text
+from toolgen.render.python_format import fixed_mode, format_source, one_pass, put_back, split
+
+
+@functools.lru_cache(maxsize=64)
+def format_python(source: str, executor: Executor = PLAIN) -> str:
+    """`source` formatted by black with the fixed mode (cached: the runtime is the same every build)."""
+    return format_many([source], executor)[0]
+
+
+def format_many(sources: Sequence[str], executor: Executor = PLAIN) -> list[str]:
+    """Each source formatted by black: remembered per text by the executor, the misses spread out."""
+    return executor.memo_many(
+        "black",
+        sources,
+        parts_of=lambda source: (source,),
+        compute_many=lambda todo: executor.map(_black, todo),
+        encode=str,
+        decode=as_text,
+        raw=True,
+    )
+
+
+def _black(source: str) -> str:
+    return format_source(source, fixed_mode())
+
+
+def format_modules(sources: Sequence[str], executor: Executor = PLAIN) -> list[tuple[str, str]]:
+    """Each tool module formatted as `format_source` formats it, and the digest of what black's one
+    pass over it saw (its imports and models, the verbatim region a placeholder; "" when black saw
+    all of it). That pass is remembered on the digest: an edit that leaves a tool's models alone (a
+    description, a version, an error code) runs no black at all, and a build that formats nothing
+    else never imports it. A module the build cache keeps unread keeps its pass with `keep_passes`."""
+    cuts = [split(source) for source in sources]
+    shown = [cut.shown for cut in cuts if cut.shown is not None]
+    passes = executor.memo_many(
+        "black-pass",
+        shown,
+        parts_of=lambda text: (pass_digest(text),),
+        compute_many=lambda todo: executor.map(_one_pass, todo),
+        encode=str,
+        decode=as_text,
+        raw=True,
+    )
+    wholes = iter(
+        executor.map(_black, [source for source, cut in zip(sources, cuts, strict=True) if cut.shown is None])
+    )
+    done = iter(passes)
+    return [
+        (next(wholes), "") if cut.shown is None else (put_back(cut, next(done)), pass_digest(cut.shown)) for cut in cuts
+    ]
+
+
+def pass_digest(shown: str) -> str:
+    """What names black's pass over a text: the sha256 of that text."""
+    return hashlib.sha256(shown.encode("utf-8")).hexdigest()
+
+
+def keep_passes(digests: Sequence[str], executor: Executor = PLAIN) -> None:
+    """Count the remembered passes of these digests as used by this build (their modules were kept
+    unread), so pruning leaves them for the next edit of those tools."""
+    executor.keep("black-pass", [d for d in digests if d], parts_of=lambda digest: (digest,))
+
+
+def _one_pass(shown: str) -> str:
+    return one_pass(shown, fixed_mode())
