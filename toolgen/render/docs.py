@@ -23,10 +23,10 @@ from typing import Any
 from toolgen.catalog import PERMISSION_MEANINGS, STANDARD_ERROR_MEANINGS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
 from toolgen.frozen import thaw
-from toolgen.render import Artifact, File, RenderResult, header_lines
+from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render import markdown as md
 from toolgen.render.context import PLAIN_CONTEXT, Declarations, RenderContext
-from toolgen.render.docs_index import index_view, links_for
+from toolgen.render.docs_index import index_view, links_for, links_in
 from toolgen.render.masking import mask
 from toolgen.render.schema_rows import Constraint, Row, rows
 from toolgen.templating import environment, templates_digest
@@ -227,6 +227,31 @@ def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_
     The providers' declarations and notes for this catalog come in the context when the providers
     target ran first in the same build; they are computed here otherwise.
     """
+    index, pages = render_index(catalog, settings), render_pages(catalog, settings, context)
+    return RenderResult(artifacts=(*index.artifacts, *pages.artifacts))
+
+
+def render_index(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> RenderResult:
+    """The docs index alone (`docs/README.md`). It needs none of the providers' declarations, so a
+    build renders it beside them while the pages wait for them. Its rows link the tools that their
+    summaries and deprecation notes name, the only texts of a tool it shows."""
+    env = environment(settings.templates_dir)
+    names = frozenset(catalog.names)
+    links = {
+        c.name: links_in(c, (c.summary, c.deprecated if isinstance(c.deprecated, str) else ""), names) for c in catalog
+    }
+    text = env.get_template("docs/README.md.jinja").render(index_view(catalog, links))
+    return RenderResult(artifacts=(Artifact("docs/README.md", text),))
+
+
+def _shown_in_index(contract: Contract) -> tuple[str, ...]:
+    """The texts of a tool the index shows: its summary, and its deprecation note if it has one."""
+    return (contract.summary, contract.deprecated) if isinstance(contract.deprecated, str) else (contract.summary,)
+
+
+def render_pages(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> RenderResult:
+    """One page per tool, each cached on all that shapes it (`_page_parts`); the declarations and
+    notes from the context, or computed here."""
     executor = context.executor
     declared = context.declarations
     if declared is None:
@@ -236,9 +261,6 @@ def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_
     env = environment(settings.templates_dir)
     names = frozenset(catalog.names)
     links = {c.name: links_for(c, names) for c in catalog}
-    artifacts: list[File] = [
-        Artifact("docs/README.md", env.get_template("docs/README.md.jinja").render(index_view(catalog, links)))
-    ]
     templates = templates_digest(settings.templates_dir)
 
     def pages(todo: Sequence[Contract]) -> list[tuple[str, None]]:
@@ -255,5 +277,4 @@ def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_
         path_of=lambda c: f"docs/{c.name}.md",
         compute_many=pages,
     )
-    artifacts.extend(artifact for artifact, _ in made)
-    return RenderResult(artifacts=tuple(artifacts))
+    return RenderResult(artifacts=tuple(artifact for artifact, _ in made))

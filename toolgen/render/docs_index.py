@@ -6,7 +6,7 @@ Also which other tools a contract's texts name (`links_for`), for the index and 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -56,7 +56,13 @@ def _descriptions(node: Any, found: list[str]) -> None:
 
 def links_for(contract: Contract, names: frozenset[str]) -> dict[str, str]:
     """The other tools this contract's texts name, each with its page."""
-    found = set(_WORD.findall("\n".join(_texts(contract)))) & names
+    return links_in(contract, _texts(contract), names)
+
+
+def links_in(contract: Contract, texts: Sequence[str], names: frozenset[str]) -> dict[str, str]:
+    """The other tools these texts of `contract` name, each with its page (`md.prose` links a name
+    only where its text holds it as a word, so the texts a view shows are all it needs)."""
+    found = set(_WORD.findall("\n".join(texts))) & names
     return {name: f"{name}.md" for name in sorted(found - {contract.name})}
 
 

@@ -1,0 +1,47 @@
+"""From `pipeline.APART_MIN` contracts the providers, the docs pages and the mocks render in a forked
+process while this one renders the python and catalog targets and the docs index. The files must be
+the bytes a build that forks nothing writes, after a change as after a cold build."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.build_support import reworded, run, tree, two_tools
+from toolgen.build import pipeline
+from toolgen.render import docs
+
+NAMES = ("echo_text", "write_file", "read_file")
+
+
+def _reference(root: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, bytes]:
+    """What a build of `root`'s contracts writes in one process, with no cache."""
+    reference = root.parent / f"{root.name}-reference"
+    shutil.rmtree(reference, ignore_errors=True)
+    shutil.copytree(root / "contracts", reference / "contracts")
+    with monkeypatch.context() as patch:
+        patch.setenv("TOOLGEN_JOBS", "1")
+        assert run(reference, "build", "--no-cache")[0] == 0
+    return tree(reference / "generated")
+
+
+def test_a_build_that_renders_apart_writes_what_one_process_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TOOLGEN_JOBS", "2")
+    monkeypatch.setattr(pipeline, "APART_MIN", 1)
+    indexes: list[int] = []
+    real = docs.render_index
+    monkeypatch.setattr(docs, "render_index", lambda *a, **k: indexes.append(1) or real(*a, **k))
+    root = tmp_path / "p"
+    two_tools(root, NAMES)
+    assert run(root, "build")[0] == 0
+    assert indexes == [1]  # the index rendered here, not in the forked process
+    assert tree(root / "generated") == _reference(root, monkeypatch)
+    reworded(root, "write_file")
+    indexes.clear()
+    assert run(root, "build")[0] == 0
+    assert indexes == [1]
+    assert tree(root / "generated") == _reference(root, monkeypatch)
