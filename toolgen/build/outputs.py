@@ -1,8 +1,8 @@
 """How the build holds the files it made until the writer runs (`Output`): as they are, or packed.
 
 A target hands over plain `Artifact(path, text)` values. The writer wants each file's bytes, in
-pieces, and the digest of those bytes (`Output`). `held` gives it: an `Artifact` as it is (`Loose`,
-its digest taken once), or compressed (`Packed`) when there are enough texts to weigh (`packs`); a
+pieces, and the digest of those bytes (`Output`). `held` gives it: an `Artifact` as its bytes (`Loose`,
+encoded and digested once), or compressed (`Packed`) when there are enough texts to weigh (`packs`); a
 file the build cache kept unread (`Kept`) is one already.
 """
 
