@@ -159,16 +159,19 @@ class Store:
     def record(self) -> dict[str, list[Any]]:
         """The last build's file record (`memo.memo_files`), read once; empty when missing or not intact."""
         if self.recorded is None:
-            self.recorded = {}
-            try:
-                with open(f"{self.folder}/{RECORD}", "rb") as stream:
-                    text = unseal(RECORD, stream.read())
-                document = json.loads(text) if text is not None else None
-            except (OSError, ValueError):
-                document = None
-            if isinstance(document, dict):
-                self.recorded = {k: v for k, v in document.items() if _is_known(v)}
+            document = self.read_sealed(RECORD)
+            self.recorded = {k: v for k, v in document.items() if _is_known(v)} if isinstance(document, dict) else {}
         return self.recorded
+
+    def read_sealed(self, name: str) -> Any:
+        """The JSON document of the sealed file `name` in the layout folder (the file record, the
+        list of used entries), None when it is missing, not intact or not JSON."""
+        try:
+            with open(f"{self.folder}/{name}", "rb") as stream:
+                text = unseal(name, stream.read())
+            return json.loads(text) if text is not None else None
+        except (OSError, ValueError):
+            return None
 
     def save_record(self) -> None:
         """Write this build's file record (what it made or kept), sealed, atomically; not when read-only."""

@@ -16,7 +16,7 @@ import re
 import shutil
 from collections.abc import Iterable, Iterator
 
-from toolgen.build.cache import Store, seal, unseal
+from toolgen.build.cache import Store, seal
 
 USED = "used"
 """The list of the entries the last build used, in the layout folder (and the key it is sealed under)."""
@@ -48,12 +48,7 @@ def prune(store: Store) -> int:
 def last_used(store: Store) -> tuple[frozenset[str] | None, int]:
     """The entries the last build used (None when its list is missing or not intact), and how many
     builds have pruned by the list since one listed the folder."""
-    try:
-        with open(f"{store.folder}/{USED}", "rb") as stream:
-            text = unseal(USED, stream.read())
-        document = json.loads(text) if text is not None else None
-    except (OSError, ValueError):
-        document = None
+    document = store.read_sealed(USED)
     if not isinstance(document, dict):
         return None, 0
     used, builds = document.get("used"), document.get("builds")
