@@ -237,9 +237,7 @@ def render_index(catalog: Catalog, settings: Settings, context: RenderContext = 
     summaries and deprecation notes name, the only texts of a tool it shows."""
     env = environment(settings.templates_dir)
     names = frozenset(catalog.names)
-    links = {
-        c.name: links_in(c, (c.summary, c.deprecated if isinstance(c.deprecated, str) else ""), names) for c in catalog
-    }
+    links = {c.name: links_in(c, _shown_in_index(c), names) for c in catalog}
     text = env.get_template("docs/README.md.jinja").render(index_view(catalog, links))
     return RenderResult(artifacts=(Artifact("docs/README.md", text),))
 
