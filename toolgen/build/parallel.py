@@ -139,10 +139,10 @@ def _each(fn: Callable[[T], R], batch: Sequence[T]) -> list[R]:
 class Background:
     """`fn()` run in a forked process while this one goes on; `result()` waits for it.
 
-    Where forking is not available, or with one job, `fn` runs when `result()` is called. The
-    result comes back in an anonymous in-memory file (`os.memfd_create`, Linux), not through a
-    pipe: the providers' and docs' files of 1,000 contracts are 10 MB, and a pipe passes them
-    64 KB at a time, waiting on the reader each time.
+    Where forking or an in-memory file is not available, or with one job, `fn` runs when `result()`
+    is called. The result comes back in an anonymous in-memory file (`os.memfd_create`, Linux), not
+    through a pipe: the providers' and docs' files of 1,000 contracts are 10 MB, and a pipe passes
+    them 64 KB at a time, waiting on the reader each time.
     """
 
     def __init__(self, workers: Workers, fn: Callable[[], Any]) -> None:
@@ -150,7 +150,7 @@ class Background:
         self._workers = workers
         self._spool: int | None = None
         self._process: Any = None
-        if workers.jobs < 2 or not _can_fork():
+        if workers.jobs < 2 or not _can_fork() or not hasattr(os, "memfd_create"):
             return
         self._spool = os.memfd_create("toolgen-result", os.MFD_CLOEXEC)
         context = multiprocessing.get_context("fork")
