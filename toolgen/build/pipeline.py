@@ -23,7 +23,7 @@ from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, Severity, has_errors, resolve_severities, sort_diagnostics
 from toolgen.load import RawDocument, Read, load_documents, located, parse_file
-from toolgen.render import File, RenderResult, Target, targets
+from toolgen.render import File, RenderResult, Target, parts, targets
 from toolgen.render.context import RenderContext
 
 
@@ -187,8 +187,8 @@ def _collision(first: str, second: str, catalog: Catalog) -> Diagnostic:
 
 APART: frozenset[str] = frozenset({"providers", "docs", "mocks"})
 """Targets rendered in a forked process while the python target runs (their use of the build cache,
-docs pages and black over `mocks.py`, is reported back to this process). Of the docs, only the
-pages go: they wait for the providers' declarations, while the index renders here meanwhile."""
+docs pages and black over `mocks.py`, is reported back to this process). Of a target in two parts
+(`render.parts`, the docs), the first renders here meanwhile: the docs index needs no declarations."""
 
 APART_MIN = 200
 """Below this many contracts the fork costs more than it saves."""
@@ -207,35 +207,38 @@ def _render_targets(
         executor.workers.background(partial(_render_apart, apart, catalog, settings, executor)) if apart else None
     )
     results = _render_all([n for n in names if n not in apart], catalog, settings, executor, step)
-    index = _docs_index(catalog, settings, executor) if "docs" in apart else None
+    here = _first_parts(apart, catalog, settings, executor)
     if background is not None:
         done, usage = background.result()
         results.update(done)
         cache.absorb(usage)  # so pruning keeps the entries the forked process read and wrote
-        if index is not None:
-            pages = results["docs"]
-            results["docs"] = replace(pages, artifacts=(*index.artifacts, *pages.artifacts))
+        for name, first in here.items():
+            results[name] = replace(results[name], artifacts=(*first.artifacts, *results[name].artifacts))
         for name in apart:
             step(name)
     return {name: results[name] for name in names}
 
 
-def _docs_index(catalog: Catalog, settings: Settings, executor: Building) -> RenderResult:
-    """The docs index, rendered here while the forked process renders the pages (`docs.render_index`)."""
-    from toolgen.render import docs
-
-    index = docs.render_index(catalog, settings, RenderContext(executor))
-    return _held(index, pack=packs(index.artifacts, len(catalog)))
+def _first_parts(
+    apart: Sequence[str], catalog: Catalog, settings: Settings, executor: Building
+) -> dict[str, RenderResult]:
+    """The first part of each target in two parts (`render.parts`) that renders apart: rendered
+    here, while the forked process renders the rest."""
+    made: dict[str, RenderResult] = {}
+    for name, (first, _) in parts().items():
+        if name in apart:
+            result = first(catalog, settings, RenderContext(executor))
+            made[name] = _held(result, pack=packs(result.artifacts, len(catalog)))
+    return made
 
 
 def _render_apart(
     names: Sequence[str], catalog: Catalog, settings: Settings, executor: Building
 ) -> tuple[dict[str, RenderResult], cache.Usage | None]:
-    """The `names` targets' results, and what they did with the build cache when run in a fork."""
-    from toolgen.render import docs
-
-    pages = {**targets(), "docs": docs.render_pages}  # the index renders in the parent
-    render = lambda: _render_all(names, catalog, settings, executor, _quiet, registry=pages)  # noqa: E731
+    """The `names` targets' results, and what they did with the build cache when run in a fork
+    (of a target in two parts, `render.parts`, the rest: its first part renders in the parent)."""
+    rest = {**targets(), **{name: second for name, (_, second) in parts().items()}}
+    render = lambda: _render_all(names, catalog, settings, executor, _quiet, registry=rest)  # noqa: E731
     return cache.tracked(render, in_worker=executor.workers.in_worker)  # held there: packed before the trip back
 
 

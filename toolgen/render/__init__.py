@@ -58,4 +58,14 @@ def targets() -> Mapping[str, Target]:
     return registry
 
 
-__all__ = ["Artifact", "File", "RenderResult", "Target", "header_lines", "targets"]
+def parts() -> Mapping[str, tuple[Target, Target]]:
+    """Targets made of two parts, by name: the part over the whole catalog that needs nothing from
+    another target, and the rest. A build may render the first beside the targets it waits for;
+    the two give the target's files. The docs: their index, and the pages that show the providers'
+    declarations."""
+    from toolgen.render import docs
+
+    return {"docs": (docs.render_index, docs.render_pages)}
+
+
+__all__ = ["Artifact", "File", "RenderResult", "Target", "header_lines", "parts", "targets"]
