@@ -137,16 +137,11 @@ class Store:
         """Where this layout's entries live."""
         return self.root / FORMAT
 
-    def path(self, namespace: str, key: str) -> Path:
-        """The file of one entry."""
-        return self.folder / namespace / key[:2] / key
-
     def get(self, namespace: str, key: str) -> str | None:
         """The text stored under `key`, or None."""
-        rel = f"{namespace}/{key[:2]}/{key}"
-        self.used.add(rel)
-        try:  # a plain string path: a build reads thousands of entries, and pathlib's joins cost more than the read
-            with open(f"{self.root}/{FORMAT}/{rel}", "rb") as stream:
+        self.used.add(f"{namespace}/{key[:2]}/{key}")
+        try:
+            with open(self.entry_file(namespace, key), "rb") as stream:
                 text = unseal(key, stream.read())
         except OSError:
             text = None

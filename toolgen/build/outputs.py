@@ -222,7 +222,7 @@ class Kept:
         except (OSError, ValueError):
             value = None
         raw = value.get("text") if isinstance(value, dict) else None
-        data = file_bytes(raw) if isinstance(raw, str) else b""
+        data = Artifact(self.path, raw).data() if isinstance(raw, str) else b""
         if not isinstance(raw, str) or f"sha256:{hashlib.sha256(data).hexdigest()}" != self.digest:
             self._drop_record()
             raise LostEntry(f"the build cache does not hold {self.path} as its record says")
@@ -236,8 +236,3 @@ class Kept:
     def chunks(self, size: int = 1 << 20) -> Iterator[bytes]:
         """The bytes in one piece (a page or a module)."""
         yield self.data()
-
-
-def file_bytes(text: str) -> bytes:
-    """The bytes a file of `text` holds: UTF-8, a trailing newline (as `Artifact.data`)."""
-    return (text if text.endswith("\n") else text + "\n").encode("utf-8")

@@ -38,8 +38,8 @@ from toolgen.render.python_black import format_modules, format_python, keep_pass
 from toolgen.render.python_checks import (
     TEMPLATE_FAILED,
     models_with_failures,
+    module_extra,
     module_notes,
-    module_notes_json,
     notes,
 )
 from toolgen.render.python_format import InvalidSource, format_masked
@@ -294,10 +294,7 @@ def _tool_texts(
         template = environment(settings.templates_dir).get_template("python/tool.py.jinja")
         views = (_tool_view(c, modules[c.name], models[c.name], settings) for c in todo)
         texts = format_modules([template.render(**view) for view in views], executor)
-        return [
-            (text, {"notes": module_notes_json(c, models[c.name]), "pass": digest})
-            for c, (text, digest) in zip(todo, texts, strict=True)
-        ]
+        return [(text, module_extra(c, models[c.name], digest)) for c, (text, digest) in zip(todo, texts, strict=True)]
 
     base = f"python/{settings.python_package}/"
     made = executor.memo_files(

@@ -161,15 +161,16 @@ def _normalized_names(contract: Contract, here: str, node: Mapping[str, Any]) ->
     return found
 
 
-def module_notes_json(contract: Contract, models: ToolModels) -> list[dict[str, Any]]:
-    """What a tool module reports, kept with it: TG351 from its models, TG353 and TG354."""
+def module_extra(contract: Contract, models: ToolModels, black_pass: str) -> dict[str, Any]:
+    """What a tool module's cache entry keeps beside its text (`module_notes` reads it back): what
+    the module reports (TG351 from its models, TG353 and TG354), and the digest of black's pass
+    over it ("" when black saw all of it: `python_black.format_modules`)."""
     found = [*weaker_notes_of(contract, models), *contract_notes(contract)]
-    return [d.as_json() for d in found]
+    return {"notes": [d.as_json() for d in found], "pass": black_pass}
 
 
 def module_notes(extra: Any) -> tuple[list[Diagnostic], str]:
-    """A module's notes and the digest of black's pass over it, as `memo_files` kept them
-    (`{"notes": [diagnostics as JSON], "pass": digest}`)."""
+    """A module's notes and the digest of black's pass over it, as `module_extra` made them."""
     if (
         not isinstance(extra, dict)
         or not isinstance(extra.get("notes"), list)

@@ -140,8 +140,8 @@ def _part(text: str, specs: Sequence[Spec]) -> dict[str, Any]:
         for file, length in zip(mine["files"], mine["lengths"], strict=True):
             entries[file], start = body[start : start + length], start + length
         # from_json raises on a malformed diagnostic, which makes the entry a miss too
-        part[name] = {"entries": entries, "diagnostics": [Diagnostic.from_json(d) for d in mine["diagnostics"]]}
-        part[name]["notes"] = mine["notes"]
+        found = [Diagnostic.from_json(d) for d in mine["diagnostics"]]
+        part[name] = {"entries": entries, "diagnostics": found, "notes": mine["notes"]}
     if start != len(body) or len(part) != len(specs):
         raise ValueError("a cached provider entry's texts do not fill it")
     return part
