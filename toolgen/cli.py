@@ -93,6 +93,7 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
         return
     with cache.session(settings.root, enabled=not no_cache) as store, progress_bar(settings) as step:
         result = pipeline.generate(settings, progress=step, read=probe.reader() if probe is not None else None)
+        ctx.keep(result)
         if not result.ok:
             emit_unless_json(result.diagnostics, fmt)
             build_result(fmt, result.diagnostics, out, contracts=0, unchanged=0, ok=False)
@@ -152,6 +153,7 @@ def check(ctx: Context, fmt: str, no_cache: bool) -> None:
         return
     with cache.session(settings.root, enabled=not no_cache):
         result = pipeline.generate(settings, read=probe.reader() if probe is not None else None)
+        ctx.keep(result)
     if not result.ok:
         check_result(fmt, result.diagnostics, out, ok=False)
         click.echo(f"toolgen: contracts are invalid ({counts(result.diagnostics)})", err=True)
