@@ -23,7 +23,6 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,11 +33,13 @@ if TYPE_CHECKING:
 
 
 def builtin_templates_dir() -> Path:
-    """The folder of built-in templates: inside the installed package, or the repository's top level."""
-    packaged = resources.files("toolgen") / "templates"
-    if packaged.is_dir():
-        return Path(str(packaged))
-    return Path(__file__).resolve().parent.parent / "templates"
+    """The folder of built-in templates: inside the installed package, or the repository's top level.
+
+    Found beside this file, not through `importlib.resources`, whose readers load `zipfile` (a
+    hundredth of a one-contract build) to say the same of a package on disk."""
+    here = Path(__file__).resolve().parent
+    packaged = here / "templates"
+    return packaged if packaged.is_dir() else here.parent / "templates"
 
 
 def templates_digest(override_dir: Path | None) -> str:

@@ -12,13 +12,14 @@ it (a worker has no workers of its own).
 
 from __future__ import annotations
 
+import contextlib
 import functools
-import multiprocessing
 import os
 import pickle
+import signal
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -79,6 +80,8 @@ class Workers:
     ) -> list[Any]:
         """`[run(i) for i in range(count)]` by `workers` forked processes taking the next index as
         they finish one; the first exception raised in a worker is raised here."""
+        import multiprocessing  # here: a build that forks no pool (one contract changed) never loads it
+
         context = multiprocessing.get_context("fork")
         tasks, results = context.SimpleQueue(), context.SimpleQueue()
         for index in [*range(count), *([-1] * workers)]:
@@ -142,20 +145,35 @@ class Background:
     Where forking or an in-memory file is not available, or with one job, `fn` runs when `result()`
     is called. The result comes back in an anonymous in-memory file (`os.memfd_create`, Linux), not
     through a pipe: the providers' and docs' files of 1,000 contracts are 10 MB, and a pipe passes
-    them 64 KB at a time, waiting on the reader each time.
+    them 64 KB at a time, waiting on the reader each time. The process is a plain `os.fork`, which
+    ends with `os._exit` once the result is written (multiprocessing's start and import were a
+    fiftieth of a one-contract build); `stop` ends one whose result is no longer wanted.
     """
 
     def __init__(self, workers: Workers, fn: Callable[[], Any]) -> None:
         self._fn = fn
         self._workers = workers
         self._spool: int | None = None
-        self._process: Any = None
+        self._pid: int | None = None
         if workers.jobs < 2 or not _can_fork() or not hasattr(os, "memfd_create"):
             return
         self._spool = os.memfd_create("toolgen-result", os.MFD_CLOEXEC)
-        context = multiprocessing.get_context("fork")
-        self._process = context.Process(target=self._run, args=(self._spool,), daemon=True)
-        self._process.start()
+        for stream in (sys.stdout, sys.stderr):  # what is buffered here must not be written twice
+            stream.flush()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the forked process: its coverage is not collected
+            self._child(self._spool)
+        self._pid = pid
+
+    def _child(self, fd: int) -> NoReturn:  # pragma: no cover - runs in the forked process
+        """In the forked process: the result written, the process ends, running nothing of the
+        parent's (no exit handlers, no buffers flushed twice)."""
+        code = 70
+        try:
+            self._run(fd)
+            code = 0
+        finally:
+            os._exit(code)
 
     def _run(self, fd: int) -> None:
         """In the forked process: run `fn` and write its value (or its exception) to the spool `fd`."""
@@ -174,16 +192,35 @@ class Background:
 
     def result(self) -> Any:
         """What `fn()` returned (its exception, if it raised)."""
-        if self._process is None or self._spool is None:
+        if self._pid is None or self._spool is None:
             return self._fn()
-        self._process.join()
+        code = self._wait()
         with os.fdopen(self._spool, "rb") as spool:
             self._spool = None
             spool.seek(0)  # the forked process moved the offset both share
             try:
                 ok, value = pickle.load(spool)
             except (EOFError, pickle.UnpicklingError):  # it died before it wrote all (killed, out of memory)
-                ok, value = False, RuntimeError(f"a worker ended with code {self._process.exitcode} and no result")
+                ok, value = False, RuntimeError(f"a worker ended with code {code} and no result")
         if not ok:
             raise value
         return value
+
+    def stop(self) -> None:
+        """End the forked process, if it still runs, and forget its result (after this process
+        failed: nobody will ask for it)."""
+        if self._pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self._pid, signal.SIGKILL)
+            self._wait()
+        if self._spool is not None:
+            os.close(self._spool)
+            self._spool = None
+
+    def _wait(self) -> int:
+        """Wait for the forked process to end; its exit code (minus the signal that ended it)."""
+        pid, self._pid = self._pid, None
+        if pid is None:
+            return 0
+        _, status = os.waitpid(pid, 0)
+        return os.waitstatus_to_exitcode(status)

@@ -206,8 +206,13 @@ def _render_targets(
     background = (
         executor.workers.background(partial(_render_apart, apart, catalog, settings, executor)) if apart else None
     )
-    results = _render_all([n for n in names if n not in apart], catalog, settings, executor, step)
-    here = _first_parts(apart, catalog, settings, executor)
+    try:
+        results = _render_all([n for n in names if n not in apart], catalog, settings, executor, step)
+        here = _first_parts(apart, catalog, settings, executor)
+    except BaseException:
+        if background is not None:
+            background.stop()  # this process failed: the forked one's files will not be asked for
+        raise
     if background is not None:
         done, usage = background.result()
         results.update(done)
