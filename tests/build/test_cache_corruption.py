@@ -1,7 +1,7 @@
 """A cache entry that is not exactly what toolgen stored under its key is a miss: never output, never a crash.
 
 Every kind of entry (loaded and validated contracts, models, tool modules, shared modules, black,
-docs pages, provider entries, the no-change record `state.json` and the file record that lets a
+docs pages and their links, provider entries, the no-change record `state.json` and the file record that lets a
 build skip unchanged pages and modules unread) is corrupted each way: edited
 so it stays valid JSON, truncated, replaced by an entry of another kind (foreign), swapped with
 another entry of its kind, given values of the wrong types, made binary, emptied. The build and
@@ -95,7 +95,11 @@ def _edited_body(body: bytes) -> bytes:
     """The body with its first text changed: a value of JSON data, or a raw text (`memo.RAW`)."""
     if body.startswith(memo.RAW.encode()):
         return body.replace(b"e", b"E", 1) + b" (edited)"
-    return json.dumps(_edited(json.loads(body))[0]).encode()
+    value, done = _edited(json.loads(body))
+    if not done and isinstance(value, dict) and value:  # no text in it (a table of empty lists): a key
+        first = next(iter(value))
+        value = {f"{first} (edited)": value[first], **{k: v for k, v in value.items() if k != first}}
+    return json.dumps(value).encode()
 
 
 def _truncate(paths: list[Path], others: dict[str, list[Path]]) -> None:
@@ -166,6 +170,7 @@ KINDS = [
     "record",
     "used",
     "black-pass",
+    "docs-links",
 ]
 
 

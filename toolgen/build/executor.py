@@ -51,6 +51,22 @@ class Building:
             namespace, items, parts_of=parts_of, compute_many=compute_many, encode=encode, decode=decode, raw=raw
         )
 
+    def memo_table(
+        self,
+        namespace: str,
+        shared: Iterable[str],
+        items: Sequence[T],
+        *,
+        item_key: Callable[[T], str],
+        compute_many: Callable[[Sequence[T]], Sequence[R]],
+        encode: Callable[[R], Any],
+        decode: Callable[[Any], R],
+    ) -> list[R]:
+        """`memo.memo_table`."""
+        return memo.memo_table(
+            namespace, shared, items, item_key=item_key, compute_many=compute_many, encode=encode, decode=decode
+        )
+
     def keep(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> None:
         """`memo.keep`."""
         memo.keep(namespace, items, parts_of=parts_of)

@@ -1,6 +1,7 @@
-"""Remembered computations: values (`memo_many`) and whole files (`memo_files`), in the open cache session.
+"""Remembered computations: values (`memo_many`, `memo_table`) and files (`memo_files`), in the open cache session.
 
 `memo_many` reads each item's entry back, or computes the items it does not find in one batch.
+`memo_table` keeps a small value per item in one entry for all of them.
 
 `memo_files` is for computations whose value is a generated file (a tool's docs page, its Python
 module). Besides the entries, the store keeps one sealed record (`Store.record`) of what the last build
@@ -17,6 +18,7 @@ then runs once more, reading every entry (a corrupt one is a miss), never writin
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
@@ -111,6 +113,59 @@ def _memo_keyed(  # noqa: PLR0917
     return [found[i] for i in range(len(keyed))]
 
 
+def memo_table(
+    namespace: str,
+    shared: Iterable[str],
+    items: Sequence[T],
+    *,
+    item_key: Callable[[T], str],
+    compute_many: Callable[[Sequence[T]], Sequence[R]],
+    encode: Callable[[R], Any],
+    decode: Callable[[Any], R],
+) -> list[R]:
+    """`compute_many(items)`, from one entry keyed on `shared` that holds each item's value by
+    `item_key(item)`: the items it lacks are computed (in one batch) and the entry is written again
+    holding exactly these items' values.
+
+    For a small value per tool that a build needs of every tool: one entry is one read, where an
+    entry per tool was a thousand. `shared` and an item's key must decide its value (a contract's
+    digest does, for what is computed from the contract alone). A value `decode` refuses is
+    computed again; an entry that is not a JSON object of values is a miss."""
+    store = active()
+    if store is None:
+        return list(compute_many(items))
+    key = key_of(namespace, shared)
+    table = _table(store, namespace, key)
+    ids = [item_key(item) for item in items]
+    found: dict[int, R] = {}
+    for index, name in enumerate(ids):
+        if name in table:
+            with contextlib.suppress(*DECODE_ERRORS):
+                found[index] = decode(table[name])
+    missing = [i for i in range(len(items)) if i not in found]
+    for index, value in zip(missing, compute_many([items[i] for i in missing]), strict=True):
+        store.miss(namespace)
+        found[index] = value
+    if missing or len(table) != len(set(ids)):  # the entry holds exactly the items of this build
+        encoded = {name: encode(found[index]) for index, name in enumerate(ids)}
+        store.put(namespace, key, json.dumps(encoded, ensure_ascii=False, separators=(",", ":"), sort_keys=True))
+    return [found[i] for i in range(len(items))]
+
+
+def _table(store: Store, namespace: str, key: str) -> dict[str, Any]:
+    """The values of a `memo_table` entry by item key; empty when it is missing or not one."""
+    text = store.get(namespace, key)
+    try:
+        table = json.loads(text) if text is not None else {}
+    except (ValueError, RecursionError):
+        table = None
+    if not isinstance(table, dict):
+        store.hits -= 1
+        store.miss(namespace)
+        return {}
+    return table
+
+
 def memo_files(
     namespace: str,
     items: Sequence[T],
@@ -166,4 +221,4 @@ def _decode_file(data: Any, decode_extra: Callable[[Any], Any]) -> tuple[str, An
     return data["text"], data["extra"]
 
 
-__all__ = ["Kept", "LostEntry", "keep", "memo_files", "memo_many", "unknown"]
+__all__ = ["Kept", "LostEntry", "keep", "memo_files", "memo_many", "memo_table", "unknown"]

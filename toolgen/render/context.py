@@ -70,6 +70,21 @@ class Executor(Protocol):
         computed before may be neither computed nor read (the build layer knows its file's digest,
         and `decode_extra` reads the extra it kept)."""
 
+    def memo_table(
+        self,
+        namespace: str,
+        shared: Iterable[str],
+        items: Sequence[T],
+        *,
+        item_key: Callable[[T], str],
+        compute_many: Callable[[Sequence[T]], Sequence[R]],
+        encode: Callable[[R], Any],
+        decode: Callable[[Any], R],
+    ) -> list[R]:
+        """`compute_many(items)`; the values of items whose `item_key` was computed before under the
+        same `namespace` and `shared` may be read back instead, all of them from one place (a small
+        value per tool; `shared` and an item's key must decide its value)."""
+
     def keep(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> None:
         """Keep the entries of `items` for later builds without reading them (what a computation
         `memo_files` left unread would have read: the next change to it may need them)."""
@@ -125,6 +140,20 @@ class Plain:
         """Each item's file, computed."""
         made = compute_many(items)
         return [(Artifact(path_of(i), text), decode_extra(x)) for i, (text, x) in zip(items, made, strict=True)]
+
+    def memo_table(
+        self,
+        namespace: str,
+        shared: Iterable[str],
+        items: Sequence[T],
+        *,
+        item_key: Callable[[T], str],
+        compute_many: Callable[[Sequence[T]], Sequence[R]],
+        encode: Callable[[R], Any],
+        decode: Callable[[Any], R],
+    ) -> list[R]:
+        """`compute_many(items)`."""
+        return list(compute_many(items))
 
     def keep(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> None:
         """Nothing to keep."""

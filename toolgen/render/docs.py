@@ -25,7 +25,7 @@ from toolgen.config import Settings
 from toolgen.frozen import thaw
 from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render import markdown as md
-from toolgen.render.context import PLAIN_CONTEXT, Declarations, RenderContext
+from toolgen.render.context import PLAIN_CONTEXT, Declarations, Executor, RenderContext
 from toolgen.render.docs_index import index_view, links_for, links_in
 from toolgen.render.masking import mask
 from toolgen.render.schema_rows import Constraint, Row, rows
@@ -247,6 +247,29 @@ def _shown_in_index(contract: Contract) -> tuple[str, ...]:
     return (contract.summary, contract.deprecated) if isinstance(contract.deprecated, str) else (contract.summary,)
 
 
+def _links(catalog: Catalog, executor: Executor) -> dict[str, dict[str, str]]:
+    """Each tool's `links_for`, remembered by contract digest under the catalog's names (what a
+    page's key holds: a page renders again when a tool it names comes or goes). Finding them
+    walks every schema of the catalog; with one contract changed, only its own are found again."""
+    names = frozenset(catalog.names)
+
+    def decode(data: Any) -> dict[str, str]:
+        if not isinstance(data, list) or not all(isinstance(n, str) and n in names for n in data):
+            raise TypeError("remembered links are not names of this catalog")
+        return {name: f"{name}.md" for name in data}
+
+    found = executor.memo_table(
+        "docs-links",
+        sorted(names),
+        list(catalog),
+        item_key=lambda c: c.digest,
+        compute_many=lambda todo: [links_for(c, names) for c in todo],
+        encode=list,
+        decode=decode,
+    )
+    return {c.name: links for c, links in zip(catalog, found, strict=True)}
+
+
 def render_pages(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> RenderResult:
     """One page per tool, each cached on all that shapes it (`_page_parts`); the declarations and
     notes from the context, or computed here."""
@@ -257,8 +280,7 @@ def render_pages(catalog: Catalog, settings: Settings, context: RenderContext = 
 
         declared = providers.declarations(catalog, settings, executor)
     env = environment(settings.templates_dir)
-    names = frozenset(catalog.names)
-    links = {c.name: links_for(c, names) for c in catalog}
+    links = _links(catalog, executor)
     templates = templates_digest(settings.templates_dir)
 
     def pages(todo: Sequence[Contract]) -> list[tuple[str, None]]:

@@ -1,0 +1,105 @@
+"""`memo_table`: one entry holds a small value per item; only the items it lacks are computed, and it
+holds exactly the items of the last build. The docs pages' links are remembered in one."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.build_support import reworded, run, two_tools
+from tests.factory import contract, write_json
+from toolgen.build import cache, memo
+from toolgen.render import docs, docs_index
+
+NAMES = ("echo_text", "write_file", "read_file")
+
+
+def _table(items: Sequence[str], computed: list[str], decode: Any = str) -> list[str]:
+    def compute(todo: Sequence[str]) -> list[str]:
+        computed.extend(todo)
+        return [item.upper() for item in todo]
+
+    return memo.memo_table(
+        "test-table", ("shared",), items, item_key=lambda i: i, compute_many=compute, encode=str, decode=decode
+    )
+
+
+def _entry(root: Path) -> Any:
+    [path] = (root / cache.CACHE_DIR).rglob("test-table/*/*")
+    return json.loads(cache.unseal(path.name, path.read_bytes()) or "null")
+
+
+def test_only_the_items_the_table_lacks_are_computed(tmp_path: Path) -> None:
+    computed: list[str] = []
+    with cache.session(tmp_path):
+        assert _table(["a", "b"], computed) == ["A", "B"]
+    with cache.session(tmp_path):
+        assert _table(["b", "c"], computed) == ["B", "C"]
+    assert computed == ["a", "b", "c"]
+    assert _entry(tmp_path) == {"b": "B", "c": "C"}  # exactly the items of the last build
+
+
+def test_a_value_decode_refuses_is_computed_again(tmp_path: Path) -> None:
+    computed: list[str] = []
+    with cache.session(tmp_path):
+        _table(["a", "b"], computed)
+
+    def decode(value: Any) -> str:
+        if value == "A":
+            raise ValueError("refused")
+        return str(value)
+
+    with cache.session(tmp_path):
+        assert _table(["a", "b"], computed, decode) == ["A", "B"]
+    assert computed == ["a", "b", "a"]
+
+
+def test_without_a_session_it_computes(tmp_path: Path) -> None:
+    computed: list[str] = []
+    assert _table(["a"], computed) == ["A"] and computed == ["a"]
+    assert not (tmp_path / cache.CACHE_DIR).exists()
+
+
+@pytest.fixture
+def walked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The contracts whose texts the docs search for tool names."""
+    names: list[str] = []
+    real = docs_index.links_for
+
+    def links_for(found: Any, catalog_names: frozenset[str]) -> dict[str, str]:
+        names.append(found.name)
+        return real(found, catalog_names)
+
+    monkeypatch.setattr(docs, "links_for", links_for)
+    return names
+
+
+def test_one_changed_contract_is_the_only_one_searched_for_links(tmp_path: Path, walked: list[str]) -> None:
+    two_tools(tmp_path, NAMES)
+    assert run(tmp_path, "build")[0] == 0
+    assert sorted(walked) == sorted(NAMES)
+    walked.clear()
+    reworded(tmp_path, "write_file", " See read_file.")
+    assert run(tmp_path, "build")[0] == 0
+    assert walked == ["write_file"]
+    page = (tmp_path / "generated" / "docs" / "write_file.md").read_text(encoding="utf-8")
+    assert "[read_file](read_file.md)" in page
+
+
+def test_a_tool_that_comes_is_linked_from_the_pages_that_name_it(tmp_path: Path, walked: list[str]) -> None:
+    two_tools(tmp_path, ("echo_text",))
+    data = contract("write_file")
+    data["description"] += " Check it with read_file."
+    write_json(tmp_path, data)
+    assert run(tmp_path, "build")[0] == 0
+    page = tmp_path / "generated" / "docs" / "write_file.md"
+    assert "(read_file.md)" not in page.read_text(encoding="utf-8")
+    walked.clear()
+    write_json(tmp_path, contract("read_file"))
+    assert run(tmp_path, "build")[0] == 0
+    assert sorted(walked) == sorted(NAMES)  # other names: every tool is searched again
+    assert "[read_file](read_file.md)" in page.read_text(encoding="utf-8")
