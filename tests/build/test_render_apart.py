@@ -1,5 +1,5 @@
-"""From `pipeline.APART_MIN` contracts the providers, the docs pages and the mocks render in a forked
-process while this one renders the python and catalog targets and the docs index. The files must be
+"""From `pipeline.APART_MIN` contracts the providers and the docs pages render in a forked process
+while this one renders the python, catalog and mocks targets and the docs index. The files must be
 the bytes a build that forks nothing writes, after a change as after a cold build."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from tests.build_support import reworded, run, tree, two_tools
 from toolgen.build import pipeline
-from toolgen.render import docs
+from toolgen.render import docs, mocks
 
 NAMES = ("echo_text", "write_file", "read_file")
 
@@ -35,13 +35,15 @@ def test_a_build_that_renders_apart_writes_what_one_process_writes(
     indexes: list[int] = []
     real = docs.render_index
     monkeypatch.setattr(docs, "render_index", lambda *a, **k: indexes.append(1) or real(*a, **k))
+    mocked = mocks.render
+    monkeypatch.setattr(mocks, "render", lambda *a, **k: indexes.append(2) or mocked(*a, **k))
     root = tmp_path / "p"
     two_tools(root, NAMES)
     assert run(root, "build")[0] == 0
-    assert indexes == [1]  # the index rendered here, not in the forked process
+    assert sorted(indexes) == [1, 2]  # the index and the mocks rendered here, not in the forked process
     assert tree(root / "generated") == _reference(root, monkeypatch)
     reworded(root, "write_file")
     indexes.clear()
     assert run(root, "build")[0] == 0
-    assert indexes == [1]
+    assert sorted(indexes) == [1, 2]
     assert tree(root / "generated") == _reference(root, monkeypatch)

@@ -185,10 +185,11 @@ def _collision(first: str, second: str, catalog: Catalog) -> Diagnostic:
     return Diagnostic("TG136", Severity.ERROR, message, tools[0].source if tools else first)
 
 
-APART: frozenset[str] = frozenset({"providers", "docs", "mocks"})
-"""Targets rendered in a forked process while the python target runs (their use of the build cache,
-docs pages and black over `mocks.py`, is reported back to this process). Of a target in two parts
-(`render.parts`, the docs), the first renders here meanwhile: the docs index needs no declarations."""
+APART: frozenset[str] = frozenset({"providers", "docs"})
+"""Targets rendered in a forked process while the python target runs (their use of the build cache
+is reported back to this process). Of a target in two parts (`render.parts`, the docs), the first
+renders here meanwhile: the docs index needs no declarations. The mocks render here too: the forked
+process, which makes the providers' files and then the pages that show them, is the longer one."""
 
 APART_MIN = 200
 """Below this many contracts the fork costs more than it saves."""
