@@ -4,6 +4,7 @@ holds exactly the items of the last build. The docs pages' links are remembered 
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -103,3 +104,23 @@ def test_a_tool_that_comes_is_linked_from_the_pages_that_name_it(tmp_path: Path,
     assert run(tmp_path, "build")[0] == 0
     assert sorted(walked) == sorted(NAMES)  # other names: every tool is searched again
     assert "[read_file](read_file.md)" in page.read_text(encoding="utf-8")
+
+
+def test_a_page_is_made_again_when_only_its_declarations_change(tmp_path: Path) -> None:
+    """A page is keyed on what decides its declarations (the providers' key of the tool), not their
+    texts: a setting that changes only what a provider declares still makes it again."""
+    two_tools(tmp_path, NAMES)
+    assert run(tmp_path, "build")[0] == 0
+    page = tmp_path / "generated" / "docs" / "echo_text.md"
+    before = page.read_text(encoding="utf-8")
+    (tmp_path / "toolgen.toml").write_text('[providers.exclude]\ngemini = ["echo_text"]\n', encoding="utf-8")
+    code, stdout, stderr = run(tmp_path, "build")
+    assert code == 0, stdout + stderr
+    after = page.read_text(encoding="utf-8")
+    assert after != before and "left out of gemini.json" in after
+    reference = tmp_path.parent / f"{tmp_path.name}-reference"
+    for folder in ("contracts",):
+        shutil.copytree(tmp_path / folder, reference / folder)
+    shutil.copy(tmp_path / "toolgen.toml", reference / "toolgen.toml")
+    assert run(reference, "build", "--no-cache")[0] == 0
+    assert (reference / "generated" / "docs" / "echo_text.md").read_text(encoding="utf-8") == after

@@ -195,6 +195,10 @@ class Declarations:
 
     tools: Mapping[str, tuple[tuple[str, str], ...]]
     notes: Mapping[str, tuple[str, ...]]
+    identity: Mapping[str, str] | None = None
+    """Per tool, a text that decides its declarations and notes (what the providers' build cache
+    keys the tool's part on), when there is one: a docs page is then keyed on it rather than on
+    10 kB of declaration texts."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -214,10 +214,14 @@ def tool_view(
 
 def _page_parts(contract: Contract, declared: Declarations, links: Mapping[str, str]) -> tuple[str, ...]:
     """What a page depends on beyond its contract's digest: the order and inheritance the digest
-    leaves out, the rule overrides, the linked tools, the declarations and the notes."""
+    leaves out, the rule overrides, the linked tools, and the declarations and notes (or what
+    decides them, `Declarations.identity`)."""
     order = (*contract.error_order, "|", *contract.tag_order, "|", *(str(e.inherited) for e in contract.errors))
-    pairs = [part for pair in declared.tools.get(contract.name, ()) for part in pair]
     rules = json.dumps(thaw(contract.rules), sort_keys=True)
+    identity = declared.identity.get(contract.name) if declared.identity is not None else None
+    if identity is not None:
+        return (*order, rules, *links, "providers-key", identity)
+    pairs = [part for pair in declared.tools.get(contract.name, ()) for part in pair]
     return (*order, rules, *links, *pairs, "|", *declared.notes.get(contract.name, ()))
 
 

@@ -97,16 +97,38 @@ def _tool_parts(
             made.append(part)
         return made
 
-    shared = (settings.fingerprint(), *(spec.name for spec in specs))  # once: 1,000 tools, one fingerprint
+    shared = _shared(settings, specs)
     return executor.memo_many(
         "providers",
         list(catalog),
-        parts_of=lambda c: (shared[0], c.source, c.digest, *shared[1:]),
+        parts_of=lambda c: _key_parts(shared, c),
         compute_many=compute,
         encode=_encode_part,
         decode=lambda text: _part(text, specs),
         raw=True,
     )
+
+
+def _shared(settings: Settings, specs: Sequence[Spec]) -> tuple[str, ...]:
+    """What every tool's part is keyed on: the settings and the providers (once: 1,000 tools, one
+    fingerprint)."""
+    return (settings.fingerprint(), *(spec.name for spec in specs))
+
+
+def _key_parts(shared: tuple[str, ...], contract: Contract) -> tuple[str, ...]:
+    """What decides one tool's part: `shared`, and its contract and file."""
+    return (shared[0], contract.source, contract.digest, *shared[1:])
+
+
+def _identity(catalog: Catalog, settings: Settings, executor: Executor) -> dict[str, str] | None:
+    """Each tool's part key (`Declarations.identity`), when every tool's declarations and notes come
+    from its part alone: with a build cache, every provider independent (the checks over the
+    catalog add diagnostics, never notes)."""
+    specs = [s for s in _SPECS if s.independent(settings)]
+    if not executor.caching or len(specs) != len(_SPECS):
+        return None
+    shared = _shared(settings, specs)
+    return {c.name: "\0".join(_key_parts(shared, c)) for c in catalog}
 
 
 def _encode_part(part: Mapping[str, Any]) -> str:
@@ -189,7 +211,7 @@ def render_declared(
     """`render`, and what the docs target shows of it (`declarations`), from one projection."""
     gathered: _Gathered = ({}, {name: [] for name in catalog.names})
     result = _render(catalog, settings, gathered, context.executor)
-    return result, _declared(catalog, gathered)
+    return result, _declared(catalog, gathered, _identity(catalog, settings, context.executor))
 
 
 _Gathered = tuple[dict[str, list[str]], dict[str, list[tuple[str, str]]]]
@@ -226,7 +248,7 @@ def declarations(catalog: Catalog, settings: Settings, executor: Executor = PLAI
     gathered: _Gathered = ({}, {name: [] for name in catalog.names})
     for out in _outputs(catalog, settings, executor):
         _gather_declarations(gathered, out)
-    return _declared(catalog, gathered)
+    return _declared(catalog, gathered, _identity(catalog, settings, executor))
 
 
 def _gather_declarations(gathered: _Gathered, out: Output) -> None:
@@ -238,10 +260,10 @@ def _gather_declarations(gathered: _Gathered, out: Output) -> None:
             tools.setdefault(name, []).append((payload.file, text))
 
 
-def _declared(catalog: Catalog, gathered: _Gathered) -> Declarations:
+def _declared(catalog: Catalog, gathered: _Gathered, identity: Mapping[str, str] | None) -> Declarations:
     notes, tools = gathered
     ordered = {name: tuple(sorted(pairs, key=lambda p: FILES.index(p[0]))) for name, pairs in tools.items()}
-    return Declarations(ordered, _frozen_notes(catalog, notes))
+    return Declarations(ordered, _frozen_notes(catalog, notes), identity)
 
 
 def _gather(notes: dict[str, list[str]], out: Output) -> None:
