@@ -175,11 +175,12 @@ def test_a_changed_contract_recomputes_only_what_depends_on_it(
     next((root / "contracts").rglob(f"{doc['name']}.json")).write_text(json.dumps(doc), encoding="utf-8")
     store = _generate_counting(root)
     # loading and validation of that file, its module, its docs page (and the tools its texts name)
-    # and provider entries; its models
+    # and provider entries (and the run of tools it is in); its models
     # are kept, since only the schemas shape them, and so is black's pass over the module (it sees
     # the imports and models: `python_black.format_modules`) and over __init__.py (its catalog
     # digest is masked: `python_format.format_masked`), since no tool name changed
-    assert store.missed == {"contract": 1, "module": 1, "docs": 1, "docs-links": 1, "providers": 1, "catalog": 1}
+    changed = {"contract": 1, "module": 1, "docs": 1, "docs-links": 1, "providers": 1, "provider-runs": 1}
+    assert store.missed == {**changed, "catalog": 1}
 
 
 @pytest.mark.parametrize(("count", "jobs"), SIZES)
@@ -195,7 +196,7 @@ def test_a_changed_schema_remakes_that_tools_models(
     next((root / "contracts").rglob(f"{doc['name']}.json")).write_text(json.dumps(doc), encoding="utf-8")
     store = _generate_counting(root)
     remade = {"contract": 1, "models": 1, "module": 1, "docs": 1, "docs-links": 1, "providers": 1, "catalog": 1}
-    remade["black-pass"] = 1
+    remade.update({"black-pass": 1, "provider-runs": 1})
     assert store.missed == remade
 
 

@@ -1,7 +1,7 @@
 """A cache entry that is not exactly what toolgen stored under its key is a miss: never output, never a crash.
 
 Every kind of entry (loaded and validated contracts, models, tool modules, shared modules, black,
-docs pages and their links, provider entries, the no-change record `state.json` and the file record that lets a
+docs pages and their links, provider entries and runs, the no-change record `state.json` and the file record that lets a
 build skip unchanged pages and modules unread) is corrupted each way: edited
 so it stays valid JSON, truncated, replaced by an entry of another kind (foreign), swapped with
 another entry of its kind, given values of the wrong types, made binary, emptied. The build and
@@ -171,6 +171,7 @@ KINDS = [
     "used",
     "black-pass",
     "docs-links",
+    "provider-runs",
 ]
 
 

@@ -13,7 +13,9 @@ import pytest
 from toolgen.build.memo import DECODE_ERRORS
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.render import providers
-from toolgen.render.providers import _SPECS, _encode_part, _part
+from toolgen.render.providers import _SPECS
+from toolgen.render.providers.cached import decoded_part as _part
+from toolgen.render.providers.cached import encode_part as _encode_part
 
 WARNING = Diagnostic("TG301", Severity.WARNING, "a warning\nover two lines", "contracts/x.json", "/input_schema")
 

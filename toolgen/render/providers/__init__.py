@@ -16,17 +16,16 @@ pipeline hands to the docs target when both run. Nothing is kept between calls.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolgen.catalog import Catalog, Contract
+from toolgen.catalog import Catalog
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, sort_diagnostics
 from toolgen.render import Artifact, RenderResult, jsontext
 from toolgen.render.context import PLAIN, PLAIN_CONTEXT, Declarations, Executor, Notes, RenderContext
-from toolgen.render.providers import anthropic, gemini, mcp, openai
+from toolgen.render.providers import anthropic, cached, gemini, mcp, openai
 from toolgen.render.providers.common import Output, Payload, Spec, build_with
 
 FILES: tuple[str, ...] = ("openai_chat.json", "openai_responses.json", "anthropic.json", "gemini.json", "mcp.json")
@@ -67,57 +66,16 @@ def _dump_pieces(payload: Payload) -> Iterator[str]:
 def _outputs(catalog: Catalog, settings: Settings, executor: Executor) -> Iterator[Output]:
     """Each provider's output in turn.
 
-    In a build with a cache, a tool's entries (already encoded), diagnostics and notes for every
-    provider whose tools are independent are one cache entry, keyed on the contract, its file and
-    the settings: a one-contract change declares one tool again, not the catalog. Without a cache
-    the providers are built one at a time, so only one provider's payloads are held as data.
+    In a build with a cache, every provider whose tools are independent is assembled from runs of
+    tools (`cached.runs`: each tool's entries, already encoded, its diagnostics and notes, keyed on
+    the contract, its file and the settings): a one-contract change declares one tool again, and
+    joins about 32 texts per file, not 1,000. Without a cache the providers are built one at a
+    time, so only one provider's payloads are held as data.
     """
     independent = [s for s in _SPECS if s.independent(settings)] if executor.caching else []
-    parts = _tool_parts(catalog, settings, independent, executor) if independent else []
+    made = cached.runs(list(catalog), settings, independent, executor) if independent else []
     for spec in _SPECS:
-        yield _assembled(spec, catalog, settings, parts) if spec in independent else build_with(spec, catalog, settings)
-
-
-def _tool_parts(
-    catalog: Catalog, settings: Settings, specs: Sequence[Spec], executor: Executor
-) -> list[dict[str, Any]]:
-    def compute(todo: Sequence[Contract]) -> list[dict[str, Any]]:
-        makers = [(spec, spec.tools(settings)) for spec in specs]
-        made: list[dict[str, Any]] = []
-        for contract in todo:
-            part: dict[str, Any] = {}
-            for spec, make in makers:
-                out = Output()
-                entries = make(contract, out)
-                part[spec.name] = {
-                    "entries": {file: jsontext.encode(entry).text for file, entry in entries.items()},
-                    "diagnostics": list(out.diagnostics),
-                    "notes": out.notes.get(contract.name, []),
-                }
-            made.append(part)
-        return made
-
-    shared = _shared(settings, specs)
-    return executor.memo_many(
-        "providers",
-        list(catalog),
-        parts_of=lambda c: _key_parts(shared, c),
-        compute_many=compute,
-        encode=_encode_part,
-        decode=lambda text: _part(text, specs),
-        raw=True,
-    )
-
-
-def _shared(settings: Settings, specs: Sequence[Spec]) -> tuple[str, ...]:
-    """What every tool's part is keyed on: the settings and the providers (once: 1,000 tools, one
-    fingerprint)."""
-    return (settings.fingerprint(), *(spec.name for spec in specs))
-
-
-def _key_parts(shared: tuple[str, ...], contract: Contract) -> tuple[str, ...]:
-    """What decides one tool's part: `shared`, and its contract and file."""
-    return (shared[0], contract.source, contract.digest, *shared[1:])
+        yield _assembled(spec, catalog, settings, made) if spec in independent else build_with(spec, catalog, settings)
 
 
 def _identity(catalog: Catalog, settings: Settings, executor: Executor) -> dict[str, str] | None:
@@ -127,76 +85,25 @@ def _identity(catalog: Catalog, settings: Settings, executor: Executor) -> dict[
     specs = [s for s in _SPECS if s.independent(settings)]
     if not executor.caching or len(specs) != len(_SPECS):
         return None
-    shared = _shared(settings, specs)
-    return {c.name: "\0".join(_key_parts(shared, c)) for c in catalog}
+    shared = cached.shared_key(settings, specs)
+    return {c.name: "\0".join(cached.part_key(shared, c)) for c in catalog}
 
 
-def _encode_part(part: Mapping[str, Any]) -> str:
-    """A tool part as one text: a line of JSON with each provider's diagnostics, notes and the
-    length of each of its entries, then the entries' texts as they are. The texts are JSON already;
-    escaped again into JSON strings, reading 1,000 parts back cost more than assembling the files."""
-    head: dict[str, Any] = {}
-    for name, mine in part.items():
-        head[name] = {
-            "files": list(mine["entries"]),
-            "lengths": [len(text) for text in mine["entries"].values()],
-            "diagnostics": [d.as_json() for d in mine["diagnostics"]],
-            "notes": mine["notes"],
-        }
-    texts = "".join(text for mine in part.values() for text in mine["entries"].values())
-    return json.dumps(head, ensure_ascii=False, separators=(",", ":")) + "\n" + texts
-
-
-def _part(text: str, specs: Sequence[Spec]) -> dict[str, Any]:
-    """A cached tool part (`_encode_part`), checked to have every provider's entries, diagnostics and
-    notes, its texts exactly filling the rest, its diagnostics made objects once (a part of any other
-    shape is a miss, never a crash later)."""
-    line, newline, body = text.partition("\n")
-    head = json.loads(line)
-    if not newline or not isinstance(head, dict) or not all(_is_head(head.get(spec.name), spec) for spec in specs):
-        raise TypeError("a cached provider entry is not of the shape toolgen stores")
-    part: dict[str, Any] = {}
-    start = 0
-    for name, mine in head.items():  # the texts follow in the order the line lists them
-        entries: dict[str, str] = {}
-        for file, length in zip(mine["files"], mine["lengths"], strict=True):
-            entries[file], start = body[start : start + length], start + length
-        # from_json raises on a malformed diagnostic, which makes the entry a miss too
-        found = [Diagnostic.from_json(d) for d in mine["diagnostics"]]
-        part[name] = {"entries": entries, "diagnostics": found, "notes": mine["notes"]}
-    if start != len(body) or len(part) != len(specs):
-        raise ValueError("a cached provider entry's texts do not fill it")
-    return part
-
-
-def _is_head(value: Any, spec: Spec) -> bool:
-    if not isinstance(value, dict):
-        return False
-    files, lengths, diagnostics, notes = (value.get(k) for k in ("files", "lengths", "diagnostics", "notes"))
-    if not isinstance(files, list) or not isinstance(lengths, list) or len(files) != len(lengths):
-        return False
-    if not all(file in spec.files for file in files) or len(set(files)) != len(files):
-        return False
-    if not all(type(n) is int and n >= 0 for n in lengths):
-        return False
-    return isinstance(diagnostics, list) and isinstance(notes, list) and all(isinstance(n, str) for n in notes)
-
-
-def _assembled(spec: Spec, catalog: Catalog, settings: Settings, parts: Sequence[Mapping[str, Any]]) -> Output:
-    """`spec`'s output from each tool's cached part, then its checks over the whole catalog."""
+def _assembled(spec: Spec, catalog: Catalog, settings: Settings, runs: Sequence[cached.Run]) -> Output:
+    """`spec`'s output from the cached runs of tools, then its checks over the whole catalog. Each
+    run's text of a file is one `Raw` item of its list: `jsontext` places it as the entries it joins."""
     out = Output()
-    entries: dict[str, dict[str, Any]] = {file: {} for file in spec.files}
-    for contract, part in zip(catalog, parts, strict=True):
-        mine = part[spec.name]
-        for file in spec.files:
-            if file in mine["entries"]:
-                entries[file][contract.name] = jsontext.Raw(str(mine["entries"][file]))
-        out.diagnostics.extend(mine["diagnostics"])
-        for text in mine["notes"]:
-            out.note(contract.name, str(text))
+    for run in runs:
+        for name, head in zip(run.names, run.heads, strict=True):
+            mine = head[spec.name]
+            out.diagnostics.extend(mine["diagnostics"])
+            for text in mine["notes"]:
+                out.note(name, str(text))
     spec.check(catalog, settings, out)
+    places = cached.Places(runs)
     for file in spec.files:
-        out.payloads.append(Payload(file, spec.wrap(settings, file, list(entries[file].values())), entries[file]))
+        items: list[Any] = [jsontext.Raw(run.texts[file]) for run in runs if file in run.texts]
+        out.payloads.append(Payload(file, spec.wrap(settings, file, items), cached.RunEntries(places, spec.name, file)))
     return out
 
 
@@ -209,13 +116,13 @@ def render_declared(
     catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT
 ) -> tuple[RenderResult, Declarations]:
     """`render`, and what the docs target shows of it (`declarations`), from one projection."""
-    gathered: _Gathered = ({}, {name: [] for name in catalog.names})
+    gathered: _Gathered = ({}, [])
     result = _render(catalog, settings, gathered, context.executor)
     return result, _declared(catalog, gathered, _identity(catalog, settings, context.executor))
 
 
-_Gathered = tuple[dict[str, list[str]], dict[str, list[tuple[str, str]]]]
-"""Notes and `(file, text)` declarations per tool, as `_outputs` produces them."""
+_Gathered = tuple[dict[str, list[str]], list[Payload]]
+"""Notes per tool, and the payloads (whose `tools` give each tool's declarations), as `_outputs` produces them."""
 
 
 def _render(catalog: Catalog, settings: Settings, gathered: _Gathered | None, executor: Executor) -> RenderResult:
@@ -245,25 +152,50 @@ def declarations(catalog: Catalog, settings: Settings, executor: Executor = PLAI
     Computed as `render` computes them (with a build cache, from the same per-tool entries), so
     the docs show what the files hold; nothing is kept between calls.
     """
-    gathered: _Gathered = ({}, {name: [] for name in catalog.names})
+    gathered: _Gathered = ({}, [])
     for out in _outputs(catalog, settings, executor):
         _gather_declarations(gathered, out)
     return _declared(catalog, gathered, _identity(catalog, settings, executor))
 
 
 def _gather_declarations(gathered: _Gathered, out: Output) -> None:
-    notes, tools = gathered
+    notes, payloads = gathered
     _gather(notes, out)
-    for payload in out.payloads:
-        for name, entry in payload.tools.items():
-            text = entry.text if isinstance(entry, jsontext.Raw) else jsontext.encode(entry).text
-            tools.setdefault(name, []).append((payload.file, text))
+    payloads.extend(out.payloads)
 
 
 def _declared(catalog: Catalog, gathered: _Gathered, identity: Mapping[str, str] | None) -> Declarations:
-    notes, tools = gathered
-    ordered = {name: tuple(sorted(pairs, key=lambda p: FILES.index(p[0]))) for name, pairs in tools.items()}
-    return Declarations(ordered, _frozen_notes(catalog, notes), identity)
+    notes, payloads = gathered
+    return Declarations(_Pairs(catalog.names, payloads), _frozen_notes(catalog, notes), identity)
+
+
+class _Pairs(Mapping[str, tuple[tuple[str, str], ...]]):
+    """Per tool, its `(file, text)` declarations in `FILES` order, made from the payloads when
+    asked for: with a build cache the docs ask only for the pages they make again."""
+
+    def __init__(self, names: Sequence[str], payloads: Sequence[Payload]) -> None:
+        self._names = names
+        self._known = frozenset(names)
+        self._payloads = sorted(payloads, key=lambda p: FILES.index(p.file))
+        self._made: dict[str, tuple[tuple[str, str], ...]] = {}
+
+    def __getitem__(self, name: str) -> tuple[tuple[str, str], ...]:
+        found = self._made.get(name)
+        if found is None:
+            if name not in self._known:
+                raise KeyError(name)
+            found = self._made[name] = tuple((p.file, _text(p.tools[name])) for p in self._payloads if name in p.tools)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+def _text(entry: Any) -> str:
+    return entry.text if isinstance(entry, jsontext.Raw) else jsontext.encode(entry).text
 
 
 def _gather(notes: dict[str, list[str]], out: Output) -> None:
