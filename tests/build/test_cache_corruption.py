@@ -172,6 +172,7 @@ KINDS = [
     "black-pass",
     "docs-links",
     "provider-runs",
+    "schemas",
 ]
 
 

@@ -14,7 +14,7 @@ import pytest
 from tests.build_support import reworded, run, two_tools
 from tests.factory import contract, write_json
 from toolgen.build import cache, memo
-from toolgen.render import docs, docs_index
+from toolgen.render import docs, docs_index, python_models
 
 NAMES = ("echo_text", "write_file", "read_file")
 
@@ -124,3 +124,23 @@ def test_a_page_is_made_again_when_only_its_declarations_change(tmp_path: Path) 
     shutil.copy(tmp_path / "toolgen.toml", reference / "toolgen.toml")
     assert run(reference, "build", "--no-cache")[0] == 0
     assert (reference / "generated" / "docs" / "echo_text.md").read_text(encoding="utf-8") == after
+
+
+def test_one_changed_contract_is_the_only_one_whose_schemas_are_digested(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The models of the modules a build leaves unread are kept by their schemas' digest, which is
+    remembered by contract digest: one changed contract is the only one written out as JSON again."""
+    two_tools(tmp_path, NAMES)
+    assert run(tmp_path, "build")[0] == 0
+    digested: list[str] = []
+    real = python_models.schemas_digest
+
+    def schemas_digest(found: Any) -> str:
+        digested.append(found.name)
+        return real(found)
+
+    monkeypatch.setattr(python_models, "schemas_digest", schemas_digest)
+    reworded(tmp_path, "write_file")
+    assert run(tmp_path, "build")[0] == 0
+    assert digested == ["write_file", "write_file"]  # the table's miss, and its module's models key

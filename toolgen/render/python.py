@@ -63,6 +63,7 @@ from toolgen.render.python_models import (
     ToolModels,
     models_for,
     models_key,
+    schemas_digests,
 )
 from toolgen.render.python_shared import SHARED, declarations
 from toolgen.templating import environment, templates_digest
@@ -204,10 +205,13 @@ def _tools_together(catalog: Catalog, settings: Settings, executor: Executor) ->
         return None  # most modules are remembered: read here, make the few others stage by stage
     make = functools.partial(_tool_batch, settings=settings, modules=modules, templates=templates, executor=executor)
     shared: list[File] = []
-    try:  # the package's shared modules render here while the workers make the tools
-        made = executor.map_batches(
-            make, list(catalog), BATCH_SIZE, during=lambda: shared.extend(_shared(catalog, settings, executor))
-        )
+
+    def during() -> None:  # here while the workers make the tools: the package's shared modules,
+        shared.extend(_shared(catalog, settings, executor))
+        schemas_digests(list(catalog), executor)  # and what the next build keeps unread models by
+
+    try:
+        made = executor.map_batches(make, list(catalog), BATCH_SIZE, during=during)
     except (ModelsFailed, jinja2.TemplateError, InvalidSource):  # the stage by stage path reports it
         return None
     return [*shared, *(artifact for artifact, _ in made)], [d for _, found in made for d in found]
@@ -243,9 +247,11 @@ def _package(catalog: Catalog, settings: Settings, executor: Executor) -> Made:
     found: list[Diagnostic] = []
     templates = templates_digest(settings.templates_dir)
     contracts = list(catalog)
+    schemas = schemas_digests(contracts, executor) if executor.caching else {}
     for start in range(0, len(contracts), RENDER_CHUNK):  # only a chunk's texts are ever held at once
         chunk = contracts[start : start + RENDER_CHUNK]
-        for artifact, notes_of in _tool_texts(chunk, settings, modules, models_of, templates, executor=executor):
+        made = _tool_texts(chunk, settings, modules, models_of, templates, executor=executor, schemas=schemas)
+        for artifact, notes_of in made:
             artifacts.append(artifact)
             found.extend(notes_of)
     return artifacts, found
@@ -279,12 +285,14 @@ def _tool_texts(
     templates: str,
     *,
     executor: Executor,
+    schemas: Mapping[str, str] | None = None,
 ) -> list[tuple[File, list[Diagnostic]]]:
     """Each contract's formatted module and its notes (`contract_notes`), cached on what shapes
     them: the contract (its digest and file), its module name, the package and the templates
     (`toolgen.build.cache` adds toolgen's source and the pinned versions). A one-contract change
     renders one module, not every module's view, and walks one contract's schemas for the notes;
-    the build layer need not even read the other modules (`Executor.memo_files`)."""
+    the build layer need not even read the other modules (`Executor.memo_files`). `schemas`: each
+    tool's `schemas_digest`, when the caller has them, to keep the models of the modules left unread."""
 
     computed: set[str] = set()
 
@@ -306,7 +314,9 @@ def _tool_texts(
         decode_extra=module_notes,
     )
     unread = [c for c in contracts if c.name not in computed]  # their models and black's pass: the next edit needs them
-    executor.keep("models", unread, parts_of=functools.partial(models_key, package=settings.python_package))
+    known = schemas or {}
+    package = settings.python_package
+    executor.keep("models", unread, parts_of=lambda c: models_key(c, package, known.get(c.name)))
     keep_passes([digest for _, (_, digest) in made], executor)
     return [(artifact, notes) for artifact, (notes, _) in made]
 
