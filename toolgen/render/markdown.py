@@ -17,7 +17,6 @@ from typing import Any
 
 from toolgen.frozen import thaw
 
-_ALWAYS = frozenset("\\`*[]|~")
 _TAG_START = re.compile(r"[A-Za-z/!?]")
 _LINE_START = frozenset("#>-+=")
 _BACKTICKS = re.compile(r"`+")
@@ -35,18 +34,25 @@ def escape_inline(text: str, *, line_start: bool = True) -> str:
     (`read_file` stays readable); `&` before something that looks like an entity; and, when `text`
     starts a line (`line_start`), a block marker (`#`, `>`, `-`, `+`, `=`, `1.`) at its start.
     """
-    chars = []
-    for index, ch in enumerate(text):
-        if ch in _ALWAYS or (ch == "_" and not _inside_word(text, index)) or (ch == "<" and _opens(text, index)):
-            chars.append("\\" + ch)
-        else:
-            chars.append(ch)
-    out = _ENTITY.sub("\\&", "".join(chars))
+    out = _ENTITY.sub("\\&", _MARKS.sub(_escaped, text))
     if not line_start:
         return out
     if out[:1] in _LINE_START:
         out = "\\" + out
     return _ORDERED.sub(r"\1\\\2", out)
+
+
+_MARKS = re.compile(r"[\\`*\[\]|~_<]")
+"""Every character `escape_inline` may escape: found by the regex engine, so a text is not walked
+a character at a time in Python (the docs index escapes every tool's name and summary)."""
+
+
+def _escaped(match: re.Match[str]) -> str:
+    """One character `_MARKS` found, escaped unless it is a `_` inside a word or a `<` that opens nothing."""
+    ch, text, index = match.group(), match.string, match.start()
+    if (ch == "_" and _inside_word(text, index)) or (ch == "<" and not _opens(text, index)):
+        return ch
+    return "\\" + ch
 
 
 def _opens(text: str, index: int) -> bool:
