@@ -54,13 +54,20 @@ class WriteError(Exception):
 
 
 def manifest_text(files: Files) -> bytes:
-    """The manifest for this set of files: every owned path with the digest of its bytes."""
-    document = {
+    """The manifest for this set of files: every owned path with the digest of its bytes.
+
+    The text `json.dumps(document, indent=2)` writes, made by json's C encoder: with an indent
+    json encodes in pure Python, and a manifest of 2,000 files is written every build. Its file
+    list is flat, so its separators are the indented ones (a JSON string holds no raw newline)."""
+    head = {
         "generated_by": f"toolgen {__version__}",
         "note": "files toolgen owns in this folder; toolgen deletes only these",
-        "files": {path: files.digest(path) for path in sorted(files)},
     }
-    return (json.dumps(document, indent=2) + "\n").encode("utf-8")
+    listed = {path: files.digest(path) for path in sorted(files)}
+    top = json.dumps(head, separators=(",\n  ", ": "))[1:-1]
+    body = json.dumps(listed, separators=(",\n    ", ": "))
+    shown = "{\n    " + body[1:-1] + "\n  }" if listed else "{}"
+    return f'{{\n  {top},\n  "files": {shown}\n}}\n'.encode()
 
 
 def read_manifest(output_dir: Path) -> dict[str, str]:
