@@ -121,8 +121,9 @@ def render_declared(
     return result, _declared(catalog, gathered, _identity(catalog, settings, context.executor))
 
 
-_Gathered = tuple[dict[str, list[str]], list[Payload]]
-"""Notes per tool, and the payloads (whose `tools` give each tool's declarations), as `_outputs` produces them."""
+_Gathered = tuple[dict[str, list[str]], list[tuple[str, Mapping[str, Any]]]]
+"""Notes per tool, and per file each tool's declaration (its text, or a `Raw` cut from a cached run
+when asked for), as `_outputs` produces them."""
 
 
 def _render(catalog: Catalog, settings: Settings, gathered: _Gathered | None, executor: Executor) -> RenderResult:
@@ -159,24 +160,31 @@ def declarations(catalog: Catalog, settings: Settings, executor: Executor = PLAI
 
 
 def _gather_declarations(gathered: _Gathered, out: Output) -> None:
-    notes, payloads = gathered
+    """The notes and declarations of one provider's output: the entries of cached runs are kept
+    as they are (cut out when asked for); entries made as data are encoded now, so the payloads
+    themselves are not held past their provider."""
+    notes, files = gathered
     _gather(notes, out)
-    payloads.extend(out.payloads)
+    for payload in out.payloads:
+        tools = payload.tools
+        if not isinstance(tools, cached.RunEntries):
+            tools = {name: _text(entry) for name, entry in tools.items()}
+        files.append((payload.file, tools))
 
 
 def _declared(catalog: Catalog, gathered: _Gathered, identity: Mapping[str, str] | None) -> Declarations:
-    notes, payloads = gathered
-    return Declarations(_Pairs(catalog.names, payloads), _frozen_notes(catalog, notes), identity)
+    notes, files = gathered
+    return Declarations(_Pairs(catalog.names, files), _frozen_notes(catalog, notes), identity)
 
 
 class _Pairs(Mapping[str, tuple[tuple[str, str], ...]]):
     """Per tool, its `(file, text)` declarations in `FILES` order, made from the payloads when
     asked for: with a build cache the docs ask only for the pages they make again."""
 
-    def __init__(self, names: Sequence[str], payloads: Sequence[Payload]) -> None:
+    def __init__(self, names: Sequence[str], files: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
         self._names = names
         self._known = frozenset(names)
-        self._payloads = sorted(payloads, key=lambda p: FILES.index(p.file))
+        self._files = sorted(files, key=lambda pair: FILES.index(pair[0]))
         self._made: dict[str, tuple[tuple[str, str], ...]] = {}
 
     def __getitem__(self, name: str) -> tuple[tuple[str, str], ...]:
@@ -184,7 +192,7 @@ class _Pairs(Mapping[str, tuple[tuple[str, str], ...]]):
         if found is None:
             if name not in self._known:
                 raise KeyError(name)
-            found = self._made[name] = tuple((p.file, _text(p.tools[name])) for p in self._payloads if name in p.tools)
+            found = self._made[name] = tuple((file, _text(tools[name])) for file, tools in self._files if name in tools)
         return found
 
     def __iter__(self) -> Iterator[str]:
@@ -195,6 +203,9 @@ class _Pairs(Mapping[str, tuple[tuple[str, str], ...]]):
 
 
 def _text(entry: Any) -> str:
+    """A declaration's text: as it is, from its `Raw`, or encoded from its data."""
+    if isinstance(entry, str):
+        return entry
     return entry.text if isinstance(entry, jsontext.Raw) else jsontext.encode(entry).text
 
 
