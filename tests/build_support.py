@@ -9,7 +9,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from tests.factory import contract, write_json
+from toolgen.build import cache, pipeline, pruning
 from toolgen.cli import main
+from toolgen.config import load_settings
 
 
 def run(project: Path, *args: str) -> tuple[int, str, str]:
@@ -63,3 +65,16 @@ def add_to_manifest(output: Path, entries: dict[str, str]) -> None:
     document = json.loads(path.read_text(encoding="utf-8"))
     document["files"].update(entries)
     path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+
+
+def generate_counting(root: Path, *, prune: bool = False) -> cache.Store:
+    """Generate in memory inside a cache session (pruned after, as `toolgen build` prunes, with
+    `prune`); the store says what was reused."""
+    settings, problems = load_settings(root)
+    assert not problems
+    with cache.session(root) as store:
+        assert pipeline.generate(settings).ok
+        assert store is not None
+        if prune:
+            pruning.prune(store)
+    return store

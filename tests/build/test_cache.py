@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 import toolgen
 from benchmarks import synth_catalog
+from tests.build_support import generate_counting
 from tests.conftest import REPO
 from toolgen import templating
 from toolgen.build import cache, fastpath, parallel, pipeline, write
@@ -61,16 +62,6 @@ def _cold_copy(root: Path, tmp: Path) -> dict[str, bytes]:
     _build(fresh, "--no-cache")
     assert not (fresh / cache.CACHE_DIR).exists()
     return _tree(fresh / "generated")
-
-
-def _generate_counting(root: Path) -> cache.Store:
-    """Generate in memory inside a cache session; the store says what was reused."""
-    settings, problems = load_settings(root)
-    assert not problems
-    with cache.session(root) as store:
-        assert pipeline.generate(settings).ok
-    assert store is not None
-    return store
 
 
 @pytest.fixture(autouse=True)
@@ -167,13 +158,13 @@ def test_a_changed_contract_recomputes_only_what_depends_on_it(
 ) -> None:
     monkeypatch.setenv("TOOLGEN_JOBS", jobs)
     root = _project(tmp_path / "p", count)
-    first = _generate_counting(root)
+    first = generate_counting(root)
     assert first.hits == 0 and first.misses > 0
-    assert _generate_counting(root).misses == 0
+    assert generate_counting(root).misses == 0
     doc = synth_catalog.contract(1)
     doc["description"] += " Reworded."
     next((root / "contracts").rglob(f"{doc['name']}.json")).write_text(json.dumps(doc), encoding="utf-8")
-    store = _generate_counting(root)
+    store = generate_counting(root)
     # loading and validation of that file, its module, its docs page (and the tools its texts name)
     # and provider entries (and the run of tools it is in); its models
     # are kept, since only the schemas shape them, and so is black's pass over the module (it sees
@@ -190,12 +181,12 @@ def test_a_changed_schema_remakes_that_tools_models(
 ) -> None:
     monkeypatch.setenv("TOOLGEN_JOBS", jobs)
     root = _project(tmp_path / "p", count)
-    first = _generate_counting(root)
+    first = generate_counting(root)
     assert first.missed["models"] == count and first.missed["module"] == count
     doc = synth_catalog.contract(1)
     doc["input_schema"]["properties"]["extra_flag"] = {"type": "boolean", "description": "A new flag."}
     next((root / "contracts").rglob(f"{doc['name']}.json")).write_text(json.dumps(doc), encoding="utf-8")
-    store = _generate_counting(root)
+    store = generate_counting(root)
     remade = {"contract": 1, "models": 1, "module": 1, "docs": 1, "docs-links": 1, "providers": 1, "catalog": 1}
     remade.update({"black-pass": 1, "provider-runs": 1, "schemas": 1})
     assert store.missed == remade
@@ -250,11 +241,11 @@ def test_a_new_toolgen_version_reuses_nothing(tmp_path: Path, monkeypatch: pytes
     monkeypatch.setattr(toolgen, "__version__", "99.0.0")
     cache.reset()  # what a new process running the new version computes afresh
     assert FAST not in _build(root)
-    store = _generate_counting(root)
+    store = generate_counting(root)
     assert store.hits > 0  # the build just above filled the cache for 99.0.0
     monkeypatch.setattr(toolgen, "__version__", "99.0.1")
     cache.reset()
-    assert _generate_counting(root).hits == 0
+    assert generate_counting(root).hits == 0
 
 
 @pytest.mark.slow  # ~4 s: several builds
@@ -271,7 +262,7 @@ def test_a_pinned_dependency_upgrade_reuses_nothing(tmp_path: Path, monkeypatch:
     assert FAST not in _build(root)
     monkeypatch.setattr(cache, "installed_version", lambda name: "100.0" if name == "black" else real(name))
     cache.reset()
-    assert _generate_counting(root).hits == 0
+    assert generate_counting(root).hits == 0
 
 
 def test_edited_output_is_never_taken_for_current(tmp_path: Path) -> None:

@@ -15,11 +15,10 @@ from pathlib import Path
 import pytest
 
 from benchmarks import synth_catalog
-from tests.build_support import run, tree
-from toolgen.build import cache, pipeline, pruning
+from tests.build_support import generate_counting, run, tree
+from toolgen.build import cache
 from toolgen.build.memo import DECODE_ERRORS, RAW
 from toolgen.catalog import contract_from_document
-from toolgen.config import load_settings
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.render.providers import _SPECS, cached
 
@@ -148,26 +147,15 @@ def test_a_run_swapped_for_another_under_a_valid_seal_is_made_again(tmp_path: Pa
     assert tree(root / "generated") == _without_cache(root)
 
 
-def _built(root: Path) -> cache.Store:
-    """A build in memory inside a cache session, pruned after as `toolgen build` prunes."""
-    settings, problems = load_settings(root)
-    assert not problems
-    with cache.session(root) as store:
-        assert pipeline.generate(settings).ok
-        assert store is not None
-        pruning.prune(store)
-    return store
-
-
 def test_the_parts_of_runs_read_back_whole_are_kept_for_their_next_change(tmp_path: Path) -> None:
     """A run read back leaves its tools' parts unread; pruning keeps them, so the next change in
     that run declares one tool again, not the whole run."""
     root = tmp_path / "p"
     written = _project(root)
-    _built(root)
+    generate_counting(root, prune=True)
     groups = list(cached._grouped(_contracts(sorted(Path(p).stem for p in written))))  # type: ignore[arg-type]
     assert len(groups) >= 2
     for group in (groups[-1], groups[-2]):  # a change in one run, then in another
         _changed(root, written, [Path(p).stem for p in written].index(group[0].name))
-        store = _built(root)
+        store = generate_counting(root, prune=True)
         assert (store.missed.get("providers"), store.missed.get("provider-runs")) == (1, 1)
