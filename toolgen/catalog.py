@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -261,24 +261,29 @@ def _error_spec(raw: Mapping[str, Any]) -> ErrorSpec:
     return ErrorSpec(code=code, description=description, retryable=bool(retryable), inherited=inherited)
 
 
-def _example(raw: Mapping[str, Any]) -> Example:
+def _example(raw: Mapping[str, Any], frozen: Callable[[Any], Any] = freeze) -> Example:
     error = raw.get("error")
     return Example(
         title=raw.get("title"),
-        input=freeze(raw.get("input", {})),
-        output=freeze(raw["output"]) if "output" in raw else None,
+        input=frozen(raw.get("input", EMPTY_MAP)),
+        output=frozen(raw["output"]) if "output" in raw else None,
         error=ExampleError(code=str(error["code"]), message=str(error.get("message", ""))) if error else None,
     )
 
 
-def contract_from_document(data: Mapping[str, Any], source: str, digest: str | None = None) -> Contract:
+def contract_from_document(
+    data: Mapping[str, Any], source: str, digest: str | None = None, *, frozen: bool = False
+) -> Contract:
     """Normalize one validated contract document into a frozen `Contract` with its digest.
 
     The input must already have passed validation; this copies everything it keeps, so later
     changes to `data` change nothing in the result. `digest`, when given, is the digest this
     function computed before for the same data (the build cache remembers it, keyed on the file's
-    text and toolgen's own source): it is taken instead of digesting the contract again.
+    text and toolgen's own source): it is taken instead of digesting the contract again. With
+    `frozen`, `data` is deep-frozen already (`frozen.freeze`, `load.parse_frozen`): its schemas
+    and examples are taken as they are, not copied.
     """
+    copy: Callable[[Any], Any] = _as_it_is if frozen else freeze
     output_schema = data.get("output_schema")
     title = data.get("title")
     deprecated = data.get("deprecated", False)
@@ -288,23 +293,28 @@ def contract_from_document(data: Mapping[str, Any], source: str, digest: str | N
         title=normalize_text(title) if isinstance(title, str) else None,
         description=normalize_text(str(data["description"])),
         permissions=tuple(sorted(set(data.get("permissions", ())))),
-        input_schema=freeze(data["input_schema"]),
-        output_schema=freeze(output_schema) if output_schema is not None else None,
+        input_schema=copy(data["input_schema"]),
+        output_schema=copy(output_schema) if output_schema is not None else None,
         errors=tuple(sorted((_error_spec(e) for e in data.get("errors", ())), key=lambda e: e.code)),
-        examples=tuple(_example(e) for e in data.get("examples", ())),
+        examples=tuple(_example(e, copy) for e in data.get("examples", ())),
         idempotent=bool(data.get("idempotent", False)),
         deprecated=normalize_text(deprecated) if isinstance(deprecated, str) else bool(deprecated),
         timeout_ms=_timeout(data.get("timeout_ms")),
         owners=tuple(str(o) for o in data.get("owners", ())),
         tags=tuple(sorted({str(t) for t in data.get("tags", ())})),
-        rules=freeze(data.get("rules", {})),
+        rules=copy(data.get("rules", EMPTY_MAP)),
         error_order=tuple(dict.fromkeys(str(e["code"]) for e in data.get("errors", ()))),
         tag_order=tuple(dict.fromkeys(str(t) for t in data.get("tags", ()))),
-        providers=freeze(data.get("providers", {})),
+        providers=copy(data.get("providers", EMPTY_MAP)),
         source=source,
         digest=digest or "",
     )
     return contract if digest is not None else _with_digest(contract)
+
+
+def _as_it_is(value: Any) -> Any:
+    """A value already deep-frozen."""
+    return value
 
 
 def _timeout(value: Any) -> int | None:

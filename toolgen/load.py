@@ -22,6 +22,7 @@ from toolgen import positions
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.discovery import contract_files, is_contract_name, within
+from toolgen.frozen import freeze, loads_frozen
 from toolgen.positions import locator_for
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -65,6 +66,13 @@ def parse_text(text: str, fmt: str) -> Any:
     if fmt == "json":
         return json.loads(text, parse_constant=_reject_constant)
     return tomllib.loads(text)
+
+
+def parse_frozen(text: str, fmt: str) -> Any:
+    """`freeze(parse_text(text, fmt))`; for JSON frozen as it is parsed (`frozen.loads_frozen`)."""
+    if fmt == "json":
+        return loads_frozen(text, parse_constant=_reject_constant)
+    return freeze(tomllib.loads(text))
 
 
 def _reject_constant(name: str) -> Any:
@@ -223,7 +231,8 @@ def _unencodable(data: Any, rel: str, locate: Locate) -> list[Diagnostic]:
         pointer, value = stack.pop()
         if isinstance(value, str) and not _encodable(value):
             found.append(_surrogate(rel, pointer, "this text", value, locate))
-        items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        listed = enumerate(value) if isinstance(value, list | tuple) else ()
+        items = value.items() if isinstance(value, Mapping) else listed
         for key, item in items:
             if isinstance(key, str) and not _encodable(key):
                 found.append(_surrogate(rel, pointer, "a key here", key, locate))

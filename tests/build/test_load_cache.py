@@ -112,3 +112,40 @@ def test_data_nested_past_json_recursion_is_not_stored() -> None:
         deep = {"properties": {"a": deep}}
     assert _exact_json(deep) is False
     assert _exact_json({"input_schema": {"type": "object"}}) is True
+
+
+def test_a_file_known_to_pass_is_parsed_frozen_and_taken_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file whose entry holds its checks and its contract's digest is parsed read-only, and its
+    contract takes the parsed schemas as they are (no second copy); the catalog is the cold one."""
+    synth_catalog.write_catalog(tmp_path, 8)
+    cold, _ = _catalog(tmp_path, cached=False)
+    _catalog(tmp_path)
+    made: list[bool] = []
+    real = pipeline.contract_from_document
+
+    def spied(data: object, source: str, digest: str | None = None, *, frozen: bool = False) -> Contract:
+        made.append(frozen)
+        contract = real(data, source, digest, frozen=frozen)  # type: ignore[arg-type]
+        if frozen:
+            assert contract.input_schema is data["input_schema"]  # type: ignore[index]
+        return contract
+
+    monkeypatch.setattr(pipeline, "contract_from_document", spied)
+    again, _ = _catalog(tmp_path)
+    assert made == [True] * 8
+    assert again == cold
+
+
+def test_a_name_taken_by_a_known_file_and_a_new_one_is_refused(tmp_path: Path) -> None:
+    """The known file's data is read-only now; its name still counts against a new file's."""
+    synth_catalog.write_catalog(tmp_path, 3)
+    _catalog(tmp_path)
+    known = sorted(tmp_path.rglob("*.json"))[0]
+    (known.parent / "copy_of_it.json").write_text(known.read_text(encoding="utf-8"), encoding="utf-8")
+    settings, _ = load_settings(tmp_path)
+    with cache.session(tmp_path):
+        catalog, found, _ = pipeline.load_catalog(settings)
+    assert catalog is None
+    assert sum(d.code == "TG109" for d in found) == 2

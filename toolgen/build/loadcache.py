@@ -24,7 +24,8 @@ from typing import Any
 
 from toolgen.build import cache
 from toolgen.diagnostics import Diagnostic
-from toolgen.load import RawDocument, parse_text
+from toolgen.frozen import freeze
+from toolgen.load import RawDocument, parse_frozen, parse_text
 
 NAMESPACE = "contract"
 
@@ -46,11 +47,16 @@ class Remembered:
     time would hash its whole text again."""
 
     def parse(self, rel: str, text: str, fmt: str) -> Any:
-        """`load.parse_text(text, fmt)`, the TOML data read back from the entry when there is one."""
+        """`load.parse_text(text, fmt)`, the TOML data read back from the entry when there is one.
+
+        A file whose entry says it passed (its checks read back, the digest of the contract made
+        from it) is given frozen (`load.parse_frozen`): it is never checked again, only made into
+        its contract, which then needs no copy of it (`contract_from_document(frozen=True)`)."""
         entry = self._entry(rel, text, fmt)
+        passed = entry is not None and _passed(entry)
         if fmt == "toml" and entry is not None and "data" in entry:
-            return entry["data"]
-        return parse_text(text, fmt)
+            return freeze(entry["data"]) if passed else entry["data"]
+        return parse_frozen(text, fmt) if passed else parse_text(text, fmt)
 
     def checked(self, document: RawDocument) -> Checked | None:
         """The document's own checks remembered for its text, if any."""
@@ -110,6 +116,18 @@ class Remembered:
             return None
         self._found[key] = value
         return value
+
+
+def _passed(entry: dict[str, Any]) -> bool:
+    """Whether an entry holds checks that read back and the digest of the contract made after them."""
+    digest = entry.get("digest")
+    if not isinstance(digest, str) or not digest.startswith("sha256:"):
+        return False
+    try:
+        _decode_checked(entry["checked"])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return False
+    return True
 
 
 def _key(rel: str, text: str, fmt: str) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path, PurePosixPath
+from types import MappingProxyType
 from typing import Any, cast
 
 from toolgen.build import cache, loadcache
@@ -67,7 +68,8 @@ def load_catalog(
     contracts = []
     for index, document in enumerate(documents):
         known = remembered.digest(document) if remembered is not None else None
-        contracts.append(contract_from_document(document.data, document.rel, known))
+        frozen = type(document.data) is MappingProxyType  # parsed frozen: its entry says it passed
+        contracts.append(contract_from_document(document.data, document.rel, known, frozen=frozen))
         if remembered is not None:
             remembered.keep(document, contracts[-1].digest)
         # the parsed data weighs as much as the contract made from it: drop it as the catalog grows

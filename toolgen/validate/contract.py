@@ -313,7 +313,7 @@ def check_document(document: RawDocument) -> tuple[list[Diagnostic], dict[str, s
 def _duplicates(documents: Sequence[RawDocument]) -> list[Diagnostic]:
     by_name: dict[str, list[RawDocument]] = {}
     for document in documents:
-        name = document.data.get("name") if isinstance(document.data, dict) else None
+        name = document.data.get("name") if isinstance(document.data, Mapping) else None  # frozen when known
         if isinstance(name, str):
             by_name.setdefault(name, []).append(document)
     out: list[Diagnostic] = []
