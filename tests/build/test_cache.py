@@ -171,7 +171,7 @@ def test_a_changed_contract_recomputes_only_what_depends_on_it(
     # the imports and models: `python_black.format_modules`) and over __init__.py (its catalog
     # digest is masked: `python_format.format_masked`), since no tool name changed
     changed = {"contract": 1, "module": 1, "docs": 1, "docs-links": 1, "providers": 1, "provider-runs": 1}
-    changed["schemas"] = 1
+    changed.update({"schemas": 1, "docs-index": 1})
     assert store.missed == {**changed, "catalog": 1}
 
 
@@ -188,7 +188,7 @@ def test_a_changed_schema_remakes_that_tools_models(
     next((root / "contracts").rglob(f"{doc['name']}.json")).write_text(json.dumps(doc), encoding="utf-8")
     store = generate_counting(root)
     remade = {"contract": 1, "models": 1, "module": 1, "docs": 1, "docs-links": 1, "providers": 1, "catalog": 1}
-    remade.update({"black-pass": 1, "provider-runs": 1, "schemas": 1})
+    remade.update({"black-pass": 1, "provider-runs": 1, "schemas": 1, "docs-index": 1})
     assert store.missed == remade
 
 

@@ -173,6 +173,7 @@ KINDS = [
     "docs-links",
     "provider-runs",
     "schemas",
+    "docs-index",
 ]
 
 

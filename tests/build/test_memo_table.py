@@ -144,3 +144,21 @@ def test_one_changed_contract_is_the_only_one_whose_schemas_are_digested(
     reworded(tmp_path, "write_file")
     assert run(tmp_path, "build")[0] == 0
     assert digested == ["write_file", "write_file"]  # the table's miss, and its module's models key
+
+
+def test_one_changed_contract_is_the_only_row_of_the_index_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    two_tools(tmp_path, NAMES)
+    assert run(tmp_path, "build")[0] == 0
+    made: list[str] = []
+    real = docs.index_rows
+    monkeypatch.setattr(docs, "index_rows", lambda found, links: made.append(found.name) or real(found, links))
+    reworded(tmp_path, "write_file", " See read_file.")
+    assert run(tmp_path, "build")[0] == 0
+    assert made == ["write_file"]
+    index = (tmp_path / "generated" / "docs" / "README.md").read_text(encoding="utf-8")
+    reference = tmp_path.parent / f"{tmp_path.name}-plain"
+    shutil.copytree(tmp_path / "contracts", reference / "contracts")
+    assert run(reference, "build", "--no-cache")[0] == 0
+    assert (reference / "generated" / "docs" / "README.md").read_text(encoding="utf-8") == index

@@ -26,7 +26,7 @@ from toolgen.frozen import thaw
 from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render import markdown as md
 from toolgen.render.context import PLAIN_CONTEXT, Declarations, Executor, RenderContext
-from toolgen.render.docs_index import index_view, links_for, links_in
+from toolgen.render.docs_index import Rows, index_rows, index_view, links_for, links_in
 from toolgen.render.masking import mask
 from toolgen.render.schema_rows import Constraint, Row, rows
 from toolgen.templating import environment, templates_digest
@@ -231,7 +231,7 @@ def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_
     The providers' declarations and notes for this catalog come in the context when the providers
     target ran first in the same build; they are computed here otherwise.
     """
-    index, pages = render_index(catalog, settings), render_pages(catalog, settings, context)
+    index, pages = render_index(catalog, settings, context), render_pages(catalog, settings, context)
     return RenderResult(artifacts=(*index.artifacts, *pages.artifacts))
 
 
@@ -240,10 +240,32 @@ def render_index(catalog: Catalog, settings: Settings, context: RenderContext = 
     build renders it beside them while the pages wait for them. Its rows link the tools that their
     summaries and deprecation notes name, the only texts of a tool it shows."""
     env = environment(settings.templates_dir)
-    names = frozenset(catalog.names)
-    links = {c.name: links_in(c, _shown_in_index(c), names) for c in catalog}
-    text = env.get_template("docs/README.md.jinja").render(index_view(catalog, links))
+    text = env.get_template("docs/README.md.jinja").render(index_view(catalog, rows=_index_rows(catalog, context)))
     return RenderResult(artifacts=(Artifact("docs/README.md", text),))
+
+
+def _index_rows(catalog: Catalog, context: RenderContext) -> dict[str, Rows]:
+    """Each tool's rows of the index (`index_rows`), remembered by contract digest under the
+    catalog's names (the tools a row may link): escaping 1,000 names and summaries again was most
+    of the index."""
+    names = frozenset(catalog.names)
+
+    def decode(data: Any) -> Rows:
+        row, matrix = data
+        if not all(isinstance(cells, list) and all(isinstance(c, str) for c in cells) for cells in (row, matrix)):
+            raise TypeError("remembered index rows are not texts")
+        return row, matrix
+
+    found = context.executor.memo_table(
+        "docs-index",
+        sorted(names),
+        list(catalog),
+        item_key=lambda c: c.digest,
+        compute_many=lambda todo: [index_rows(c, links_in(c, _shown_in_index(c), names)) for c in todo],
+        encode=list,
+        decode=decode,
+    )
+    return {c.name: rows for c, rows in zip(catalog, found, strict=True)}
 
 
 def _shown_in_index(contract: Contract) -> tuple[str, ...]:

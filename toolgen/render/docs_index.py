@@ -79,23 +79,35 @@ def _index_row(contract: Contract, links: md.Links) -> list[str]:
     ]
 
 
-def _matrix(catalog: Catalog) -> list[list[str]]:
-    """One row per tool: `yes` under each permission it declares."""
-    return [
-        [f"[{md.escape_inline(c.name, line_start=False)}]({c.name}.md)"]
-        + ["yes" if p in c.permissions else " " for p in PERMISSION_MEANINGS]
-        for c in catalog
-    ]
+def _matrix_row(contract: Contract) -> list[str]:
+    """`yes` under each permission the tool declares."""
+    name = f"[{md.escape_inline(contract.name, line_start=False)}]({contract.name}.md)"
+    return [name] + ["yes" if p in contract.permissions else " " for p in PERMISSION_MEANINGS]
 
 
-def index_view(catalog: Catalog, links: Mapping[str, md.Links] | None = None) -> dict[str, Any]:
+Rows = tuple[list[str], list[str]]
+"""A tool's row of the index and of the permission matrix."""
+
+
+def index_rows(contract: Contract, links: md.Links) -> Rows:
+    """What the index shows of one tool: its row (linking the tools in `links`) and its matrix row."""
+    return _index_row(contract, links), _matrix_row(contract)
+
+
+def index_view(
+    catalog: Catalog, links: Mapping[str, md.Links] | None = None, rows: Mapping[str, Rows] | None = None
+) -> dict[str, Any]:
     """Everything `docs/README.md.jinja` prints: groups by tag, permissions, conventions, standard errors.
 
-    `links` is each tool's `links_for`, computed here when not given."""
+    `rows` is each tool's `index_rows`, and `links` each tool's `links_for`: computed here when
+    not given."""
     names = frozenset(catalog.names)
+    if rows is None:
+        found = links if links is not None else {c.name: links_for(c, names) for c in catalog}
+        rows = {c.name: index_rows(c, found[c.name]) for c in catalog}
     groups: dict[str, list[list[str]]] = {}
     for contract in catalog:
-        row = _index_row(contract, links[contract.name] if links is not None else links_for(contract, names))
+        row = rows[contract.name][0]
         for tag in contract.tags or (UNTAGGED,):
             groups.setdefault(tag, []).append(row)
     ordered = sorted(k for k in groups if k != UNTAGGED) + ([UNTAGGED] if UNTAGGED in groups else [])
@@ -106,7 +118,7 @@ def index_view(catalog: Catalog, links: Mapping[str, md.Links] | None = None) ->
         "groups": [{"tag": md.heading(tag), "rows": groups[tag]} for tag in ordered],
         "permissions": list(PERMISSION_MEANINGS),
         "permission_meanings": [[md.code(p, in_table=False), md.cell(m)] for p, m in PERMISSION_MEANINGS.items()],
-        "matrix": _matrix(catalog),
+        "matrix": [rows[c.name][1] for c in catalog],
         "standard_errors": [
             [md.code(code), "yes" if retryable else "no", md.cell(STANDARD_ERROR_MEANINGS[code])]
             for code, retryable in STANDARD_ERRORS.items()
