@@ -16,8 +16,9 @@ from pathlib import Path
 import click
 
 from toolgen import __version__
-from toolgen.build import cache, fastpath, pipeline, pruning, write
+from toolgen.build import cache, pipeline, pruning, write
 from toolgen.cliout import (
+    Ahead,
     Context,
     build_result,
     built_line,
@@ -92,18 +93,20 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
         summary(built_line(state.contracts, out, unchanged=state.files, seconds=seconds, fast=True), fmt)
         return
     with cache.session(settings.root, enabled=not no_cache) as store, progress_bar(settings) as step:
-        result = pipeline.generate(settings, progress=step, read=probe.reader() if probe is not None else None)
+        ahead = Ahead(settings, no_cache, store)
+        reader = probe.reader() if probe is not None else None
+        result = pipeline.generate(settings, progress=step, read=reader, meanwhile=ahead.read)
         ctx.keep(result)
         if not result.ok:
             emit_unless_json(result.diagnostics, fmt)
             build_result(fmt, result.diagnostics, out, contracts=0, unchanged=0, ok=False)
             click.echo(f"toolgen: build failed ({counts(result.diagnostics)}); nothing was written.", err=True)
             sys.exit(1)
-        change = _write_or_exit(result, settings, force, fmt, {} if no_cache else fastpath.trusted(settings))
+        change = _write_or_exit(result, settings, force, fmt, ahead.trusted())
         contracts = len(result.catalog) if result.catalog is not None else 0
         if store is not None:
             remember(settings, probe, result, change)
-            pruning.prune(store)
+            pruning.prune(store, ahead.last_used)
     unchanged, written, removed = len(change.unchanged), change.write, change.remove
     build_result(
         fmt, result.diagnostics, out, contracts=contracts, unchanged=unchanged, written=written, removed=removed
@@ -151,15 +154,15 @@ def check(ctx: Context, fmt: str, no_cache: bool) -> None:
         check_result(fmt, recorded.diagnostics, out, current=recorded.files)
         summary(f"{out}/ is up to date ({plural(recorded.files, 'file')}; no input changed since the last build)", fmt)
         return
+    ahead = Ahead(settings, no_cache)
     with cache.session(settings.root, enabled=not no_cache):
-        result = pipeline.generate(settings, read=probe.reader() if probe is not None else None)
+        result = pipeline.generate(settings, read=probe.reader() if probe is not None else None, meanwhile=ahead.read)
         ctx.keep(result)
     if not result.ok:
         check_result(fmt, result.diagnostics, out, ok=False)
         click.echo(f"toolgen: contracts are invalid ({counts(result.diagnostics)})", err=True)
         sys.exit(1)
-    trusted = {} if no_cache else fastpath.trusted(settings)
-    change = write.plan(result.artifacts, settings.output_dir, label=out, trusted=trusted)
+    change = write.plan(result.artifacts, settings.output_dir, label=out, trusted=ahead.trusted())
     refusals = [*write.interrupted(settings.output_dir, out), *change.refusals()]
     drifted = drift(out, change.write, change.missing, change.remove)
     found = [*result.diagnostics, *refusals]

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 
 from toolgen import diagnostics
-from toolgen.build import cache, fastpath, pipeline, write
+from toolgen.build import cache, fastpath, pipeline, pruning, write
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.discovery import contract_files
@@ -293,6 +293,31 @@ def settings_or_exit(ctx: Context, overrides: dict[str, Any] | None = None, fmt:
     if has_errors(problems):
         refuse(problems, fmt, "toolgen: the configuration is invalid")
     return settings
+
+
+@dataclass
+class Ahead:
+    """What `build` and `check` read of the last build while a forked process renders
+    (`pipeline.generate`'s `meanwhile`), rather than after the build: the output files the last
+    build verified (`fastpath.trusted`) and the cache entries it used (`pruning.last_used`)."""
+
+    settings: Settings
+    no_cache: bool
+    store: cache.Store | None = None
+    _trusted: Mapping[str, tuple[write.Stat, str]] | None = None
+    last_used: tuple[frozenset[str] | None, int] | None = None
+
+    def read(self) -> None:
+        """Read both now."""
+        self._trusted = self.trusted()
+        if self.store is not None:
+            self.last_used = pruning.last_used(self.store)
+
+    def trusted(self) -> Mapping[str, tuple[write.Stat, str]]:
+        """`fastpath.trusted` (nothing without the cache), read now unless it was read ahead."""
+        if self._trusted is None:
+            self._trusted = {} if self.no_cache else fastpath.trusted(self.settings)
+        return self._trusted
 
 
 def shortcut(settings: Settings, no_cache: bool) -> tuple[fastpath.Inputs | None, fastpath.State | None]:

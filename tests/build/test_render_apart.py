@@ -5,12 +5,14 @@ the bytes a build that forks nothing writes, after a change as after a cold buil
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests.build_support import reworded, run, tree, two_tools
-from toolgen.build import pipeline
+from toolgen.build import fastpath, parallel, pipeline, pruning
+from toolgen.config import load_settings
 from toolgen.render import docs, mocks
 
 NAMES = ("echo_text", "write_file", "read_file")
@@ -47,3 +49,43 @@ def test_a_build_that_renders_apart_writes_what_one_process_writes(
     assert run(root, "build")[0] == 0
     assert sorted(indexes) == [1, 2]
     assert tree(root / "generated") == _reference(root, monkeypatch)
+
+
+def test_meanwhile_runs_here_before_the_forked_targets_are_waited_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TOOLGEN_JOBS", "2")
+    monkeypatch.setattr(pipeline, "APART_MIN", 1)
+    order: list[str] = []
+    real = parallel.Background.result
+    monkeypatch.setattr(parallel.Background, "result", lambda self: order.append("result") or real(self))
+    root = tmp_path / "p"
+    two_tools(root, NAMES)
+    settings, _ = load_settings(root)
+    assert pipeline.generate(settings, meanwhile=lambda: order.append("meanwhile")).ok
+    assert order == ["meanwhile", "result"]
+
+
+def test_a_build_reads_the_last_record_once_while_the_targets_render(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TOOLGEN_JOBS", "2")
+    monkeypatch.setattr(pipeline, "APART_MIN", 1)
+    root = tmp_path / "p"
+    two_tools(root, NAMES)
+    assert run(root, "build")[0] == 0
+    reworded(root, "write_file")
+    reads: list[str] = []
+    for module, name in ((fastpath, "trusted"), (pruning, "last_used")):
+        monkeypatch.setattr(module, name, _counted(reads, name, getattr(module, name)))
+    assert run(root, "build")[0] == 0
+    assert sorted(reads) == ["last_used", "trusted"]
+    assert tree(root / "generated") == _reference(root, monkeypatch)
+
+
+def _counted(reads: list[str], name: str, real: Callable[..., object]) -> Callable[..., object]:
+    def counted(*args: object) -> object:
+        reads.append(name)
+        return real(*args)
+
+    return counted

@@ -104,13 +104,19 @@ def validate_all(
 
 
 def generate(
-    settings: Settings, *, progress: Callable[[str], None] | None = None, read: Read | None = None
+    settings: Settings,
+    *,
+    progress: Callable[[str], None] | None = None,
+    read: Read | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> Generated:
     """Validate and render every configured target in memory.
 
     `progress`, when given, is called with the name of each step as it finishes ("validate", then
     each target), for a progress bar; `read` gives each contract file's bytes (`load.Read`: the
-    no-change probe's, which then need no second read).
+    no-change probe's, which then need no second read); `meanwhile` runs in this process once its
+    own targets are rendered, while a forked process may still render the others (what the caller
+    reads for after the build: this process would wait otherwise).
     """
     step = progress or _quiet
     catalog, problems, documents = load_catalog(settings, read)
@@ -123,7 +129,7 @@ def generate(
     del documents
     per_file = {c.source: c.rules for c in catalog}
     with _settled():
-        results = _render_targets(catalog, settings, Building(Workers(settings.jobs)), step)
+        results = _render_targets(catalog, settings, Building(Workers(settings.jobs)), step, meanwhile)
     artifacts: list[Output] = []
     for name in list(results):
         result = results.pop(name)
@@ -198,10 +204,15 @@ APART_MIN = 200
 
 
 def _render_targets(
-    catalog: Catalog, settings: Settings, executor: Building, step: Callable[[str], None]
+    catalog: Catalog,
+    settings: Settings,
+    executor: Building,
+    step: Callable[[str], None],
+    meanwhile: Callable[[], object] | None = None,
 ) -> dict[str, RenderResult]:
     """Every configured target's result, in the order of `settings.targets` (the docs after the
-    providers, which hand them their declarations)."""
+    providers, which hand them their declarations); `meanwhile` (`generate`) before the forked
+    process's results are waited for."""
     registry = targets()
     names = [name for name in settings.targets if name in registry]  # the providers before the docs
     # the python target keeps every core busy only part of the time: the others render meanwhile
@@ -212,6 +223,8 @@ def _render_targets(
     try:
         results = _render_all([n for n in names if n not in apart], catalog, settings, executor, step)
         here = _first_parts(apart, catalog, settings, executor)
+        if meanwhile is not None:
+            meanwhile()
     except BaseException:
         if background is not None:
             background.stop()  # this process failed: the forked one's files will not be asked for

@@ -29,12 +29,13 @@ _ENTRY = re.compile(r"[a-z0-9_-]+/[0-9a-f]{2}/[0-9a-f]{64}")
 out of the folder, the file record) is no list, and the whole folder is listed instead."""
 
 
-def prune(store: Store) -> int:
+def prune(store: Store, last_list: tuple[frozenset[str] | None, int] | None = None) -> int:
     """Delete the entries this build did not use (every `FULL_PRUNE` builds, anything else in the
-    folder too), then leave the list of the ones it used; returns how many went."""
+    folder too), then leave the list of the ones it used; returns how many went. `last_list`: what
+    `last_used` gave, when the caller read it already (while the build rendered)."""
     if not store.root.is_dir():
         return 0
-    last, builds = last_used(store)
+    last, builds = last_list if last_list is not None else last_used(store)
     if last is None or builds + 1 >= FULL_PRUNE:
         removed, builds = _prune_all(store), 0
     else:
