@@ -29,18 +29,25 @@ def _reference(root: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, bytes]:
     return tree(reference / "generated")
 
 
-def test_a_build_that_renders_apart_writes_what_one_process_writes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project of three tools whose providers and docs pages render in a forked process."""
     monkeypatch.setenv("TOOLGEN_JOBS", "2")
     monkeypatch.setattr(pipeline, "APART_MIN", 1)
+    root = tmp_path / "p"
+    two_tools(root, NAMES)
+    return root
+
+
+def test_a_build_that_renders_apart_writes_what_one_process_writes(
+    apart: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = apart
     indexes: list[int] = []
     real = docs.render_index
     monkeypatch.setattr(docs, "render_index", lambda *a, **k: indexes.append(1) or real(*a, **k))
     mocked = mocks.render
     monkeypatch.setattr(mocks, "render", lambda *a, **k: indexes.append(2) or mocked(*a, **k))
-    root = tmp_path / "p"
-    two_tools(root, NAMES)
     assert run(root, "build")[0] == 0
     assert sorted(indexes) == [1, 2]  # the index and the mocks rendered here, not in the forked process
     assert tree(root / "generated") == _reference(root, monkeypatch)
@@ -52,27 +59,20 @@ def test_a_build_that_renders_apart_writes_what_one_process_writes(
 
 
 def test_meanwhile_runs_here_before_the_forked_targets_are_waited_for(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    apart: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("TOOLGEN_JOBS", "2")
-    monkeypatch.setattr(pipeline, "APART_MIN", 1)
     order: list[str] = []
     real = parallel.Background.result
     monkeypatch.setattr(parallel.Background, "result", lambda self: order.append("result") or real(self))
-    root = tmp_path / "p"
-    two_tools(root, NAMES)
-    settings, _ = load_settings(root)
+    settings, _ = load_settings(apart)
     assert pipeline.generate(settings, meanwhile=lambda: order.append("meanwhile")).ok
     assert order == ["meanwhile", "result"]
 
 
 def test_a_build_reads_the_last_record_once_while_the_targets_render(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    apart: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("TOOLGEN_JOBS", "2")
-    monkeypatch.setattr(pipeline, "APART_MIN", 1)
-    root = tmp_path / "p"
-    two_tools(root, NAMES)
+    root = apart
     assert run(root, "build")[0] == 0
     reworded(root, "write_file")
     reads: list[str] = []
