@@ -16,7 +16,6 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
-import hashlib
 import json
 import re
 import warnings
@@ -24,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolgen.catalog import Contract, canonical_json
+from toolgen.catalog import Contract, canonical_json, sha256
 from toolgen.diagnostics import Diagnostic
 from toolgen.frozen import thaw
 from toolgen.render.context import PLAIN, Executor
@@ -312,7 +311,7 @@ def models_key(contract: Contract, package: str, schemas: str | None = None) -> 
 def schemas_digest(contract: Contract) -> str:
     """`sha256:<hex>` of a tool's input and output schemas as canonical JSON."""
     output = canonical_json(contract.output_schema) if contract.output_schema is not None else ""
-    return "sha256:" + hashlib.sha256(f"{canonical_json(contract.input_schema)}\0{output}".encode()).hexdigest()
+    return sha256(f"{canonical_json(contract.input_schema)}\0{output}")
 
 
 def schemas_digests(contracts: Sequence[Contract], executor: Executor) -> dict[str, str]:
