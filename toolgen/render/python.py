@@ -208,7 +208,8 @@ def _tools_together(catalog: Catalog, settings: Settings, executor: Executor) ->
 
     def during() -> None:  # here while the workers make the tools: the package's shared modules,
         shared.extend(_shared(catalog, settings, executor))
-        schemas_digests(list(catalog), executor)  # and what the next build keeps unread models by
+        if executor.caching:  # and what the next build keeps unread models by
+            schemas_digests(list(catalog), executor)
 
     try:
         made = executor.map_batches(make, list(catalog), BATCH_SIZE, during=during)
