@@ -16,9 +16,9 @@ the caller may pass in; nothing is read from module state.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from toolgen.catalog import PERMISSION_MEANINGS, STANDARD_ERROR_MEANINGS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
@@ -30,6 +30,9 @@ from toolgen.render.docs_index import Rows, index_rows, index_view, links_for, l
 from toolgen.render.masking import mask
 from toolgen.render.schema_rows import Constraint, Row, rows
 from toolgen.templating import environment, templates_digest
+
+T = TypeVar("T", bound=Iterable[Any])
+"""A value remembered per tool (`_per_tool`): kept as the JSON list of what it holds."""
 
 PROVIDER_LABELS: Mapping[str, str] = {
     "openai_chat.json": "OpenAI Chat",
@@ -245,9 +248,8 @@ def render_index(catalog: Catalog, settings: Settings, context: RenderContext = 
 
 
 def _index_rows(catalog: Catalog, context: RenderContext) -> dict[str, Rows]:
-    """Each tool's rows of the index (`index_rows`), remembered by contract digest under the
-    catalog's names (the tools a row may link): escaping 1,000 names and summaries again was most
-    of the index."""
+    """Each tool's rows of the index (`index_rows`), remembered (`_per_tool`): escaping 1,000 names
+    and summaries again was most of the index."""
     names = frozenset(catalog.names)
 
     def decode(data: Any) -> Rows:
@@ -256,16 +258,10 @@ def _index_rows(catalog: Catalog, context: RenderContext) -> dict[str, Rows]:
             raise TypeError("remembered index rows are not texts")
         return row, matrix
 
-    found = context.executor.memo_table(
-        "docs-index",
-        sorted(names),
-        list(catalog),
-        item_key=lambda c: c.digest,
-        compute_many=lambda todo: [index_rows(c, links_in(c, _shown_in_index(c), names)) for c in todo],
-        encode=list,
-        decode=decode,
-    )
-    return {c.name: rows for c, rows in zip(catalog, found, strict=True)}
+    def made(contract: Contract) -> Rows:
+        return index_rows(contract, links_in(contract, _shown_in_index(contract), names))
+
+    return _per_tool("docs-index", catalog, context.executor, made, decode)
 
 
 def _shown_in_index(contract: Contract) -> tuple[str, ...]:
@@ -274,9 +270,8 @@ def _shown_in_index(contract: Contract) -> tuple[str, ...]:
 
 
 def _links(catalog: Catalog, executor: Executor) -> dict[str, dict[str, str]]:
-    """Each tool's `links_for`, remembered by contract digest under the catalog's names (what a
-    page's key holds: a page renders again when a tool it names comes or goes). Finding them
-    walks every schema of the catalog; with one contract changed, only its own are found again."""
+    """Each tool's `links_for`, remembered (`_per_tool`; what a page's key holds: a page renders
+    again when a tool it names comes or goes). Finding them walks every schema of the catalog."""
     names = frozenset(catalog.names)
 
     def decode(data: Any) -> dict[str, str]:
@@ -284,16 +279,29 @@ def _links(catalog: Catalog, executor: Executor) -> dict[str, dict[str, str]]:
             raise TypeError("remembered links are not names of this catalog")
         return {name: f"{name}.md" for name in data}
 
+    return _per_tool("docs-links", catalog, executor, lambda c: links_for(c, names), decode)
+
+
+def _per_tool(
+    namespace: str,
+    catalog: Catalog,
+    executor: Executor,
+    made: Callable[[Contract], T],
+    decode: Callable[[Any], T],
+) -> dict[str, T]:
+    """`made(contract)` for each tool, by name, remembered by contract digest under the catalog's
+    names (the tools a text may link: one that comes or goes makes them all again); with one
+    contract changed, only its own is made again. A value is kept as a JSON list."""
     found = executor.memo_table(
-        "docs-links",
-        sorted(names),
+        namespace,
+        sorted(catalog.names),
         list(catalog),
         item_key=lambda c: c.digest,
-        compute_many=lambda todo: [links_for(c, names) for c in todo],
+        compute_many=lambda todo: [made(c) for c in todo],
         encode=list,
         decode=decode,
     )
-    return {c.name: links for c, links in zip(catalog, found, strict=True)}
+    return {c.name: value for c, value in zip(catalog, found, strict=True)}
 
 
 def render_pages(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> RenderResult:
