@@ -192,7 +192,8 @@ class _Pairs(Mapping[str, tuple[tuple[str, str], ...]]):
         if found is None:
             if name not in self._known:
                 raise KeyError(name)
-            found = self._made[name] = tuple((file, _text(tools[name])) for file, tools in self._files if name in tools)
+            entries = ((file, tools.get(name)) for file, tools in self._files)  # one look-up a file
+            found = self._made[name] = tuple((file, _text(entry)) for file, entry in entries if entry is not None)
         return found
 
     def __iter__(self) -> Iterator[str]:
