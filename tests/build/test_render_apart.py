@@ -69,9 +69,9 @@ def test_meanwhile_runs_here_before_the_forked_targets_are_waited_for(
     assert order == ["meanwhile", "result"]
 
 
-def test_a_build_reads_the_last_record_once_while_the_targets_render(
-    apart: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_build_that_reads_the_last_record_ahead_reads_it_once(apart: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What `meanwhile` read (`cliout.Ahead`) is what the writer and pruning use, not read again;
+    when it is read is the test above."""
     root = apart
     assert run(root, "build")[0] == 0
     reworded(root, "write_file")
