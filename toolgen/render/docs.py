@@ -204,7 +204,10 @@ def tool_view(
         "timeout_retryable": "yes" if contract.retryable("TIMEOUT") else "no",
         "errors": _errors(contract, links),
         "standard_errors": ", ".join(
-            md.code(c, in_table=False) for c in STANDARD_ERRORS if c not in {e.code for e in contract.errors}
+            md.code(c, in_table=False) for c in contract.standard_errors if c not in {e.code for e in contract.errors}
+        ),
+        "excluded_errors": ", ".join(
+            md.code(c, in_table=False) for c in STANDARD_ERRORS if c in contract.excluded_errors
         ),
         "declares_standard": any(e.code in STANDARD_ERRORS for e in contract.errors),
         "examples": _examples(contract),
