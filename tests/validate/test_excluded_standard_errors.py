@@ -3,7 +3,7 @@
 The issue's repro: `http_fetch` says a 404 is a result, not an error, yet its page listed the
 standard `NOT_FOUND` as possible and its `ErrorCode` held it. Only codes the tool itself would return
 can be excluded; the ones the generated registry answers on its own (`INVALID_INPUT`,
-`PERMISSION_DENIED`, `UNKNOWN_TOOL`, `INTERNAL`, `TIMEOUT`) cannot (TG138).
+`PERMISSION_DENIED`, `UNKNOWN_TOOL`, `INTERNAL`, `TIMEOUT`) cannot (TG140).
 """
 
 from __future__ import annotations
@@ -39,11 +39,11 @@ def _diagnostics(tmp_path: Path, document: dict[str, Any]) -> list[Any]:
 @pytest.mark.parametrize(
     ("value", "pointer", "code", "says"),
     [
-        (["NOT_FUOND"], "/excluded_standard_errors/0", "TG138", "did you mean 'NOT_FOUND'"),
-        (["BUSY"], "/excluded_standard_errors/0", "TG138", "not a standard error code"),
-        (["INVALID_INPUT"], "/excluded_standard_errors/0", "TG138", "the generated registry returns it itself"),
-        (["TIMEOUT"], "/excluded_standard_errors/0", "TG138", "the generated registry returns it itself"),
-        (["NOT_FOUND", "NOT_FOUND"], "/excluded_standard_errors/1", "TG138", "listed twice"),
+        (["NOT_FUOND"], "/excluded_standard_errors/0", "TG140", "did you mean 'NOT_FOUND'"),
+        (["BUSY"], "/excluded_standard_errors/0", "TG140", "not a standard error code"),
+        (["INVALID_INPUT"], "/excluded_standard_errors/0", "TG140", "the generated registry returns it itself"),
+        (["TIMEOUT"], "/excluded_standard_errors/0", "TG140", "the generated registry returns it itself"),
+        (["NOT_FOUND", "NOT_FOUND"], "/excluded_standard_errors/1", "TG140", "listed twice"),
         ("NOT_FOUND", "/excluded_standard_errors", "TG106", "an array"),
         ([404], "/excluded_standard_errors/0", "TG106", "a string"),
     ],
@@ -61,8 +61,8 @@ def test_an_excluded_code_cannot_also_be_declared_or_shown_in_an_example(tmp_pat
         examples=[{"input": {"word": "zzz"}, "error": {"code": "NOT_FOUND", "message": "No word zzz"}}],
     )
     found = {(d.code, d.pointer): d.message for d in _diagnostics(tmp_path, document)}
-    assert set(found) == {("TG138", "/excluded_standard_errors/1"), ("TG121", "/examples/0/error/code")}
-    assert "declared under `errors`" in found["TG138", "/excluded_standard_errors/1"]
+    assert set(found) == {("TG140", "/excluded_standard_errors/1"), ("TG121", "/examples/0/error/code")}
+    assert "declared under `errors`" in found["TG140", "/excluded_standard_errors/1"]
     assert "excluded_standard_errors" in found["TG121", "/examples/0/error/code"]
 
 

@@ -1,4 +1,4 @@
-"""The `excluded_standard_errors` contract key: standard codes a tool says it never returns (TG138).
+"""The `excluded_standard_errors` contract key: standard codes a tool says it never returns (TG140).
 
 A tool may narrow the standard codes (`http_fetch` answers a 404 as a result, so it never returns
 `NOT_FOUND`). Only codes the tool itself would return can be excluded: the generated registry answers
@@ -21,7 +21,7 @@ EXCLUDABLE: tuple[str, ...] = tuple(c for c in STANDARD_ERRORS if c not in REGIS
 
 
 def check_excluded(data: Mapping[str, Any], declared: set[str], report: Reporter) -> set[str]:
-    """TG106 and TG138 for `excluded_standard_errors`; returns the codes validly excluded."""
+    """TG106 and TG140 for `excluded_standard_errors`; returns the codes validly excluded."""
     value = data.get(KEY)
     if value is None:
         return set()
@@ -36,19 +36,19 @@ def check_excluded(data: Mapping[str, Any], declared: set[str], report: Reporter
             choices = ", ".join(EXCLUDABLE)
             report("TG106", pointer, f"each entry must be a string, one of {choices}; not {type_name(code)}")
         elif code in out:
-            report("TG138", pointer, f"{code!r} is listed twice; remove the repeat")
+            report("TG140", pointer, f"{code!r} is listed twice; remove the repeat")
         elif code in REGISTRY_ERRORS:
             report(
-                "TG138",
+                "TG140",
                 pointer,
                 f"{code!r} cannot be excluded: the generated registry returns it itself, whatever the tool does; "
                 f"only {', '.join(EXCLUDABLE)} can be",
             )
         elif code not in STANDARD_ERRORS:
             hint = did_you_mean(code, STANDARD_ERRORS) or f"; only {', '.join(EXCLUDABLE)} can be excluded"
-            report("TG138", pointer, f"{code!r} is not a standard error code{hint}")
+            report("TG140", pointer, f"{code!r} is not a standard error code{hint}")
         elif code in declared:
-            report("TG138", pointer, f"{code!r} is declared under `errors` and excluded here; keep one")
+            report("TG140", pointer, f"{code!r} is declared under `errors` and excluded here; keep one")
         else:
             out.add(code)
     return out
