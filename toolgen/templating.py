@@ -7,14 +7,10 @@ built-ins of the same name. Templates hold only loops, simple conditionals and t
 template a build can use, for the build cache and the no-change fast path (jinja2 itself loads only
 when a template is rendered, so that stays cheap).
 
-The package's static modules (`_results`, `_schemas`, `_enforce`, `_replay`, `_invoke`,
-`_roundtrip`, `_tracefile`, the mocks' modules: plain Python whose only template part is the
-generated header) stay `.py.jinja` files, decided on purpose rather than made `.py` files with the
-header added when rendered: the `templates` setting overrides a built-in by its name, and these
-names are what projects override; the file that ships is the rendered one, header included, and it
-is the one the tests hold to `mypy --strict`, ruff-clean imports and importability (a second check
-of the template source would check a copy); and their package-relative imports (`from . import
-_runtime`) resolve only inside a generated package.
+Only what varies with the catalog is a template: the tool modules, the package's `__init__.py` and
+the docs. The runtime every package carries is ordinary Python in `toolgen/runtime/`, copied byte
+for byte (`toolgen.render.python_runtime`), so ruff, mypy, coverage and mutation testing see the
+source that ships; a project's `templates` folder overrides templates only.
 """
 
 from __future__ import annotations

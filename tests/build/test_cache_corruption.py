@@ -161,7 +161,6 @@ KINDS = [
     "contract",
     "models",
     "module",
-    "shared",
     "black",
     "docs",
     "providers",

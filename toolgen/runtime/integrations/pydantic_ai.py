@@ -1,6 +1,5 @@
-{% for line in header %}
-# {{ line }}
-{% endfor %}
+# The toolgen runtime's integrations/pydantic_ai.py, copied byte for byte into each generated package.
+# Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """The registry as pydantic-ai tools: `tools(registry)` -> a list of `pydantic_ai.Tool`.
 
 Each tool is made with `Tool.from_schema` from the declared JSON schema (the input schema with
@@ -53,7 +52,9 @@ def tool(registry: Registry, contract: ToolContract) -> Tool[Any]:
 
 def tools(registry: Registry) -> list[Tool[Any]]:
     """One `Tool` per tool `registry` has an implementation for, sorted by name."""
-    return [tool(registry, c) for c in registry.contracts if c.name in registry.registered]
+    return [
+        tool(registry, c) for c in registry.contracts if c.name in registry.registered
+    ]
 
 
 __all__ = ["tool", "tools"]

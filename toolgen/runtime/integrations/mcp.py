@@ -1,6 +1,5 @@
-{% for line in header %}
-# {{ line }}
-{% endfor %}
+# The toolgen runtime's integrations/mcp.py, copied byte for byte into each generated package.
+# Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """The registry as an MCP server (the official `mcp` SDK): `server(registry)`, `serve_stdio(registry)`.
 
 `tools/list` answers with exactly the tools of `providers/mcp.json` (each contract's `mcp`
@@ -24,7 +23,13 @@ SERVER_NAME = __name__.split(".")[0]
 
 def tools_list(registry: Registry) -> dict[str, Any]:
     """The `tools/list` result as plain JSON data: the `providers/mcp.json` document."""
-    return {"tools": [thaw(c.declarations["mcp"]) for c in registry.contracts if "mcp" in c.declarations]}
+    return {
+        "tools": [
+            thaw(c.declarations["mcp"])
+            for c in registry.contracts
+            if "mcp" in c.declarations
+        ]
+    }
 
 
 def server(registry: Registry, name: str = SERVER_NAME, version: str = "") -> Any:
@@ -41,16 +46,22 @@ def server(registry: Registry, name: str = SERVER_NAME, version: str = "") -> An
         result = await registry.acall(params.name, dict(params.arguments or {}))
         return types.CallToolResult.model_validate(result.to_mcp())
 
-    return Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
+    return Server(
+        name, version=version, on_list_tools=list_tools, on_call_tool=call_tool
+    )
 
 
-async def serve_stdio(registry: Registry, name: str = SERVER_NAME, version: str = "") -> None:
+async def serve_stdio(
+    registry: Registry, name: str = SERVER_NAME, version: str = ""
+) -> None:
     """Serve `registry` over stdin/stdout until the client closes the connection."""
     from mcp.server.stdio import stdio_server  # type: ignore[import-not-found,unused-ignore]
 
     served = server(registry, name, version)
     async with stdio_server() as (read_stream, write_stream):
-        await served.run(read_stream, write_stream, served.create_initialization_options())
+        await served.run(
+            read_stream, write_stream, served.create_initialization_options()
+        )
 
 
 __all__ = ["SERVER_NAME", "serve_stdio", "server", "tools_list"]

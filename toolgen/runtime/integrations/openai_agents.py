@@ -1,6 +1,5 @@
-{% for line in header %}
-# {{ line }}
-{% endfor %}
+# The toolgen runtime's integrations/openai_agents.py, copied byte for byte into each generated package.
+# Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """The registry as OpenAI Agents SDK tools: `tools(registry)` -> a list of `agents.FunctionTool`.
 
 Each tool's `params_json_schema` is the OpenAI Responses declaration toolgen built
@@ -46,9 +45,12 @@ def tool(registry: Registry, contract: ToolContract) -> FunctionTool:
 
 def tools(registry: Registry) -> list[FunctionTool]:
     """One `FunctionTool` per tool `registry` has an implementation for, sorted by name (a tool that
-    `[providers]` leaves out of `openai_responses.json` has no OpenAI declaration and is left out)."""
+    `[providers]` leaves out of `openai_responses.json` has no OpenAI declaration and is left out).
+    """
     return [
-        tool(registry, c) for c in registry.contracts if c.name in registry.registered and "openai" in c.declarations
+        tool(registry, c)
+        for c in registry.contracts
+        if c.name in registry.registered and "openai" in c.declarations
     ]
 
 

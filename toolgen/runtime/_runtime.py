@@ -1,6 +1,5 @@
-{% for line in header %}
-# {{ line }}
-{% endfor %}
+# The toolgen runtime's _runtime.py, copied byte for byte into each generated package.
+# Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """The runtime shared by every tool module of this package: results, policy, registry, traces.
 
 The results live in `_results.py`, `Policy` in `_policy.py`, the secrets walk in `_redact.py` and
@@ -74,12 +73,13 @@ Public API (other generated modules, such as `mocks.py`, build on exactly this):
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Generic, Literal, TypeAlias
 
@@ -88,6 +88,7 @@ from pydantic import BaseModel, ValidationError
 from typing_extensions import TypeVar
 
 from . import _invoke
+from ._contract import STANDARD_ERRORS, ErrorInfo, ToolContract
 from ._invoke import INTERNAL_MESSAGE
 from ._policy import PERMISSIONS, Policy
 from ._redact import NO_SECRETS, REDACTED, Secrets, combined, find_secrets, redact
@@ -105,72 +106,8 @@ from ._schemas import (
 )
 from ._tracefile import JsonlTracer, TraceRecord, trace_record
 
-STANDARD_ERRORS: Mapping[str, bool] = MappingProxyType(
-    {
-{% for code, retryable in standard_errors %}
-        {{ code | pystr }}: {{ retryable }},
-{% endfor %}
-    }
-)
-"""Error codes every tool may return without declaring them, with their `retryable`."""
-
-@dataclass(frozen=True, slots=True)
-class ErrorInfo:
-    """A declared error of a tool."""
-
-    code: str
-    description: str
-    retryable: bool
-
-
-InputT = TypeVar("InputT", bound=BaseModel, default=BaseModel, covariant=True)
-OutputT = TypeVar("OutputT", default=Any, covariant=True)
 In = TypeVar("In", bound=BaseModel)
 Out = TypeVar("Out")
-
-
-@dataclass(frozen=True, slots=True)
-class ToolContract(Generic[InputT, OutputT]):
-    """The frozen record of one tool's contract, with its generated models."""
-
-    name: str
-    version: str
-    title: str | None
-    description: str
-    permissions: tuple[str, ...]
-    input_schema: Mapping[str, Any]
-    output_schema: Mapping[str, Any] | None
-    errors: tuple[ErrorInfo, ...]
-    idempotent: bool
-    deprecated: bool | str
-    digest: str
-    input_model: type[InputT]
-    output_model: type[OutputT] | None
-    examples: tuple[Mapping[str, Any], ...] = ()
-    timeout_ms: int | None = None
-    declarations: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
-    """The provider declarations toolgen built: `openai` (the Responses entry), `mcp` (the `Tool`)."""
-
-    def json_schema(self, which: Literal["input", "output"] = "input") -> dict[str, Any] | None:
-        """The input or output schema as plain JSON data (`json.dumps` takes it); None: no output schema."""
-        schema = self.input_schema if which == "input" else self.output_schema
-        return thaw(schema) if schema is not None else None
-
-    @property
-    def error_codes(self) -> tuple[str, ...]:
-        """Declared and standard error codes, sorted."""
-        return tuple(sorted({e.code for e in self.errors} | set(STANDARD_ERRORS)))
-
-    def retryable(self, code: str) -> bool:
-        """Whether `code` is retryable for this tool (declared first, then the standard default)."""
-        for error in self.errors:
-            if error.code == code:
-                return error.retryable
-        return STANDARD_ERRORS.get(code, False)
-
-    def error(self, code: str, message: str, details: Mapping[str, Any] | None = None) -> Err:
-        """An `Err` with this tool's `retryable` for `code`."""
-        return Err(code, message, self.retryable(code), details)
 
 
 Implementation: TypeAlias = Callable[[Any], "ToolResult[Any]"]
@@ -215,7 +152,9 @@ class Registry(Answers):
 
             contracts = CATALOG
         if enforce:
-            from . import _enforce  # importing it installs the process's audit hook, once
+            from . import (
+                _enforce,
+            )  # importing it installs the process's audit hook, once
 
             del _enforce
         self.policy = policy if policy is not None else Policy()
@@ -224,7 +163,12 @@ class Registry(Answers):
         self.enforce = enforce
         self._contracts = {c.name: c for c in sorted(contracts, key=lambda c: c.name)}
         self._implementations: dict[str, Implementation] = {}
-        self._validators: dict[str, tuple[jsonschema.protocols.Validator, jsonschema.protocols.Validator | None]] = {}
+        self._validators: dict[
+            str,
+            tuple[
+                jsonschema.protocols.Validator, jsonschema.protocols.Validator | None
+            ],
+        ] = {}
 
     @property
     def contracts(self) -> tuple[ToolContract, ...]:
@@ -239,19 +183,26 @@ class Registry(Answers):
     def register(self, name: str, implementation: Implementation) -> None:
         """Add the implementation of `name`; raises for an unknown name or a second registration."""
         if name not in self._contracts:
-            raise KeyError(f"unknown tool {name!r}; known tools: {sorted(self._contracts)}")
+            raise KeyError(
+                f"unknown tool {name!r}; known tools: {sorted(self._contracts)}"
+            )
         if name in self._implementations:
             raise ValueError(f"tool {name!r} is already registered")
         contract = self._contracts[name]
         output = contract.output_schema
-        self._validators[name] = (validator(contract.input_schema), validator(output) if output is not None else None)
+        self._validators[name] = (
+            validator(contract.input_schema),
+            validator(output) if output is not None else None,
+        )
         self._implementations[name] = implementation
 
     def tool(self, contract: ToolContract[In, Out]) -> Tool[In, Out]:
         """The typed way to call one tool: `registry.tool(read_file.CONTRACT).call({...})`."""
         return Tool(self, contract)
 
-    def call(self, name: str, arguments: Mapping[str, Any] | str | bytes) -> ToolResult[Any]:
+    def call(
+        self, name: str, arguments: Mapping[str, Any] | str | bytes
+    ) -> ToolResult[Any]:
         """Validate, check the policy, run the implementation and trace; never raises."""
         started = time.perf_counter()
         contract = self._contracts.get(name)
@@ -259,7 +210,9 @@ class Registry(Answers):
         if isinstance(step, _Ready):
             try:
                 with self._guarded(step.contract) as guard:
-                    ran = _invoke.run(step.implementation, step.model, step.contract, step.limit)
+                    ran = _invoke.run(
+                        step.implementation, step.model, step.contract, step.limit
+                    )
             except KeyboardInterrupt:
                 self._interrupted(name, contract, parsed, started, secrets)
                 raise
@@ -268,7 +221,9 @@ class Registry(Answers):
         self._trace(name, contract, parsed, step, started)
         return step.result
 
-    async def acall(self, name: str, arguments: Mapping[str, Any] | str | bytes) -> ToolResult[Any]:
+    async def acall(
+        self, name: str, arguments: Mapping[str, Any] | str | bytes
+    ) -> ToolResult[Any]:
         """`call` for an event loop: awaits an async implementation, a sync one runs in a thread."""
         started = time.perf_counter()
         contract = self._contracts.get(name)
@@ -276,7 +231,9 @@ class Registry(Answers):
         if isinstance(step, _Ready):
             try:
                 with self._guarded(step.contract) as guard:
-                    ran = await _invoke.arun(step.implementation, step.model, step.contract, step.limit)
+                    ran = await _invoke.arun(
+                        step.implementation, step.model, step.contract, step.limit
+                    )
             except KeyboardInterrupt:
                 self._interrupted(name, contract, parsed, started, secrets)
                 raise
@@ -286,7 +243,10 @@ class Registry(Answers):
         return step.result
 
     def _begin(
-        self, name: str, contract: ToolContract | None, arguments: Mapping[str, Any] | str | bytes
+        self,
+        name: str,
+        contract: ToolContract | None,
+        arguments: Mapping[str, Any] | str | bytes,
     ) -> tuple[dict[str, Any] | Err, _Outcome | _Ready, Secrets]:
         """The parsed arguments, what the implementation runs with or the call's outcome, and the secrets."""
         parsed: dict[str, Any] | Err
@@ -302,13 +262,27 @@ class Registry(Answers):
         # a bug in this runtime must still not reach the caller as an exception
         except Exception:
             parsed = Err("INTERNAL", INTERNAL_MESSAGE, False)
-            return parsed, _Outcome(parsed, "unchecked", (), traceback.format_exc()), secrets
+            return (
+                parsed,
+                _Outcome(parsed, "unchecked", (), traceback.format_exc()),
+                secrets,
+            )
 
     def _interrupted(
-        self, name: str, contract: ToolContract | None, parsed: dict[str, Any] | Err, started: float, secrets: Secrets
+        self,
+        name: str,
+        contract: ToolContract | None,
+        parsed: dict[str, Any] | Err,
+        started: float,
+        secrets: Secrets,
     ) -> None:
         """The trace record of a call a `KeyboardInterrupt` ends (the caller's to handle, once it is out)."""
-        outcome = _Outcome(Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), traceback.format_exc())
+        outcome = _Outcome(
+            Err("INTERNAL", INTERNAL_MESSAGE, False),
+            "granted",
+            (),
+            traceback.format_exc(),
+        )
         self._trace(name, contract, parsed, _private(outcome, secrets), started)
 
     def _guarded(self, contract: ToolContract) -> AbstractContextManager[Any]:
@@ -320,25 +294,44 @@ class Registry(Answers):
         return _enforce.enforced(contract.name, contract.permissions)
 
     def _finish(self, ready: _Ready, ran: _invoke.Ran, guard: Any = None) -> _Outcome:
-        if guard is not None and guard.blocked is not None:  # enforce=True stopped an undeclared operation
+        if (
+            guard is not None and guard.blocked is not None
+        ):  # enforce=True stopped an undeclared operation
             from . import _enforce
 
-            denied = Err("PERMISSION_DENIED", _enforce.denied_message(guard), False, guard.details())
+            denied = Err(
+                "PERMISSION_DENIED",
+                _enforce.denied_message(guard),
+                False,
+                guard.details(),
+            )
             outcome = _Outcome(denied, "denied", (guard.blocked[1],), ran.note)
         elif ran.note is not None:
             outcome = _Outcome(ran.result, "granted", (), ran.note)
         else:
-            outcome = _checked(ready.contract, ran.result, self._validators[ready.contract.name][1])
+            outcome = _checked(
+                ready.contract, ran.result, self._validators[ready.contract.name][1]
+            )
         outcome.reads = tuple(guard.reads) if guard is not None else ()
         return outcome
 
     def _run(
-        self, name: str, contract: ToolContract | None, parsed: dict[str, Any] | Err, secrets: Secrets
+        self,
+        name: str,
+        contract: ToolContract | None,
+        parsed: dict[str, Any] | Err,
+        secrets: Secrets,
     ) -> _Outcome | _Ready:
         if contract is None or name not in self._implementations:
             known = ", ".join(self.registered) or "none"
             what = "has no implementation here" if contract else "does not exist"
-            return _Outcome(Err("UNKNOWN_TOOL", f"Tool {name!r} {what}. Available tools: {known}.", False))
+            return _Outcome(
+                Err(
+                    "UNKNOWN_TOOL",
+                    f"Tool {name!r} {what}. Available tools: {known}.",
+                    False,
+                )
+            )
         missing = self.policy.missing(contract.permissions)
         if missing:
             message = f"Tool {name!r} needs permission(s) {', '.join(missing)}, which the policy does not grant."
@@ -353,22 +346,48 @@ class Registry(Answers):
         try:
             model = contract.input_model.model_validate(parsed)
         except ValidationError as exc:
-            found = [(pointer(e["loc"]), model_message(e["loc"], e["msg"], secrets)) for e in exc.errors()]
+            found = [
+                (pointer(e["loc"]), model_message(e["loc"], e["msg"], secrets))
+                for e in exc.errors()
+            ]
             return _Outcome(invalid(found, "arguments"), "granted")
         limit = _invoke.time_limit(contract.timeout_ms, self.default_timeout_s)
-        return _Ready(contract, model, self._implementations[name], limit)  # run by `call` / `acall`
+        return _Ready(
+            contract, model, self._implementations[name], limit
+        )  # run by `call` / `acall`
 
     def _trace(
-        self, name: str, contract: ToolContract | None, parsed: dict[str, Any] | Err, outcome: _Outcome, started: float
+        self,
+        name: str,
+        contract: ToolContract | None,
+        parsed: dict[str, Any] | Err,
+        outcome: _Outcome,
+        started: float,
     ) -> None:
         if self.tracer is None:
             return
         duration = (time.perf_counter() - started) * 1000.0
-        meta = (outcome.permission, outcome.missing, outcome.traceback, duration, outcome.reads)
-        try:
-            self.tracer(trace_record(self.tracer, name, contract, parsed, outcome.result, meta, outcome.secrets))
-        except Exception:  # a broken tracer must not change what the model sees
-            pass
+        meta = (
+            outcome.permission,
+            outcome.missing,
+            outcome.traceback,
+            duration,
+            outcome.reads,
+        )
+        with contextlib.suppress(
+            Exception
+        ):  # a broken tracer must not change what the model sees
+            self.tracer(
+                trace_record(
+                    self.tracer,
+                    name,
+                    contract,
+                    parsed,
+                    outcome.result,
+                    meta,
+                    outcome.secrets,
+                )
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,21 +409,33 @@ def _private(outcome: _Outcome, secrets: Secrets) -> _Outcome:
     found = combined(secrets, outcome.secrets)
     result = outcome.result
     if isinstance(result, Err):
-        details = found.scrub_data(result.details) if result.details is not None else None
-        result = Err(result.code, found.scrub(result.message), result.retryable, details)
+        details = (
+            found.scrub_data(result.details) if result.details is not None else None
+        )
+        result = Err(
+            result.code, found.scrub(result.message), result.retryable, details
+        )
     trace = found.scrub(outcome.traceback) if outcome.traceback is not None else None
-    return _Outcome(result, outcome.permission, outcome.missing, trace, outcome.reads, found)
+    return _Outcome(
+        result, outcome.permission, outcome.missing, trace, outcome.reads, found
+    )
 
 
-def _checked(
-    contract: ToolContract, result: Any, output_validator: jsonschema.protocols.Validator | None
+def _checked(  # noqa: PLR0911 (one return per kind of result)
+    contract: ToolContract,
+    result: Any,
+    output_validator: jsonschema.protocols.Validator | None,
 ) -> _Outcome:
     if isinstance(result, Err):
         if result.code not in contract.error_codes:
             note = f"{contract.name} returned the undeclared error code {result.code!r}"
-            return _Outcome(Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), note)
+            return _Outcome(
+                Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), note
+            )
         # the contract decides whether a code is retryable, not the implementation
-        return _Outcome(contract.error(result.code, result.message, result.details), "granted")
+        return _Outcome(
+            contract.error(result.code, result.message, result.details), "granted"
+        )
     if not isinstance(result, Ok):
         note = f"{contract.name} returned {type(result).__name__}, not Ok or Err"
         return _Outcome(Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), note)
@@ -417,11 +448,28 @@ def _checked(
         secrets = find_secrets(data, contract.output_schema)
         problems = output_problems(data, output_validator, secrets)
         if problems:
-            note = f"{contract.name} returned output that fails its output schema: " + "; ".join(sorted(problems))
-            return _Outcome(Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), note, secrets=secrets)
-        return _Outcome(Ok(contract.output_model.model_validate(data)), "granted", secrets=secrets)
+            note = (
+                f"{contract.name} returned output that fails its output schema: "
+                + "; ".join(sorted(problems))
+            )
+            return _Outcome(
+                Err("INTERNAL", INTERNAL_MESSAGE, False),
+                "granted",
+                (),
+                note,
+                secrets=secrets,
+            )
+        return _Outcome(
+            Ok(contract.output_model.model_validate(data)), "granted", secrets=secrets
+        )
     except Exception:
-        return _Outcome(Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), traceback.format_exc(), secrets=secrets)
+        return _Outcome(
+            Err("INTERNAL", INTERNAL_MESSAGE, False),
+            "granted",
+            (),
+            traceback.format_exc(),
+            secrets=secrets,
+        )
 
 
 def catalog_mapping(catalog: Iterable[ToolContract]) -> Mapping[str, ToolContract]:

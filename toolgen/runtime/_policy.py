@@ -1,6 +1,5 @@
-{% for line in header %}
-# {{ line }}
-{% endfor %}
+# The toolgen runtime's _policy.py, copied byte for byte into each generated package.
+# Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """Which permissions calls may use: `Policy` and `PERMISSIONS`.
 
 Part of the runtime: `_runtime` (and the package) re-export both, and its module docstring is the
@@ -11,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-PERMISSIONS: frozenset[str] = frozenset({ {% for permission in permissions %}{{ permission | pystr }}, {% endfor %}})
+PERMISSIONS: frozenset[str] = frozenset({"execute", "network", "read", "write"})
 """Every permission a contract can declare."""
 
 
@@ -24,7 +23,9 @@ class Policy:
         granted = frozenset(allow)
         unknown = sorted(granted - PERMISSIONS)
         if unknown:
-            raise ValueError(f"unknown permission(s) {unknown}; known: {sorted(PERMISSIONS)}")
+            raise ValueError(
+                f"unknown permission(s) {unknown}; known: {sorted(PERMISSIONS)}"
+            )
         self._allow = granted
 
     @classmethod

@@ -1,6 +1,5 @@
-{% for line in header %}
-# {{ line }}
-{% endfor %}
+# The toolgen runtime's _tracefile.py, copied byte for byte into each generated package.
+# Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """Trace records and a tracer that keeps them: `TraceRecord`, `JsonlTracer`, `trace_record`.
 
 Part of the runtime: `_runtime` (and the package) re-export every public name here.
@@ -82,7 +81,9 @@ class TraceRecord:
         if not isinstance(found, dict):
             raise ValueError("a trace record must be a JSON object")
         if found.pop("record", TRACE_FORMAT) != TRACE_FORMAT:
-            raise ValueError(f"`record` must be {TRACE_FORMAT}: the record is of another trace format")
+            raise ValueError(
+                f"`record` must be {TRACE_FORMAT}: the record is of another trace format"
+            )
         found.pop("package", None)
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(found) - known)
@@ -117,7 +118,7 @@ def _check_shape(found: Mapping[str, Any]) -> None:
             raise ValueError(f"`{key}` of a trace record must be a string or null")
 
 
-def trace_record(
+def trace_record(  # noqa: PLR0917 (the registry's one internal call)
     tracer: Any,
     name: str,
     contract: Any,
@@ -154,7 +155,11 @@ def trace_record(
         traceback=trace,
         undeclared_reads=reads,
         full_input=full and summary is not None,
-        output=secrets.scrub_data(_output(result, contract)) if getattr(tracer, "record_output", False) else None,
+        output=(
+            secrets.scrub_data(_output(result, contract))
+            if getattr(tracer, "record_output", False)
+            else None
+        ),
     )
 
 
@@ -171,14 +176,24 @@ def _output(result: ToolResult[Any], contract: Any) -> Any:
 class JsonlTracer:
     """Appends each `TraceRecord` to a JSON Lines file, one whole line per record (thread-safe)."""
 
-    def __init__(self, path: str | os.PathLike[str], full_input: bool = False, record_output: bool = False) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        full_input: bool = False,
+        record_output: bool = False,
+    ) -> None:
         self.path = os.fspath(path)
         self.full_input = full_input
         self.record_output = record_output
         self._lock = threading.Lock()
 
     def __call__(self, record: TraceRecord) -> None:
-        line = json.dumps(record.to_json(), ensure_ascii=False, separators=(",", ":"), default=str) + "\n"
+        line = (
+            json.dumps(
+                record.to_json(), ensure_ascii=False, separators=(",", ":"), default=str
+            )
+            + "\n"
+        )
         with self._lock, open(self.path, "a", encoding="utf-8") as stream:
             stream.write(line)
             stream.flush()

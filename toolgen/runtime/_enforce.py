@@ -1,6 +1,5 @@
-{% for line in header %}
-# {{ line }}
-{% endfor %}
+# The toolgen runtime's _enforce.py, copied byte for byte into each generated package.
+# Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """Declared permissions enforced while a call runs: `Registry(enforce=True)`.
 
 A contract's `permissions` are an input to policy, not a sandbox; this module narrows the gap for
@@ -46,25 +45,65 @@ WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
 EVENTS: dict[str, str] = {
     **dict.fromkeys(
-        (
-            "os.remove os.rename os.mkdir os.rmdir os.chmod os.chown os.link os.symlink os.truncate os.utime "
-            "os.chflags os.lchflags os.mkfifo os.mknod shutil.copyfile shutil.copymode shutil.copystat "
-            "shutil.copytree shutil.rmtree shutil.move shutil.chown shutil.make_archive shutil.unpack_archive "
-            "tempfile.mkstemp tempfile.mkdtemp"
-        ).split(),
+        [
+            "os.remove",
+            "os.rename",
+            "os.mkdir",
+            "os.rmdir",
+            "os.chmod",
+            "os.chown",
+            "os.link",
+            "os.symlink",
+            "os.truncate",
+            "os.utime",
+            "os.chflags",
+            "os.lchflags",
+            "os.mkfifo",
+            "os.mknod",
+            "shutil.copyfile",
+            "shutil.copymode",
+            "shutil.copystat",
+            "shutil.copytree",
+            "shutil.rmtree",
+            "shutil.move",
+            "shutil.chown",
+            "shutil.make_archive",
+            "shutil.unpack_archive",
+            "tempfile.mkstemp",
+            "tempfile.mkdtemp",
+        ],
         "write",
     ),
     **dict.fromkeys(
-        "subprocess.Popen os.system os.exec os.spawn os.posix_spawn os.fork os.forkpty os.kill os.killpg "
-        "os.startfile pty.spawn".split(),
+        [
+            "subprocess.Popen",
+            "os.system",
+            "os.exec",
+            "os.spawn",
+            "os.posix_spawn",
+            "os.fork",
+            "os.forkpty",
+            "os.kill",
+            "os.killpg",
+            "os.startfile",
+            "pty.spawn",
+        ],
         "execute",
     ),
     **dict.fromkeys(
-        "socket.connect socket.bind socket.sendto socket.sendmsg socket.getaddrinfo socket.gethostbyname "
-        "socket.gethostbyname_ex socket.gethostbyaddr".split(),
+        [
+            "socket.connect",
+            "socket.bind",
+            "socket.sendto",
+            "socket.sendmsg",
+            "socket.getaddrinfo",
+            "socket.gethostbyname",
+            "socket.gethostbyname_ex",
+            "socket.gethostbyaddr",
+        ],
         "network",
     ),
-    **dict.fromkeys("os.listdir os.scandir glob.glob".split(), "read"),
+    **dict.fromkeys(["os.listdir", "os.scandir", "glob.glob"], "read"),
 }
 """Audit events (Python's own names) and the permission each needs; `open` is decided by its mode."""
 
@@ -73,7 +112,9 @@ class PermissionBlocked(PermissionError):
     """Raised inside an implementation for an operation its contract's permissions do not declare."""
 
     def __init__(self, tool: str, event: str, permission: str) -> None:
-        super().__init__(f"{tool}: {event} needs the {permission!r} permission, which the contract does not declare")
+        super().__init__(
+            f"{tool}: {event} needs the {permission!r} permission, which the contract does not declare"
+        )
         self.tool, self.event, self.permission = tool, event, permission
 
 
@@ -110,7 +151,11 @@ def _open_permission(args: tuple[Any, ...]) -> str:
     mode = args[1] if len(args) > 1 else None
     flags = args[2] if len(args) > 2 else 0
     writes = isinstance(mode, str) and any(c in mode for c in "wax+")
-    return "write" if writes or (isinstance(flags, int) and flags & WRITE_FLAGS) else "read"
+    return (
+        "write"
+        if writes or (isinstance(flags, int) and flags & WRITE_FLAGS)
+        else "read"
+    )
 
 
 def _hook(event: str, args: tuple[Any, ...]) -> None:

@@ -1,6 +1,5 @@
-{% for line in header %}
-# {{ line }}
-{% endfor %}
+# The toolgen runtime's _mock_synth.py, copied byte for byte into each generated package.
+# Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """Synthetic JSON values derived from a JSON Schema alone: the fallback answer of a mock tool.
 
 Needs only the standard library and jsonschema. `synthesize(schema)` returns a value that validates
@@ -74,7 +73,11 @@ def _plain(value: Any) -> Any:
 
 def _resolve(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any]:
     seen: set[str] = set()
-    while isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#") and schema["$ref"] not in seen:
+    while (
+        isinstance(schema.get("$ref"), str)
+        and schema["$ref"].startswith("#")
+        and schema["$ref"] not in seen
+    ):
         ref: str = schema["$ref"]
         seen.add(ref)
         node: Any = root
@@ -82,7 +85,11 @@ def _resolve(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str,
             key = part.replace("~1", "/").replace("~0", "~")
             if isinstance(node, Mapping) and key in node:
                 node = node[key]
-            elif isinstance(node, (list, tuple)) and key.isdigit() and int(key) < len(node):
+            elif (
+                isinstance(node, (list, tuple))
+                and key.isdigit()
+                and int(key) < len(node)
+            ):
                 node = node[int(key)]
             else:
                 return {}
@@ -117,7 +124,9 @@ class _Synth:
 
     def __init__(self, validator: jsonschema.Draft202012Validator) -> None:
         self.validator = validator
-        self.root: Mapping[str, Any] = validator.schema if isinstance(validator.schema, Mapping) else {}
+        self.root: Mapping[str, Any] = (
+            validator.schema if isinstance(validator.schema, Mapping) else {}
+        )
 
     def valid(self, value: Any, schema: Mapping[str, Any]) -> bool:
         """True when `value` validates against the subschema `schema` of the root."""
@@ -132,7 +141,9 @@ class _Synth:
         for candidate in self.candidates(schema, name, depth):
             if self.valid(candidate, schema):
                 return candidate
-        raise SynthesisError(f"no candidate value validates against the schema of {name!r}")
+        raise SynthesisError(
+            f"no candidate value validates against the schema of {name!r}"
+        )
 
     def maybe(self, schema: Any, name: str, depth: int) -> Iterator[Any]:
         """The first valid value of `schema` as a one-item iterator, or nothing."""
@@ -141,7 +152,9 @@ class _Synth:
         except SynthesisError:
             return
 
-    def candidates(self, schema: Mapping[str, Any], name: str, depth: int) -> Iterator[Any]:
+    def candidates(
+        self, schema: Mapping[str, Any], name: str, depth: int
+    ) -> Iterator[Any]:
         """Values worth trying for `schema`, most illustrative first."""
         if "const" in schema:
             yield _plain(schema["const"])
@@ -152,7 +165,11 @@ class _Synth:
         ref = schema.get("$ref")
         if isinstance(ref, str) and depth <= MAX_DEPTH:
             yield from self.maybe(_resolve(schema, self.root), name, depth + 1)
-        base = {k: v for k, v in schema.items() if k not in ("allOf", "anyOf", "oneOf", "$ref")}
+        base = {
+            k: v
+            for k, v in schema.items()
+            if k not in ("allOf", "anyOf", "oneOf", "$ref")
+        }
         for option in schema.get("allOf", ()):
             base = dict(_merge(base, option, self.root))
         for keyword in ("anyOf", "oneOf"):
@@ -163,7 +180,9 @@ class _Synth:
         for kind in _types(schema):
             yield from self.typed(kind, schema, name, depth)
 
-    def typed(self, kind: str, schema: Mapping[str, Any], name: str, depth: int) -> Iterator[Any]:
+    def typed(
+        self, kind: str, schema: Mapping[str, Any], name: str, depth: int
+    ) -> Iterator[Any]:
         """Candidates of one JSON type."""
         if kind == "object":
             yield from self.objects(schema, depth)
@@ -178,12 +197,17 @@ class _Synth:
         elif kind == "null":
             yield None
 
-    def objects(self, schema: Mapping[str, Any], depth: int) -> Iterator[dict[str, Any]]:
+    def objects(
+        self, schema: Mapping[str, Any], depth: int
+    ) -> Iterator[dict[str, Any]]:
         """Objects with every property, then only the required ones."""
         properties = schema.get("properties", {})
         required = [str(r) for r in schema.get("required", ())]
         everything = list(properties) if depth < MAX_DEPTH else []
-        for keys in (everything + [r for r in required if r not in everything], required):
+        for keys in (
+            everything + [r for r in required if r not in everything],
+            required,
+        ):
             value: dict[str, Any] = {}
             for key in keys:
                 value[key] = self.property(schema, key, depth)
@@ -193,7 +217,9 @@ class _Synth:
                 key = f"key{index}"
                 index += 1
                 if key not in value:
-                    value[key] = self.first(extra if isinstance(extra, Mapping) else {}, key, depth + 1)
+                    value[key] = self.first(
+                        extra if isinstance(extra, Mapping) else {}, key, depth + 1
+                    )
             yield value
 
     def property(self, schema: Mapping[str, Any], key: str, depth: int) -> Any:
@@ -207,25 +233,43 @@ class _Synth:
         extra = schema.get("additionalProperties", True)
         return self.first(extra if isinstance(extra, Mapping) else {}, key, depth + 1)
 
-    def arrays(self, schema: Mapping[str, Any], name: str, depth: int) -> Iterator[list[Any]]:
+    def arrays(
+        self, schema: Mapping[str, Any], name: str, depth: int
+    ) -> Iterator[list[Any]]:
         """Arrays of the minimum useful length (one item unless the schema says otherwise)."""
         prefix = list(schema.get("prefixItems", ()))
         items = schema.get("items", {})
         low = int(schema.get("minItems", 0))
         high = int(schema.get("maxItems", max(low, 1)))
-        for count in dict.fromkeys((max(low, min(1, high), len(prefix) if items is False else 0), low)):
-            value = [self.first(sub, f"{name}{i}", depth + 1) for i, sub in enumerate(prefix[:count])]
+        for count in dict.fromkeys(
+            (max(low, min(1, high), len(prefix) if items is False else 0), low)
+        ):
+            value = [
+                self.first(sub, f"{name}{i}", depth + 1)
+                for i, sub in enumerate(prefix[:count])
+            ]
             if items is not False and len(value) < count:
-                pool = self.distinct(items if isinstance(items, Mapping) else {}, name, depth, count - len(value))
+                pool = self.distinct(
+                    items if isinstance(items, Mapping) else {},
+                    name,
+                    depth,
+                    count - len(value),
+                )
                 value.extend(pool)
             contains = schema.get("contains")
-            if isinstance(contains, Mapping) and value and not any(self.valid(v, contains) for v in value):
+            if (
+                isinstance(contains, Mapping)
+                and value
+                and not any(self.valid(v, contains) for v in value)
+            ):
                 value[-1:] = list(self.maybe(contains, name, depth + 1))
             elif isinstance(contains, Mapping) and not value:
                 value = list(self.maybe(contains, name, depth + 1))
             yield value
 
-    def distinct(self, schema: Mapping[str, Any], name: str, depth: int, count: int) -> list[Any]:
+    def distinct(
+        self, schema: Mapping[str, Any], name: str, depth: int, count: int
+    ) -> list[Any]:
         """`count` values for array items, all different where the schema allows it."""
         found: list[Any] = []
         for candidate in self.candidates(schema, name, depth + 1):
@@ -244,13 +288,19 @@ class _Synth:
         return found
 
 
-def _merge(base: Mapping[str, Any], option: Any, root: Mapping[str, Any]) -> Mapping[str, Any]:
+def _merge(
+    base: Mapping[str, Any], option: Any, root: Mapping[str, Any]
+) -> Mapping[str, Any]:
     if not isinstance(option, Mapping):
         return base
     option = _resolve(option, root)
     merged = dict(base)
     for key, value in option.items():
-        if key == "properties" and isinstance(merged.get(key), Mapping) and isinstance(value, Mapping):
+        if (
+            key == "properties"
+            and isinstance(merged.get(key), Mapping)
+            and isinstance(value, Mapping)
+        ):
             merged[key] = {**merged[key], **value}
         elif key == "required" and isinstance(merged.get(key), (list, tuple)):
             merged[key] = list(dict.fromkeys([*merged[key], *value]))
@@ -265,11 +315,26 @@ def _types(schema: Mapping[str, Any]) -> list[str]:
         return [kind]
     if isinstance(kind, (list, tuple)):
         return sorted((str(k) for k in kind), key=lambda k: k == "null")
-    if any(k in schema for k in ("properties", "required", "additionalProperties", "patternProperties")):
+    if any(
+        k in schema
+        for k in ("properties", "required", "additionalProperties", "patternProperties")
+    ):
         return ["object"]
-    if any(k in schema for k in ("items", "prefixItems", "minItems", "maxItems", "contains")):
+    if any(
+        k in schema
+        for k in ("items", "prefixItems", "minItems", "maxItems", "contains")
+    ):
         return ["array"]
-    if any(k in schema for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")):
+    if any(
+        k in schema
+        for k in (
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+        )
+    ):
         return ["number"]
     return ["string", "object", "integer", "boolean", "null"]
 
@@ -301,30 +366,42 @@ def _numbers(schema: Mapping[str, Any], integer: bool) -> Iterator[int | float]:
         wanted += [high, high - 1, high - 0.5]
     if low is not None and high is not None:
         wanted.append((low + high) / 2)
-    for value in wanted:
+    for want in wanted:
+        value = want
         if isinstance(step, (int, float)) and step > 0:
-            value = math.ceil(value / step) * step
-            value = round(value, 10)
+            value = round(math.ceil(want / step) * step, 10)
         if integer:
             if value != math.floor(value):
                 continue
             yield int(value)
         else:
-            yield int(value) if float(value).is_integer() and abs(value) < 2**53 else float(value)
+            yield (
+                int(value)
+                if float(value).is_integer() and abs(value) < 2**53
+                else float(value)
+            )
 
 
-def _bounds(schema: Mapping[str, Any], integer: bool) -> tuple[float | None, float | None]:
+def _bounds(
+    schema: Mapping[str, Any], integer: bool
+) -> tuple[float | None, float | None]:
     nudge = 1 if integer else 0.5
     low: float | None = None
     high: float | None = None
     if isinstance(schema.get("minimum"), (int, float)):
         low = schema["minimum"]
     if isinstance(schema.get("exclusiveMinimum"), (int, float)):
-        low = max(low if low is not None else -math.inf, math.floor(schema["exclusiveMinimum"]) + nudge)
+        low = max(
+            low if low is not None else -math.inf,
+            math.floor(schema["exclusiveMinimum"]) + nudge,
+        )
     if isinstance(schema.get("maximum"), (int, float)):
         high = schema["maximum"]
     if isinstance(schema.get("exclusiveMaximum"), (int, float)):
-        high = min(high if high is not None else math.inf, math.ceil(schema["exclusiveMaximum"]) - nudge)
+        high = min(
+            high if high is not None else math.inf,
+            math.ceil(schema["exclusiveMaximum"]) - nudge,
+        )
     if integer:
         low = math.ceil(low) if low is not None else None
         high = math.floor(high) if high is not None else None

@@ -1,6 +1,5 @@
-{% for line in header %}
-# {{ line }}
-{% endfor %}
+# The toolgen runtime's _replay.py, copied byte for byte into each generated package.
+# Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """Recorded calls re-run through a registry: `replay(records, registry)`.
 
 The records are what a tracer received (`TraceRecord` objects) or their JSON form (`to_json()`, one
@@ -88,23 +87,35 @@ def _again(registry: Registry, tool: str, arguments: Any) -> tuple[str, bool | N
 
     registry.tracer = tracer
     try:
-        result = registry.call(tool, arguments if isinstance(arguments, Mapping) else {})
+        result = registry.call(
+            tool, arguments if isinstance(arguments, Mapping) else {}
+        )
     finally:
         registry.tracer = previous
     if not isinstance(result, Err):
         return "OK", True
     note = seen[-1].traceback if seen else None
-    output_failed = result.code == "INTERNAL" and note is not None and "fails its output schema" in note
+    output_failed = (
+        result.code == "INTERNAL"
+        and note is not None
+        and "fails its output schema" in note
+    )
     return result.code, False if output_failed else None
 
 
-def replay(records: Iterable[TraceRecord | Mapping[str, Any]], registry: Registry) -> ReplayReport:
+def replay(
+    records: Iterable[TraceRecord | Mapping[str, Any]], registry: Registry
+) -> ReplayReport:
     """Re-run every recorded call through `registry`; calls with redacted or shortened input are skipped."""
     calls: list[Replayed] = []
     for record in records:
         tool, arguments, code = _fields(record)
         if arguments is None or _unknown(arguments):
-            why = "the recorded input holds a redacted or shortened value" if arguments is not None else "no input"
+            why = (
+                "the recorded input holds a redacted or shortened value"
+                if arguments is not None
+                else "no input"
+            )
             calls.append(Replayed(tool, code, None, None, why))
             continue
         new_code, output_valid = _again(registry, tool, arguments)

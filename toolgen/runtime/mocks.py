@@ -1,12 +1,12 @@
-{% for line in header %}
-# {{ line }}
-{% endfor %}
+# The toolgen runtime's mocks.py, copied byte for byte into each generated package.
+# Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """Mock tools for every contract of this package, usable in tests and servable over MCP.
 
 `mock_registry()` returns a `Registry` with every tool mocked. A mock is called like the real
 tool, through `Registry.call`, so its input is validated exactly as the real registry validates it.
 It answers deterministically: the output of the first example whose input equals the call's input
-(both read through the input model, then the schema's defaults applied); else the error of such an example; else a synthetic
+(both read through the input model, then the schema's defaults applied); else the error of such an
+example; else a synthetic
 output derived from the output schema alone (`_mock_synth.synthesize`), the same on every run.
 """
 
@@ -36,7 +36,9 @@ def matching_examples(
     return [
         example
         for example in contract.examples
-        if with_defaults(_as_called(contract, example.get("input", {})), contract.input_schema)
+        if with_defaults(
+            _as_called(contract, example.get("input", {})), contract.input_schema
+        )
         == wanted
     ]
 

@@ -1,6 +1,5 @@
-{% for line in header %}
-# {{ line }}
-{% endfor %}
+# The toolgen runtime's integrations/langchain.py, copied byte for byte into each generated package.
+# Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """The registry as LangChain tools: `tools(registry)` -> a list of `StructuredTool`.
 
 Each tool's `args_schema` is the declared JSON schema (the input schema without toolgen's `x-`
@@ -56,7 +55,9 @@ def tool(registry: Registry, contract: ToolContract) -> StructuredTool:
 
 def tools(registry: Registry) -> list[StructuredTool]:
     """One `StructuredTool` per tool `registry` has an implementation for, sorted by name."""
-    return [tool(registry, c) for c in registry.contracts if c.name in registry.registered]
+    return [
+        tool(registry, c) for c in registry.contracts if c.name in registry.registered
+    ]
 
 
 __all__ = ["tool", "tools"]

@@ -1,6 +1,5 @@
-{% for line in header %}
-# {{ line }}
-{% endfor %}
+# The toolgen runtime's _invoke.py, copied byte for byte into each generated package.
+# Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """How the registry runs one implementation: sync or async, with or without a time limit.
 
 Part of the runtime: `Registry.call` runs an implementation with `run`, `Registry.acall` with
@@ -61,7 +60,8 @@ def is_async(implementation: Callable[..., Any]) -> bool:
     """True for an `async def` (also behind `functools.partial`) or an object with an async `__call__`."""
     if inspect.iscoroutinefunction(implementation):
         return True
-    return inspect.iscoroutinefunction(getattr(implementation, "__call__", None))  # noqa: B004
+    call = getattr(implementation, "__call__", None)  # noqa: B004
+    return inspect.iscoroutinefunction(call)
 
 
 def _crashed() -> Ran:
@@ -74,7 +74,9 @@ def _timed_out(contract: Any, limit: float, after: str) -> Ran:
     return Ran(contract.error("TIMEOUT", message), note)
 
 
-def run(implementation: Callable[[Any], Any], model: Any, contract: Any, limit: float | None) -> Ran:
+def run(
+    implementation: Callable[[Any], Any], model: Any, contract: Any, limit: float | None
+) -> Ran:
     """Run `implementation(model)` for `Registry.call` (see the module docstring)."""
     if is_async(implementation):
         return _run_async_here(implementation, model, contract, limit)
@@ -90,7 +92,11 @@ def run(implementation: Callable[[Any], Any], model: Any, contract: Any, limit: 
     worker.start()
     worker.join(limit)
     if worker.is_alive() or not box:
-        return _timed_out(contract, limit, "its thread was left running and its result will be dropped")
+        return _timed_out(
+            contract,
+            limit,
+            "its thread was left running and its result will be dropped",
+        )
     return box[0]
 
 
@@ -101,7 +107,11 @@ def _blocking(implementation: Callable[[Any], Any], model: Any) -> Ran:
         if inspect.isawaitable(result):
             result = asyncio.run(_awaited(result))
         return Ran(result)
-    except (Exception, SystemExit, GeneratorExit):  # an implementation cannot end the caller's program
+    except (
+        Exception,
+        SystemExit,
+        GeneratorExit,
+    ):  # an implementation cannot end the caller's program
         return _crashed()
 
 
@@ -109,7 +119,9 @@ async def _awaited(awaitable: Any) -> Any:
     return await awaitable
 
 
-def _run_async_here(implementation: Callable[[Any], Any], model: Any, contract: Any, limit: float | None) -> Ran:
+def _run_async_here(
+    implementation: Callable[[Any], Any], model: Any, contract: Any, limit: float | None
+) -> Ran:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -122,14 +134,20 @@ def _run_async_here(implementation: Callable[[Any], Any], model: Any, contract: 
     return Ran(Err("INTERNAL", message, False), note)
 
 
-async def arun(implementation: Callable[[Any], Any], model: Any, contract: Any, limit: float | None) -> Ran:
+async def arun(
+    implementation: Callable[[Any], Any], model: Any, contract: Any, limit: float | None
+) -> Ran:
     """Run `implementation(model)` for `Registry.acall` (see the module docstring)."""
     try:
         async with asyncio.timeout(limit) as scope:
             return Ran(await _result(implementation, model))
     except TimeoutError:
         if scope.expired():
-            after = "the task was cancelled" if is_async(implementation) else "its thread was left running"
+            after = (
+                "the task was cancelled"
+                if is_async(implementation)
+                else "its thread was left running"
+            )
             return _timed_out(contract, limit or 0.0, after)
         return _crashed()
     except (Exception, SystemExit, GeneratorExit):

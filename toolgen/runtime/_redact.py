@@ -1,6 +1,5 @@
-{% for line in header %}
-# {{ line }}
-{% endfor %}
+# The toolgen runtime's _redact.py, copied byte for byte into each generated package.
+# Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """Secrets: the one walk that finds every `x-sensitive` value of a call, and the scrubbing of texts.
 
 Part of the runtime. `find_secrets(value, schema)` follows every way a schema can reach a value:
@@ -79,7 +78,11 @@ def _anchor(name: str, root: Mapping[str, Any]) -> Any:
 
 
 def applicable(
-    schema: Any, root: Mapping[str, Any], seen: frozenset[str] = frozenset(), *, wide: bool = True
+    schema: Any,
+    root: Mapping[str, Any],
+    seen: frozenset[str] = frozenset(),
+    *,
+    wide: bool = True,
 ) -> list[Mapping[str, Any]]:
     """`schema` and every subschema that may apply to the same value (`$ref`, `allOf`, `anyOf`, ...).
 
@@ -104,7 +107,9 @@ def applicable(
     return found
 
 
-def property_schemas(schema: Mapping[str, Any], key: str, *, wide: bool = True) -> list[Any]:
+def property_schemas(
+    schema: Mapping[str, Any], key: str, *, wide: bool = True
+) -> list[Any]:
     """The schemas `schema` gives the property `key`: named, by pattern, else the additional ones."""
     found: list[Any] = []
     properties = schema.get("properties", {})
@@ -113,7 +118,11 @@ def property_schemas(schema: Mapping[str, Any], key: str, *, wide: bool = True) 
     patterns = schema.get("patternProperties", {})
     if isinstance(patterns, Mapping):
         found.extend(sub for pattern, sub in patterns.items() if _matches(pattern, key))
-    others = ("additionalProperties", "unevaluatedProperties") if wide else ("additionalProperties",)
+    others = (
+        ("additionalProperties", "unevaluatedProperties")
+        if wide
+        else ("additionalProperties",)
+    )
     if not found:
         found.extend(sub for k in others if isinstance(sub := schema.get(k), Mapping))
     return found
@@ -126,10 +135,16 @@ def _matches(pattern: str, key: str) -> bool:
         return True  # a pattern Python cannot read: assume it applies
 
 
-def item_schemas(schema: Mapping[str, Any], index: int, *, wide: bool = True) -> list[Any]:
+def item_schemas(
+    schema: Mapping[str, Any], index: int, *, wide: bool = True
+) -> list[Any]:
     """The schemas `schema` gives the array item at `index` (`wide`: `contains`, `unevaluatedItems` too)."""
     prefix = schema.get("prefixItems", ())
-    found: list[Any] = [prefix[index]] if isinstance(prefix, (list, tuple)) and index < len(prefix) else []
+    found: list[Any] = (
+        [prefix[index]]
+        if isinstance(prefix, (list, tuple)) and index < len(prefix)
+        else []
+    )
     others = ("items", "unevaluatedItems") if wide else ("items",)
     if not found:
         found.extend(sub for k in others if isinstance(sub := schema.get(k), Mapping))
@@ -158,12 +173,22 @@ class _Walk:
             return
         if isinstance(value, Mapping):
             for key, item in value.items():
-                subs = [a for s in schemas for sub in property_schemas(s, str(key)) for a in self.expand(sub)]
+                subs = [
+                    a
+                    for s in schemas
+                    for sub in property_schemas(s, str(key))
+                    for a in self.expand(sub)
+                ]
                 if subs:
                     self.visit(item, subs, (*path, str(key)))
         elif isinstance(value, (list, tuple)):
             for index, item in enumerate(value):
-                subs = [a for s in schemas for sub in item_schemas(s, index) for a in self.expand(sub)]
+                subs = [
+                    a
+                    for s in schemas
+                    for sub in item_schemas(s, index)
+                    for a in self.expand(sub)
+                ]
                 if subs:
                     self.visit(item, subs, (*path, str(index)))
 
@@ -189,7 +214,12 @@ def _leaves(value: Any) -> Iterator[Any]:
 def _forms(leaf: Any) -> list[str]:
     """How a sensitive scalar can appear in a text: as itself, in `repr` and in JSON."""
     if isinstance(leaf, str):
-        forms = [leaf, repr(leaf)[1:-1], json.dumps(leaf)[1:-1], json.dumps(leaf, ensure_ascii=False)[1:-1]]
+        forms = [
+            leaf,
+            repr(leaf)[1:-1],
+            json.dumps(leaf)[1:-1],
+            json.dumps(leaf, ensure_ascii=False)[1:-1],
+        ]
         return [f for f in forms if f]
     if isinstance(leaf, (int, float)) and not isinstance(leaf, bool):
         return [repr(leaf), str(leaf)]
@@ -206,7 +236,9 @@ def _word_at(text: str, start: int, end: int) -> bool:
     """True when `text[start:end]` is not part of a longer word or number."""
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
-    return not (before.isalnum() or before in "_.") and not (after.isalnum() or after in "_.")
+    return not (before.isalnum() or before in "_.") and not (
+        after.isalnum() or after in "_."
+    )
 
 
 @dataclass(frozen=True)
@@ -235,7 +267,9 @@ class Secrets:
     def touches(self, path: Iterable[Any]) -> bool:
         """True when the value at `path` is sensitive, lies inside one or holds one."""
         here = tuple(str(p) for p in path)
-        return here in self._holders or any(here[:end] in self.paths for end in range(len(here) + 1))
+        return here in self._holders or any(
+            here[:end] in self.paths for end in range(len(here) + 1)
+        )
 
     def scrub(self, text: str) -> str:
         """`text` with every sensitive value in it replaced by `REDACTED` (a short one only as a whole word)."""
@@ -255,7 +289,9 @@ class Secrets:
     def _match(self, text: str, index: int) -> int:
         for length in self._lengths:
             end = index + length
-            if text[index:end] in self.texts and (length >= MIN_ANYWHERE or _word_at(text, index, end)):
+            if text[index:end] in self.texts and (
+                length >= MIN_ANYWHERE or _word_at(text, index, end)
+            ):
                 return end
         return 0
 
@@ -301,7 +337,10 @@ def find_secrets(value: Any, schema: Mapping[str, Any] | None) -> Secrets:
     paths = sensitive_paths(plain, schema)
     if not paths:
         return NO_SECRETS
-    return Secrets.of(paths, (f for p in paths for leaf in _leaves(_at(plain, p)) for f in _forms(leaf)))
+    return Secrets.of(
+        paths,
+        (f for p in paths for leaf in _leaves(_at(plain, p)) for f in _forms(leaf)),
+    )
 
 
 def redacted(value: Any, paths: Iterable[Path]) -> Any:
@@ -340,12 +379,20 @@ def shorten(value: Any) -> Any:
 def quote(value: Any) -> str:
     """`repr(value)`, cut to `MAX_QUOTE` characters with its length said when it is longer."""
     text = repr(value)
-    return text if len(text) <= MAX_QUOTE else f"{text[:MAX_QUOTE]}... ({len(text)} characters)"
+    return (
+        text
+        if len(text) <= MAX_QUOTE
+        else f"{text[:MAX_QUOTE]}... ({len(text)} characters)"
+    )
 
 
 def bound(text: str) -> str:
     """`text`, cut to `MAX_MESSAGE` characters with its length said when it is longer."""
-    return text if len(text) <= MAX_MESSAGE else f"{text[:MAX_MESSAGE]}... ({len(text)} characters)"
+    return (
+        text
+        if len(text) <= MAX_MESSAGE
+        else f"{text[:MAX_MESSAGE]}... ({len(text)} characters)"
+    )
 
 
 __all__ = [

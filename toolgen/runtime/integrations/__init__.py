@@ -1,6 +1,5 @@
-{% for line in header %}
-# {{ line }}
-{% endfor %}
+# The toolgen runtime's integrations/__init__.py, copied byte for byte into each generated package.
+# Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """Adapters that put this package's registry into agent frameworks, one module per framework.
 
 - `openai_agents.tools(registry)`: OpenAI Agents SDK `FunctionTool`s.
@@ -24,12 +23,16 @@ from .._runtime import ToolContract, thaw
 
 def declared_input(contract: ToolContract) -> dict[str, Any]:
     """`description` and `inputSchema` of the tool's MCP declaration (its input schema without `x-`
-    annotations); for a tool `[providers]` leaves out of MCP, the contract's own description and schema."""
+    annotations); for a tool `[providers]` leaves out of MCP, the contract's own description and schema.
+    """
     declared = contract.declarations.get("mcp")
     if declared is not None:
         found: dict[str, Any] = thaw(declared)
         return found
-    return {"description": contract.description, "inputSchema": contract.json_schema("input")}
+    return {
+        "description": contract.description,
+        "inputSchema": contract.json_schema("input"),
+    }
 
 
 __all__ = ["declared_input"]

@@ -1,6 +1,5 @@
-{% for line in header %}
-# {{ line }}
-{% endfor %}
+# The toolgen runtime's _roundtrip.py, copied byte for byte into each generated package.
+# Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """Provider round trips: what a provider's SDK returned in, the messages to send next out.
 
 Part of the runtime: `Registry` has these methods (`Answers` is its base class). Each takes plain
@@ -76,10 +75,16 @@ def _items(value: Any, key: str) -> list[Any]:
 
 
 def _no_id(kind: str) -> Err:
-    return Err("INVALID_INPUT", f"The {kind} has no id, so its answer cannot be matched to it; it was not run.", False)
+    return Err(
+        "INVALID_INPUT",
+        f"The {kind} has no id, so its answer cannot be matched to it; it was not run.",
+        False,
+    )
 
 
-def _call(call_id: Any, name: Any, arguments: Any, kind: str, id_required: bool = True) -> ToolCall:
+def _call(
+    call_id: Any, name: Any, arguments: Any, kind: str, id_required: bool = True
+) -> ToolCall:
     call_id = call_id if isinstance(call_id, str) and call_id else None
     name = name if isinstance(name, str) else ""
     if arguments is None:
@@ -97,7 +102,14 @@ def openai_chat_calls(message: Any) -> list[ToolCall]:
     calls = []
     for item in _items(message, "tool_calls"):
         function = _get(item, "function") or {}
-        calls.append(_call(_get(item, "id"), _get(function, "name"), _get(function, "arguments"), "tool call"))
+        calls.append(
+            _call(
+                _get(item, "id"),
+                _get(function, "name"),
+                _get(function, "arguments"),
+                "tool call",
+            )
+        )
     return calls
 
 
@@ -105,7 +117,9 @@ def openai_responses_calls(output: Any) -> list[ToolCall]:
     """The `function_call` items of a Responses `output` list (or of a whole `Response`)."""
     items = _items(output, "output")
     return [
-        _call(_get(i, "call_id"), _get(i, "name"), _get(i, "arguments"), "function call")
+        _call(
+            _get(i, "call_id"), _get(i, "name"), _get(i, "arguments"), "function call"
+        )
         for i in items
         if _get(i, "type") == "function_call"
     ]
@@ -131,40 +145,68 @@ def gemini_calls(content: Any) -> list[ToolCall]:
     for part in _items(content, "parts"):
         found = _get(part, "function_call", "functionCall")
         if isinstance(found, Mapping):
-            calls.append(_call(_get(found, "id"), _get(found, "name"), _get(found, "args"), "call", False))
+            calls.append(
+                _call(
+                    _get(found, "id"),
+                    _get(found, "name"),
+                    _get(found, "args"),
+                    "call",
+                    False,
+                )
+            )
     return calls
 
 
-def openai_chat_reply(calls: Sequence[ToolCall], results: Sequence[ToolResult[Any]]) -> list[dict[str, Any]]:
+def openai_chat_reply(
+    calls: Sequence[ToolCall], results: Sequence[ToolResult[Any]]
+) -> list[dict[str, Any]]:
     """One `tool` message per call, in order."""
-    return [r.to_openai_chat(c.call_id or "") for c, r in zip(calls, results, strict=True)]
+    return [
+        r.to_openai_chat(c.call_id or "") for c, r in zip(calls, results, strict=True)
+    ]
 
 
-def openai_responses_reply(calls: Sequence[ToolCall], results: Sequence[ToolResult[Any]]) -> list[dict[str, Any]]:
+def openai_responses_reply(
+    calls: Sequence[ToolCall], results: Sequence[ToolResult[Any]]
+) -> list[dict[str, Any]]:
     """One `function_call_output` item per call, in order."""
-    return [r.to_openai_responses(c.call_id or "") for c, r in zip(calls, results, strict=True)]
+    return [
+        r.to_openai_responses(c.call_id or "")
+        for c, r in zip(calls, results, strict=True)
+    ]
 
 
-def anthropic_reply(calls: Sequence[ToolCall], results: Sequence[ToolResult[Any]]) -> dict[str, Any] | None:
+def anthropic_reply(
+    calls: Sequence[ToolCall], results: Sequence[ToolResult[Any]]
+) -> dict[str, Any] | None:
     """One user message holding a `tool_result` block per call, in order; None for no call."""
     if not calls:
         return None
-    blocks = [r.to_anthropic(c.call_id or "") for c, r in zip(calls, results, strict=True)]
+    blocks = [
+        r.to_anthropic(c.call_id or "") for c, r in zip(calls, results, strict=True)
+    ]
     return {"role": "user", "content": blocks}
 
 
-def gemini_reply(calls: Sequence[ToolCall], results: Sequence[ToolResult[Any]]) -> dict[str, Any] | None:
+def gemini_reply(
+    calls: Sequence[ToolCall], results: Sequence[ToolResult[Any]]
+) -> dict[str, Any] | None:
     """One user content holding a `function_response` part per call, in order; None for no call."""
     if not calls:
         return None
-    parts = [{"function_response": r.to_gemini(c.name, c.call_id)} for c, r in zip(calls, results, strict=True)]
+    parts = [
+        {"function_response": r.to_gemini(c.name, c.call_id)}
+        for c, r in zip(calls, results, strict=True)
+    ]
     return {"role": "user", "parts": parts}
 
 
 def _arguments(call: ToolCall) -> Mapping[str, Any] | str | bytes:
     if isinstance(call.arguments, (Mapping, str, bytes)):
         return call.arguments
-    return json.dumps(call.arguments)  # not an object: the registry answers INVALID_INPUT
+    return json.dumps(
+        call.arguments
+    )  # not an object: the registry answers INVALID_INPUT
 
 
 class Answers:
@@ -172,9 +214,13 @@ class Answers:
 
     if TYPE_CHECKING:
 
-        def call(self, name: str, arguments: Mapping[str, Any] | str | bytes) -> ToolResult[Any]: ...
+        def call(
+            self, name: str, arguments: Mapping[str, Any] | str | bytes
+        ) -> ToolResult[Any]: ...
 
-        async def acall(self, name: str, arguments: Mapping[str, Any] | str | bytes) -> ToolResult[Any]: ...
+        async def acall(
+            self, name: str, arguments: Mapping[str, Any] | str | bytes
+        ) -> ToolResult[Any]: ...
 
     def _answer(self, calls: Sequence[ToolCall]) -> list[ToolResult[Any]]:
         return [c.problem or self.call(c.name, _arguments(c)) for c in calls]

@@ -1,6 +1,5 @@
-{% for line in header %}
-# {{ line }}
-{% endfor %}
+# The toolgen runtime's _mock_pattern.py, copied byte for byte into each generated package.
+# Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """Strings that match a regular expression, for the mocks' output synthesizer (`_mock_synth`).
 
 Needs only the standard library. `from_pattern(pattern, extra)` walks the parsed expression and
@@ -25,7 +24,11 @@ MAX_REPEAT = 1000
 """The most times one repeat is expanded."""
 
 _SKIPPED = (c.AT, c.ASSERT, c.ASSERT_NOT)
-_REPEATS = tuple(op for op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)) if op is not None)
+_REPEATS = tuple(
+    op
+    for op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None))
+    if op is not None
+)
 
 
 class _Unsupported(ValueError):
@@ -56,7 +59,7 @@ class _Walker:
         """The string for a sequence of parsed items."""
         return "".join(self.item(op, av) for op, av in items)
 
-    def item(self, op: Any, av: Any) -> str:
+    def item(self, op: Any, av: Any) -> str:  # noqa: PLR0911 (one return per opcode)
         """The string for one parsed item."""
         if op is c.LITERAL:
             return chr(av)
@@ -110,7 +113,12 @@ def _outside(items: Sequence[tuple[Any, Any]]) -> str:
             excluded.add(av)
         elif op is c.RANGE:
             excluded.update(range(av[0], av[1] + 1))
-    for code in (*range(ord("a"), ord("z") + 1), *range(ord("0"), ord("9") + 1), ord("_"), ord("~")):
+    for code in (
+        *range(ord("a"), ord("z") + 1),
+        *range(ord("0"), ord("9") + 1),
+        ord("_"),
+        ord("~"),
+    ):
         if code not in excluded:
             return chr(code)
     return "\u00e9"

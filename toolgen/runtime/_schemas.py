@@ -1,6 +1,5 @@
-{% for line in header %}
-# {{ line }}
-{% endfor %}
+# The toolgen runtime's _schemas.py, copied byte for byte into each generated package.
+# Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """The schema walks of the registry: reading `null` as absent, and error messages that keep secrets.
 
 Part of the runtime. The secrets walk lives in `_redact` (`redact`, `shorten` and `REDACTED` are
@@ -31,7 +30,9 @@ from ._redact import (
 )
 from ._results import Err, thaw
 
-KEY_ONLY = frozenset({"required", "additionalProperties", "unevaluatedProperties", "dependentRequired"})
+KEY_ONLY = frozenset(
+    {"required", "additionalProperties", "unevaluatedProperties", "dependentRequired"}
+)
 """Keywords whose messages quote property names, never the value: they stay readable around a secret."""
 
 
@@ -42,7 +43,9 @@ def validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validator:
     inside a schema can pick another dialect here.
     """
     checker = jsonschema.Draft202012Validator.FORMAT_CHECKER
-    made: jsonschema.protocols.Validator = jsonschema.Draft202012Validator(thaw(schema), format_checker=checker)
+    made: jsonschema.protocols.Validator = jsonschema.Draft202012Validator(
+        thaw(schema), format_checker=checker
+    )
     return made
 
 
@@ -65,7 +68,9 @@ def drop_invited_nulls(value: Any, validator: jsonschema.protocols.Validator) ->
         _drop_nulls(value, root, root, validator)
 
 
-def _always(schema: Any, root: Mapping[str, Any], seen: frozenset[str]) -> list[Mapping[str, Any]]:
+def _always(
+    schema: Any, root: Mapping[str, Any], seen: frozenset[str]
+) -> list[Mapping[str, Any]]:
     """`schema` and the subschemas every value it accepts must also match (`$ref`, `allOf`).
 
     A `required` inside an `anyOf`/`oneOf` branch or a `then`/`else` binds only that alternative: an
@@ -82,13 +87,22 @@ def _always(schema: Any, root: Mapping[str, Any], seen: frozenset[str]) -> list[
     return found
 
 
-def _drop_nulls(value: Any, schema: Any, root: Mapping[str, Any], validator: jsonschema.protocols.Validator) -> None:
+def _drop_nulls(
+    value: Any,
+    schema: Any,
+    root: Mapping[str, Any],
+    validator: jsonschema.protocols.Validator,
+) -> None:
     schemas = applicable(schema, root, wide=False)
     if isinstance(value, dict):
         always = _always(schema, root, frozenset())
-        required = {key for s in always for key in s.get("required", ()) if isinstance(key, str)}
+        required = {
+            key for s in always for key in s.get("required", ()) if isinstance(key, str)
+        }
         for key in list(value):
-            subs = [sub for s in schemas for sub in property_schemas(s, key, wide=False)]
+            subs = [
+                sub for s in schemas for sub in property_schemas(s, key, wide=False)
+            ]
             if value[key] is not None:
                 for sub in subs:
                     _drop_nulls(value[key], sub, root, validator)
@@ -96,7 +110,9 @@ def _drop_nulls(value: Any, schema: Any, root: Mapping[str, Any], validator: jso
                 del value[key]
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            for sub in [sub for s in schemas for sub in item_schemas(s, index, wide=False)]:
+            for sub in [
+                sub for s in schemas for sub in item_schemas(s, index, wide=False)
+            ]:
                 _drop_nulls(item, sub, root, validator)
 
 
@@ -115,11 +131,18 @@ def invalid(errors: Iterable[tuple[str, str]], what: str) -> Err:
     found = sorted(set(errors))
     shown = [(bound(path), message) for path, message in found[:MAX_LISTED]]
     listed = "; ".join(f"{path or '/'}: {message}" for path, message in shown)
-    details: dict[str, Any] = {"errors": [{"path": path, "message": message} for path, message in shown]}
+    details: dict[str, Any] = {
+        "errors": [{"path": path, "message": message} for path, message in shown]
+    }
     if len(found) > MAX_LISTED:
         details["omitted"] = len(found) - MAX_LISTED
         listed += f"; and {len(found) - MAX_LISTED} more"
-    return Err("INVALID_INPUT", f"The {what} do not match the input schema: {listed}", False, details)
+    return Err(
+        "INVALID_INPUT",
+        f"The {what} do not match the input schema: {listed}",
+        False,
+        details,
+    )
 
 
 def _not_json(constant: str) -> Any:
@@ -156,12 +179,19 @@ def describe(error: jsonschema.ValidationError, secrets: Secrets) -> str:
     return bound(secrets.scrub(message))
 
 
-def input_problems(value: Any, validator: jsonschema.protocols.Validator, secrets: Secrets) -> list[tuple[str, str]]:
+def input_problems(
+    value: Any, validator: jsonschema.protocols.Validator, secrets: Secrets
+) -> list[tuple[str, str]]:
     """(pointer, message) for every way `value` fails the validator's schema."""
-    return [(pointer(e.absolute_path), describe(e, secrets)) for e in validator.iter_errors(value)]
+    return [
+        (pointer(e.absolute_path), describe(e, secrets))
+        for e in validator.iter_errors(value)
+    ]
 
 
-def output_problems(data: Any, validator: jsonschema.protocols.Validator, secrets: Secrets) -> list[str]:
+def output_problems(
+    data: Any, validator: jsonschema.protocols.Validator, secrets: Secrets
+) -> list[str]:
     """What is wrong with an output, after dropping the `None`s the schema refuses.
 
     A model's optional field defaults to `None`; set to `None` on purpose it means "absent" unless
@@ -169,7 +199,10 @@ def output_problems(data: Any, validator: jsonschema.protocols.Validator, secret
     for input: `drop_invited_nulls`) before judging it. No message shows a sensitive value.
     """
     drop_invited_nulls(data, validator)
-    return [f"{pointer(e.absolute_path) or '/'}: {describe(e, secrets)}" for e in validator.iter_errors(data)]
+    return [
+        f"{pointer(e.absolute_path) or '/'}: {describe(e, secrets)}"
+        for e in validator.iter_errors(data)
+    ]
 
 
 __all__ = [
@@ -182,8 +215,8 @@ __all__ = [
     "input_problems",
     "invalid",
     "model_message",
-    "parse_arguments",
     "output_problems",
+    "parse_arguments",
     "pointer",
     "quote",
     "redact",

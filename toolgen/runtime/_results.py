@@ -1,6 +1,5 @@
-{% for line in header %}
-# {{ line }}
-{% endfor %}
+# The toolgen runtime's _results.py, copied byte for byte into each generated package.
+# Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """Results of a call (`Ok`, `Err`, `ToolResult`) and their provider conversions; `ToolModel`, `freeze`, `thaw`.
 
 Part of the runtime: `_runtime` (and the package) re-export every public name here, and its module
@@ -13,7 +12,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Generic, Literal, TypeAlias, TypeVar, Union
+from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -80,7 +79,11 @@ class _Convertible:
 
     def to_openai_responses(self, call_id: str) -> dict[str, Any]:
         """A Responses API `function_call_output` input item answering `call_id`."""
-        return {"type": "function_call_output", "call_id": call_id, "output": self.text()}
+        return {
+            "type": "function_call_output",
+            "call_id": call_id,
+            "output": self.text(),
+        }
 
     def to_anthropic(self, tool_use_id: str) -> dict[str, Any]:
         """An Anthropic `tool_result` content block, with `is_error` set."""
@@ -144,13 +147,17 @@ class Err(_Convertible):
 
     def payload(self) -> dict[str, Any]:
         """`{"error": {"code", "message", "retryable", "details"?}}`."""
-        error: dict[str, Any] = {"code": self.code, "message": self.message, "retryable": self.retryable}
+        error: dict[str, Any] = {
+            "code": self.code,
+            "message": self.message,
+            "retryable": self.retryable,
+        }
         if self.details is not None:
             error["details"] = thaw(self.details)
         return {"error": error}
 
 
-ToolResult: TypeAlias = Union[Ok[T_co], Err]
+ToolResult: TypeAlias = Ok[T_co] | Err
 """What a tool returns: `Ok(data)` or `Err(code, message, ...)`."""
 
 
