@@ -131,7 +131,8 @@ def _parses(template: jinja2.Template, text: str, failure: Failure) -> None:
     try:
         ast.parse(text)
     except SyntaxError as exc:
-        rendered = text.splitlines()[exc.lineno - 1] if exc.lineno and exc.lineno <= len(text.splitlines()) else ""
+        lines = text.splitlines()
+        rendered = lines[exc.lineno - 1] if exc.lineno and exc.lineno <= len(lines) else ""
         assert template.filename is not None
         line = _source_line(template.filename, rendered)
         message = f"template renders invalid Python: {exc.msg} at line {exc.lineno} of its text: `{rendered.strip()}`"
