@@ -121,3 +121,12 @@ def test_an_empty_key_never_seals() -> None:
     """A plain digest is what an empty key would give: refused, not used."""
     with pytest.raises(ValueError, match="empty"):
         cache.seal("name", "text", b"")
+
+
+def test_the_suite_never_touches_the_real_users_key() -> None:
+    """tests/conftest.py gives the whole run (and every toolgen it starts) a configuration folder
+    of its own, and drops a TOOLGEN_CACHE_KEY of whoever runs it."""
+    real = Path(os.path.expanduser("~")) / ".config"
+    assert cachekey.ENV not in os.environ
+    assert not cachekey.key_file().is_relative_to(real)
+    assert "toolgen-tests-config-" in os.environ["XDG_CONFIG_HOME"]
