@@ -22,6 +22,7 @@ from toolgen.cliout import (
     Context,
     build_result,
     built_line,
+    cache_secret,
     check_result,
     counts,
     drift,
@@ -85,15 +86,16 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
     started = time.perf_counter()
     settings = settings_or_exit(ctx, fmt=fmt)
     out = settings.rel(settings.output_dir)
-    probe, state = shortcut(settings, no_cache)
+    secret = cache_secret(no_cache)
+    probe, state = shortcut(settings, secret)
     if state is not None:
         emit_unless_json(state.diagnostics, fmt)
         build_result(fmt, state.diagnostics, out, contracts=state.contracts, unchanged=state.files)
         seconds = time.perf_counter() - started
         summary(built_line(state.contracts, out, unchanged=state.files, seconds=seconds, fast=True), fmt)
         return
-    with cache.session(settings.root, enabled=not no_cache) as store, progress_bar(settings) as step:
-        ahead = Ahead(settings, no_cache, store)
+    with cache.session(settings.root, enabled=bool(secret), secret=secret) as store, progress_bar(settings) as step:
+        ahead = Ahead(settings, secret, store)
         reader = probe.reader() if probe is not None else None
         result = pipeline.generate(settings, progress=step, read=reader, meanwhile=ahead.read)
         ctx.keep(result)
@@ -105,7 +107,7 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
         change = _write_or_exit(result, settings, force, fmt, ahead.trusted())
         contracts = len(result.catalog) if result.catalog is not None else 0
         if store is not None:
-            remember(settings, probe, result, change)
+            remember(settings, probe, result, change, secret)
             pruning.prune(store, ahead.last_used)
     unchanged, written, removed = len(change.unchanged), change.write, change.remove
     build_result(
@@ -149,13 +151,14 @@ def check(ctx: Context, fmt: str, no_cache: bool) -> None:
     """Prove the generated files are current: generate in memory and compare; writes nothing."""
     settings = settings_or_exit(ctx, fmt=fmt)
     out = settings.rel(settings.output_dir)
-    probe, recorded = shortcut(settings, no_cache)
+    secret = cache_secret(no_cache)
+    probe, recorded = shortcut(settings, secret)
     if recorded is not None:
         check_result(fmt, recorded.diagnostics, out, current=recorded.files)
         summary(f"{out}/ is up to date ({plural(recorded.files, 'file')}; no input changed since the last build)", fmt)
         return
-    ahead = Ahead(settings, no_cache)
-    with cache.session(settings.root, enabled=not no_cache):
+    ahead = Ahead(settings, secret)
+    with cache.session(settings.root, enabled=bool(secret), secret=secret):
         result = pipeline.generate(settings, read=probe.reader() if probe is not None else None, meanwhile=ahead.read)
         ctx.keep(result)
     if not result.ok:
@@ -168,7 +171,7 @@ def check(ctx: Context, fmt: str, no_cache: bool) -> None:
     found = [*result.diagnostics, *refusals]
     check_result(fmt, found, out, current=len(change.unchanged), drifted=drifted, ok=not has_errors(refusals))
     if change.up_to_date and not has_errors(refusals):
-        remember(settings, probe, result, change)
+        remember(settings, probe, result, change, secret)
         summary(f"{out}/ is up to date ({plural(len(change.unchanged), 'file')})", fmt)
         return
     if fmt != "json":
