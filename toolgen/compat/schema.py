@@ -185,6 +185,7 @@ class SchemaDiff:
             return
         if compare_wrap(self, old, new, at, depth):
             return
+        old, new = kw.enumerated(old, new)
         finding, overlap = kw.compare_type(old, new)
         self._report(finding, old, new, at)
         if not overlap:
