@@ -58,12 +58,16 @@ def _record_schema(record: dict[str, Any]) -> Any:
     return schema
 
 
-def sample_schemas(folder: Path) -> list[tuple[str, Schema]]:
-    """(`file:line`, schema) for every valid object input schema in the sample's JSON-lines files."""
+def sample_schemas(folder: Path, per_file: int | None = None) -> list[tuple[str, Schema]]:
+    """(`file:line`, schema) for every valid object input schema in the sample's JSON-lines files
+    (the first `per_file` of each file, when given)."""
     out: list[tuple[str, Schema]] = []
     for path in sorted(folder.glob("*.jsonl")):
+        taken = len(out)
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             schema = _fix(_record_schema(json.loads(line)))
+            if per_file is not None and len(out) - taken >= per_file:
+                break
             if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
                 continue
             try:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from toolgen.compat import Bump, Direction, diff_schema
+from toolgen.compat import Assume, Bump, Direction, diff_schema
 
 IN, OUT = Direction.INPUT, Direction.OUTPUT
 
@@ -132,3 +132,61 @@ def test_a_one_of_wrap_whose_branches_overlap_is_not_a_widening() -> None:
         needed(IN, {"type": "string"}, {"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 2}]})
         is Bump.MAJOR
     )
+
+
+# Spellings of one value set are no change (docs/compatibility.md, "Meaning, not spelling").
+
+STR = {"type": "string", "maxLength": 5}
+
+
+@pytest.mark.parametrize("direction", [IN, OUT])
+@pytest.mark.parametrize(
+    ("base", "head"),
+    [
+        (STR, {"anyOf": [STR]}),
+        (STR, {"oneOf": [STR], "description": "A name."}),
+        (STR, {"allOf": [{"type": "string"}, {"maxLength": 5}]}),
+        ({"type": "string", "enum": ["a"]}, {"type": "string", "const": "a"}),
+        ({**STR, "$defs": {"s": STR}}, {"$ref": "#/$defs/t", "$defs": {"t": STR}}),
+        ({"type": "integer"}, {"allOf": [{"$ref": "#/$defs/n"}], "$defs": {"n": {"type": "integer"}}}),
+    ],
+    ids=["any-of-one", "one-of-one", "all-of-merges", "const-enum", "ref-equal", "all-of-ref"],
+)
+def test_respellings_are_no_change(direction: Direction, base: Any, head: Any) -> None:
+    assert needed(direction, base, head) <= Bump.PATCH
+    assert needed(direction, head, base) <= Bump.PATCH
+
+
+def test_an_all_of_that_splits_properties_from_additional_properties_is_not_merged() -> None:
+    # `additionalProperties` in its own branch does not see the other branch's `properties`.
+    split = {"allOf": [{"properties": {"a": {}}}, {"additionalProperties": False}]}
+    assert needed(IN, {"properties": {"a": {}}, "additionalProperties": False}, split) is Bump.MAJOR
+
+
+def test_an_enum_beside_a_type_change_is_judged_by_the_values_it_lets_through() -> None:
+    old = {"type": "string", "enum": ["a", "b"]}
+    assert needed(OUT, old, {**old, "type": ["string", "null"]}) <= Bump.PATCH
+    assert needed(OUT, old, {**old, "enum": ["a", "b", None], "type": ["string", "null"]}) is Bump.MAJOR
+
+
+# Deliberately stricter than the instance oracle (docs/compatibility.md, "How sound it is").
+
+OPEN = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}
+
+
+def test_deliberate_a_removed_input_property_is_major_though_the_open_schema_still_accepts_it() -> None:
+    head = {"type": "object", "properties": {"a": {"type": "string"}}}
+    assert rules(IN, OPEN, head) == ["TG422"]
+    assert needed(IN, OPEN, head) is Bump.MAJOR
+
+
+def test_deliberate_closing_an_input_object_is_major_in_both_modes() -> None:
+    closed = {**OPEN, "additionalProperties": False}
+    assert needed(IN, OPEN, closed) is Bump.MAJOR
+    assert needed(IN, OPEN, closed, assume=Assume.STRICT) is Bump.MAJOR
+
+
+def test_deliberate_a_pattern_change_is_major_even_when_it_loosens() -> None:
+    old, new = {"type": "string", "pattern": "^[a-z]+$"}, {"type": "string", "pattern": "^[a-z0-9]+$"}
+    assert rules(IN, old, new) == ["TG433"]
+    assert needed(IN, old, new) is Bump.MAJOR and needed(OUT, new, old) is Bump.MAJOR
