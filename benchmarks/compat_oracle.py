@@ -219,7 +219,9 @@ def witness(source: Schema, target: Schema, extra: list[Any] = ()) -> tuple[bool
     """(True, value) for the first value `source` accepts and `target` refuses, else (False, None)."""
     accepts, judge = _validator(source), _validator(target)
     bases = [b for b in (minimal(source, source), *extra) if accepts.is_valid(b)]
-    for value in candidates(source, target, bases or [minimal(source, source)]):
+    if not bases:  # the minimal value missed (an `allOf`, a pattern): start from drawn ones
+        bases = [b for b in draws(source, 2) if accepts.is_valid(b)] or [minimal(source, source)]
+    for value in candidates(source, target, bases):
         if accepts.is_valid(value) and not judge.is_valid(value):
             return True, value
     return False, None
