@@ -314,6 +314,9 @@ def import_command(
     import_report(plan, proposed=permissions is None)
 
 
+_ASSUME = "declared (default): callers send only declared properties, consumers ignore unknown ones; strict: neither."
+
+
 @main.command("diff")
 @click.option("--base", "base_ref", metavar="REF", help="Git ref whose committed catalog.json is the base.")
 @click.option("--base-file", type=click.Path(dir_okay=False, path_type=Path), help="A catalog.json to compare with.")
@@ -327,10 +330,11 @@ def import_command(
 )
 @click.option("--allow-escalation", is_flag=True, help="Accept added permissions (still reported).")
 @click.option("--allow-removal", is_flag=True, help="Accept removed tools (still reported).")
+@click.option("--assume", type=click.Choice(["declared", "strict"]), default="declared", help=_ASSUME)
 @click.pass_obj
 @guarded
 def diff_command(
-    ctx: Context, *, base_ref: str | None, base_file: Path | None, fmt: str, allow_escalation: bool, allow_removal: bool
+    ctx: Context, /, *, base_ref: str | None, base_file: Path | None, fmt: str, assume: str, **allow: bool
 ) -> None:
     """Classify every change against a base catalog and check each tool's version bump (exit 1 if incompatible)."""
     from toolgen import compat
@@ -348,7 +352,7 @@ def diff_command(
         errors = [d for d in problems if d.is_error]
         refuse(errors, fmt, f"toolgen: contracts are invalid ({counts(problems)}); fix the errors before diffing")
     off = frozenset(code for code, level in settings.rule_severities.items() if level == "off")
-    report = compat.diff_catalogs(base, head, allow_escalation=allow_escalation, allow_removal=allow_removal, off=off)
+    report = compat.diff_catalogs(base, head, **allow, off=off, assume=compat.Assume(assume))
     click.echo(compat.render(report, fmt, {d.rel: d.locate for d in documents}), nl=False)
     if not report.compatible:
         sys.exit(1)
