@@ -10,7 +10,6 @@ from __future__ import annotations
 import gc
 import sys
 import time
-from collections.abc import Mapping
 from pathlib import Path
 
 import click
@@ -39,8 +38,9 @@ from toolgen.cliout import (
     settings_or_exit,
     shortcut,
     summary,
+    write_or_exit,
 )
-from toolgen.config import Settings, find_root
+from toolgen.config import find_root
 from toolgen.diagnostics import has_errors
 
 FORMATS = click.Choice(["text", "json", "github"])
@@ -104,7 +104,7 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
             build_result(fmt, result.diagnostics, out, contracts=0, unchanged=0, ok=False)
             click.echo(f"toolgen: build failed ({counts(result.diagnostics)}); nothing was written.", err=True)
             sys.exit(1)
-        change = _write_or_exit(result, settings, force, fmt, ahead.trusted())
+        change = write_or_exit(result, settings, force, fmt, ahead.trusted())
         contracts = len(result.catalog) if result.catalog is not None else 0
         if store is not None:
             remember(settings, probe, result, change, secret)
@@ -115,31 +115,6 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
     )
     seconds = time.perf_counter() - started
     summary(built_line(contracts, out, unchanged=unchanged, written=written, removed=removed, seconds=seconds), fmt)
-
-
-def _write_or_exit(
-    result: pipeline.Generated, settings: Settings, force: bool, fmt: str, trusted: Mapping[str, tuple[write.Stat, str]]
-) -> write.Plan:
-    """Apply the build to the output folder and print its diagnostics; on a refusal (TG132 to TG135)
-    print them with the refusals and exit 1, nothing written. `trusted`: the files the plan need not
-    read (`fastpath.trusted`)."""
-    out = settings.rel(settings.output_dir)
-    try:
-        change, notes = write.update(result.artifacts, settings.output_dir, force=force, label=out, trusted=trusted)
-    except write.WriteError as exc:
-        if not exc.diagnostics:
-            raise
-        found = [*result.diagnostics, *exc.diagnostics]
-        emit_unless_json(found, fmt)
-        build_result(fmt, found, out, contracts=0, unchanged=0, ok=False)
-        for note in exc.notes:
-            click.echo(f"toolgen: {note}", err=True)
-        click.echo(f"toolgen: build stopped; none of its files were written ({counts(exc.diagnostics)})", err=True)
-        sys.exit(1)
-    emit_unless_json(result.diagnostics, fmt)
-    for note in notes:
-        click.echo(f"toolgen: {note}", err=True)
-    return change
 
 
 @main.command()

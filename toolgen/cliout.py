@@ -372,3 +372,28 @@ def import_report(plan: ImportPlan, *, proposed: bool) -> None:
         )
     if has_errors(plan.diagnostics):
         sys.exit(1)
+
+
+def write_or_exit(
+    result: pipeline.Generated, settings: Settings, force: bool, fmt: str, trusted: Mapping[str, tuple[write.Stat, str]]
+) -> write.Plan:
+    """Apply the build to the output folder and print its diagnostics; on a refusal (TG132 to TG135)
+    print them with the refusals and exit 1, nothing written. `trusted`: the files the plan need not
+    read (`fastpath.trusted`)."""
+    out = settings.rel(settings.output_dir)
+    try:
+        change, notes = write.update(result.artifacts, settings.output_dir, force=force, label=out, trusted=trusted)
+    except write.WriteError as exc:
+        if not exc.diagnostics:
+            raise
+        found = [*result.diagnostics, *exc.diagnostics]
+        emit_unless_json(found, fmt)
+        build_result(fmt, found, out, contracts=0, unchanged=0, ok=False)
+        for note in exc.notes:
+            click.echo(f"toolgen: {note}", err=True)
+        click.echo(f"toolgen: build stopped; none of its files were written ({counts(exc.diagnostics)})", err=True)
+        sys.exit(1)
+    emit_unless_json(result.diagnostics, fmt)
+    for note in notes:
+        click.echo(f"toolgen: {note}", err=True)
+    return change
