@@ -14,11 +14,12 @@ budget, and the surviving mutants are printed per module:
 verdicts stand, the survivors are tried again with the current tests. `--show`
 prints each survivor's diff; `--without TEST` leaves a test file out, to measure what it kills.
 
-mutmut mutates Python files only. The registry's schema walks live in Jinja templates: group `walks`
-is `templates/python/_schemas.py.jinja` (null-dropping, error messages), group `redact` is
-`templates/python/_redact.py.jinja` (the secrets walk). `benchmarks/mutation_templates.py` takes
-mutmut's mutations of the template's Python body and writes each mutant into the scratch copy's
-template; the unit tests of the walks (`WALK_TESTS`) render `_redact`/`_schemas` from it without a
+The registry's schema walks are runtime modules that every build copies byte for byte into the
+generated package, so mutmut's trampoline (which imports mutmut) must not sit in them: group `walks`
+is `toolgen/runtime/_schemas.py` (null-dropping, error messages), group `redact` is
+`toolgen/runtime/_redact.py` (the secrets walk), each `in_file`. `benchmarks/mutation_templates.py`
+takes mutmut's mutations of the module and writes each mutant into the scratch copy's file; the unit
+tests of the walks (`WALK_TESTS`) import `_redact`/`_schemas` from it without a
 build (`tests/runtime/walks_support.py`), in a worker that imports pytest once and forks a run per
 mutant, so a mutant costs a second or two. A mutant they leave alive is judged again by the group's
 `confirm` tests (the registry tests, which build a package: 10-30 s). On 2 busy cores `walks` (290
@@ -63,11 +64,13 @@ class Group:
     """Functions of the (one) Python module that run at import, before mutmut's trampoline can switch
     them to a mutant: their mutants are written into the file itself and judged like a template's."""
     confirm: tuple[str, ...] = ()
-    """Template groups only: slower tests, run on a mutant that `tests` leave alive."""
+    """`in_file` groups only: slower tests, run on a mutant that `tests` leave alive."""
+    in_file: bool = False
+    """Each mutant is written into the (one) module itself (`mutation_templates`), not switched by mutmut."""
 
 
 WALK_TESTS = ("tests/runtime/test_walks_schemas.py", "tests/runtime/test_walks_secrets.py")
-"""The unit tests of the runtime walks: they render `_redact`/`_schemas` from the templates, no build."""
+"""The unit tests of the runtime walks: they import `_redact`/`_schemas` from the runtime source, no build."""
 
 GROUPS = {
     "catalog": Group(
@@ -110,18 +113,20 @@ GROUPS = {
         rewrite=("_build",),
     ),
     "walks": Group(
-        ("templates/python/_schemas.py.jinja",),
+        ("toolgen/runtime/_schemas.py",),
         WALK_TESTS,
         (
             "tests/runtime/test_python_nulls.py",
             "tests/runtime/test_strict_nulls_combinators.py",
             "tests/runtime/test_secret_sentinels.py",
         ),
+        in_file=True,
     ),
     "redact": Group(
-        ("templates/python/_redact.py.jinja",),
+        ("toolgen/runtime/_redact.py",),
         WALK_TESTS,
         ("tests/runtime/test_redaction_keywords.py", "tests/runtime/test_secret_sentinels.py"),
+        in_file=True,
     ),
     "write": Group(
         ("toolgen/build/write.py",),
@@ -322,7 +327,7 @@ def _run_group(
     without = tuple(args.without)
     if group.rewrite:
         return run_rewrite(name, group, workdir, args.budget, without)
-    if group.modules[0].endswith(".jinja"):
+    if group.in_file:
         return run_template(name, group, workdir, args.budget, without)
     return run_mutmut(name, group, workdir, args.budget, without, resume=args.resume)
 
@@ -355,7 +360,7 @@ def main() -> int:
     for name in args.groups or list(GROUPS):
         group = GROUPS[name]
         started = time.monotonic()
-        template = group.modules[0].endswith(".jinja") or bool(group.rewrite)
+        template = group.in_file or bool(group.rewrite)
         counts, survivors, finished = _run_group(name, group, workdir, args)
         total = sum(counts.values())
         state = "" if finished else " (budget spent: partial)"

@@ -1,14 +1,15 @@
-"""Mutation testing of the runtime templates (`templates/python/*.py.jinja`), for `benchmarks/mutation.py`.
+"""Mutation testing with each mutant written into the module itself (the runtime walks), for `benchmarks/mutation.py`.
 
-mutmut mutates Python files only, and the registry's schema walks live in Jinja templates. Their Python
-body (below the `{% for line in header %}` lines) is mutated with mutmut's own operators; each mutant is
-written into the template of the scratch checkout and judged by the group's tests, which render the
-walks from that template (`tests/runtime/walks_support.py`) in a fraction of a second.
+The registry's schema walks are runtime modules (`toolgen/runtime/`) that every build copies into the
+generated package, so mutmut's trampoline must not sit in them. Their Python (below any leading
+`{% ... %}` template lines, kept for templates) is mutated with mutmut's own operators; each mutant is
+written into the module of the scratch checkout and judged by the group's tests, which import the
+walks from that module (`tests/runtime/walks_support.py`) in a fraction of a second.
 
 What a mutant would cost is pytest's start (several seconds of imports and plugins), not its tests.
 So one worker process (`--serve`, in the scratch checkout) imports pytest, its plugins and the test
-helpers once, then forks a child per mutant that runs `pytest.main`; the parent never renders a
-template, so each child renders the mutant afresh. A mutant the fast tests leave alive is then judged
+helpers once, then forks a child per mutant that runs `pytest.main`; the parent never imports the
+mutated module, so each child imports the mutant afresh. A mutant the fast tests leave alive is then judged
 by the group's `confirm` tests (the registry-level tests that build a package, seconds each). Outcomes
 go to `results.jsonl` beside the checkout, one line per mutant, so a run cut short by its budget
 resumes where it stopped when given the same `--workdir`.

@@ -1,10 +1,12 @@
 """toolgen: one contract per tool, projected into everything an LLM agent team needs.
 
-The package stands in six layers, lowest first; a module imports its own layer and those below it,
+The package stands in seven layers, lowest first; a module imports its own layer and those below it,
 never one above, lazily or not (tests/build/test_import_rules.py holds this and that no imports run
-in a circle). (1) The base: `diagnostics`, `positions`, `frozen` and `texts` import nothing of
-toolgen; `rules`, `provideroptions`, `templating` and `catalog` stand on them; `config` resolves the
-settings once; `discovery` says which files are contracts and `load` reads them. (2) `validate/`,
+in a circle). (0) `runtime/` is the runtime every generated package carries, copied byte for byte;
+it imports nothing of toolgen, so it runs where toolgen is not installed. (1) The base:
+`diagnostics`, `positions`, `frozen` and `texts` import nothing of toolgen; `rules`,
+`provideroptions`, `templating` and `catalog` stand on them; `config` resolves the settings once;
+`discovery` says which files are contracts and `load` reads them. (2) `validate/`,
 with `formatschema` (the contract format as a JSON Schema), judges the contracts before anything is
 rendered. (3) `render/` holds the targets (catalog.json, Python, provider files, docs, mocks): pure
 functions of the catalog and the settings. (4) The stages built on them: `importing/` (other

@@ -101,6 +101,7 @@ def test_no_import_circle_among_toolgen_modules() -> None:
 
 
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("runtime", ("toolgen.runtime",)),
     (
         "base",
         (
@@ -115,6 +116,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "toolgen.provideroptions",
             "toolgen.rules",
             "toolgen.templating",
+            "toolgen.templateguard",
             "toolgen.texts",
             "toolgen.versions",
         ),
@@ -165,7 +167,16 @@ def _upward(graph: dict[str, set[str]]) -> list[str]:
 def test_the_layer_rule_sees_an_import_running_up() -> None:
     graph = {"toolgen.render.docs": {"toolgen.build.cache", "toolgen.catalog"}, "toolgen.cli": {"toolgen.render"}}
     assert _upward(graph) == ["toolgen.render.docs (render) imports toolgen.build.cache (build)"]
-    assert _layer("toolgen.validate.paths") == 1 and _layer("toolgen.texts") == 0 and _layer("toolgen.nowhere") is None
+    assert _layer("toolgen.validate.paths") == 2 and _layer("toolgen.texts") == 1 and _layer("toolgen.nowhere") is None
+    assert _layer("toolgen.runtime.integrations.mcp") == 0
+
+
+def test_the_runtime_imports_nothing_of_toolgen() -> None:
+    """The runtime is copied into packages that have no toolgen: it imports its own modules relatively."""
+    graph = _graph()
+    runtime = [name for name in graph if name == "toolgen.runtime" or name.startswith("toolgen.runtime.")]
+    assert len(runtime) >= 20
+    assert {name: sorted(graph[name]) for name in runtime if graph[name]} == {}
 
 
 def test_every_module_has_a_layer() -> None:

@@ -262,7 +262,9 @@ def test_broken_template_override_is_a_diagnostic(tmp_path: Path, body: str) -> 
     (root / "toolgen.toml").write_text('targets = ["python"]\ntemplates = "my_templates"\n', encoding="utf-8")
     result = CliRunner().invoke(main, ["--project", str(root), "build"])
     assert result.exit_code == 1, result.output
-    assert "TG352" in result.output and "my_templates" in result.output and "Traceback" not in result.output
+    # the template's own problem (TG139, docs/rules.md), at its file and line; not TG352, nor a bug in toolgen
+    assert "my_templates/python/tool.py.jinja:1: TG139" in result.output, result.output
+    assert "Traceback" not in result.output and "bug in toolgen" not in result.output
     assert not (root / "generated").exists()
 
 
@@ -296,3 +298,25 @@ def test_an_object_default_of_a_model_field_is_reported(tmp_path: Path) -> None:
     settings, _ = load_settings(root)
     found = [(d.code, d.pointer, d.severity.value) for d in generate(settings).diagnostics if d.code == "TG353"]
     assert found == [("TG353", "/input_schema/properties/o/default", "warning")]
+
+
+def test_the_runtime_is_copied_byte_for_byte() -> None:
+    """Every runtime module of the repo's own package is its source in `toolgen/runtime/`, unchanged:
+    a reader can diff the two, and what ruff and mypy check is what ships."""
+    from toolgen.render.python_runtime import MOCK_MODULES, PACKAGE_MODULES, RUNTIME
+
+    package = REPO / "generated" / "python" / "agent_tools"
+    names = [*PACKAGE_MODULES, *MOCK_MODULES]
+    assert len(names) == len(set(names)) >= 19
+    different = [n for n in names if (package / f"{n}.py").read_bytes() != (RUNTIME / f"{n}.py").read_bytes()]
+    assert different == []
+    shipped = {p.relative_to(RUNTIME).with_suffix("").as_posix() for p in RUNTIME.rglob("*.py")}
+    assert shipped - set(names) == {"__init__"}  # toolgen's own: the generated package renders its __init__.py
+
+
+def test_the_runtime_standard_errors_and_permissions_are_toolgen_s() -> None:
+    from toolgen.catalog import PERMISSIONS, STANDARD_ERRORS
+    from toolgen.runtime import _contract, _policy
+
+    assert dict(_contract.STANDARD_ERRORS) == dict(STANDARD_ERRORS)
+    assert frozenset(PERMISSIONS) == _policy.PERMISSIONS

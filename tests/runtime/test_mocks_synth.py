@@ -8,12 +8,10 @@ and the same value on every run.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from datetime import date, datetime, time
 from pathlib import Path
 from types import ModuleType
@@ -24,31 +22,13 @@ import jsonschema
 import pytest
 
 from tests.conftest import CORPORA, CORPUS_SAMPLE, CORPUS_SOURCES
-from toolgen.config import Settings
-from toolgen.render.mocks import TEMPLATES, render_module
+from toolgen.runtime import _mock_synth
 
 
 @pytest.fixture(scope="module")
-def synth_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The rendered synthesizer modules in a package `rendered_synth`; the path of `_mock_synth.py`."""
-    root = tmp_path_factory.mktemp("synth")
-    settings = Settings(root=root, contracts_dir=root / "contracts", output_dir=root / "generated")
-    package = root / "rendered_synth"
-    package.mkdir()
-    (package / "__init__.py").write_text("", encoding="utf-8")
-    for template, name in TEMPLATES:
-        if name != "mocks.py":
-            (package / name).write_text(render_module(template, "tests", settings), encoding="utf-8")
-    return package / "_mock_synth.py"
-
-
-@pytest.fixture(scope="module")
-def synth(synth_file: Path) -> Iterator[ModuleType]:
-    sys.path.insert(0, str(synth_file.parent.parent))
-    try:
-        yield importlib.import_module("rendered_synth._mock_synth")
-    finally:
-        sys.path.remove(str(synth_file.parent.parent))
+def synth() -> ModuleType:
+    """The synthesizer, from the runtime's source (copied as it is into every package)."""
+    return _mock_synth
 
 
 def _datetime(value: object) -> bool:
@@ -121,10 +101,9 @@ def test_same_schema_same_output_within_a_run(synth: ModuleType) -> None:
 
 _DIGEST_SCRIPT = """
 import hashlib, importlib, json, sys
-sys.path.insert(0, sys.argv[1])
-module = importlib.import_module("rendered_synth._mock_synth")
+module = importlib.import_module("toolgen.runtime._mock_synth")
 digest = hashlib.sha256()
-for line in open(sys.argv[2], encoding="utf-8"):
+for line in open(sys.argv[1], encoding="utf-8"):
     record = json.loads(line)
     for key in ("outputSchema", "inputSchema"):
         if isinstance(record.get(key), dict):
@@ -134,7 +113,7 @@ print(digest.hexdigest())
 
 
 @pytest.mark.parametrize("source", CORPUS_SOURCES)
-def test_same_output_in_every_process_whatever_the_hash_seed(synth_file: Path, synth: ModuleType, source: Path) -> None:
+def test_same_output_in_every_process_whatever_the_hash_seed(synth: ModuleType, source: Path) -> None:
     local = hashlib.sha256()
     for line in (source / "mcp_tools.jsonl").read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
@@ -145,7 +124,7 @@ def test_same_output_in_every_process_whatever_the_hash_seed(synth_file: Path, s
     for seed in ("0", "1", "12345"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
         done = subprocess.run(
-            [sys.executable, "-c", _DIGEST_SCRIPT, str(synth_file.parent.parent), str(source / "mcp_tools.jsonl")],
+            [sys.executable, "-c", _DIGEST_SCRIPT, str(source / "mcp_tools.jsonl")],
             capture_output=True,
             text=True,
             check=True,

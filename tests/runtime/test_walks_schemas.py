@@ -21,7 +21,7 @@ SENSITIVE = {"type": "string", "x-sensitive": True}
 
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SimpleNamespace]:
-    with walks(tmp_path_factory.mktemp("walks-schemas"), "walks_schemas_under_test") as found:
+    with walks() as found:
         yield found
 
 

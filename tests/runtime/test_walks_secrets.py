@@ -20,7 +20,7 @@ SENSITIVE = {"type": "string", "x-sensitive": True}
 
 @pytest.fixture(scope="module")
 def red(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
-    with walks(tmp_path_factory.mktemp("walks-redact"), "walks_redact_under_test") as rendered:
+    with walks() as rendered:
         yield rendered.redact
 
 

@@ -1,12 +1,11 @@
 """The `python` target: a typed package under `python/<package>/` made from the catalog.
 
-Files: `_runtime.py` (policy, registry, traces: `templates/python/_runtime.py.jinja`; with
-`_results.py` for `Ok`/`Err` and `_schemas.py` for redaction and nulls, which it re-exports), one
-`<module>.py` per tool (`templates/python/tool.py.jinja`, models from `python_models`), `__init__.py`
-(`CATALOG`, `CONTRACTS` and the runtime's public names) and `py.typed`; the other shared modules
-(async and time limits, round trips, trace files, enforcement, replay) and the framework adapters
-under `integrations/` are listed in `python_shared.SHARED`. Each tool module also carries its OpenAI
-and MCP declarations (`python_shared.declarations`). The mocks target adds `mocks.py`.
+Files: the runtime (`_runtime.py`, `_results.py`, `_schemas.py`, the adapters under `integrations/`
+and the rest of `python_runtime.PACKAGE_MODULES`), copied byte for byte from `toolgen/runtime/`;
+one `<module>.py` per tool (`templates/python/tool.py.jinja`, models from `python_models`);
+`__init__.py` (`CATALOG`, `CONTRACTS` and the runtime's public names, `templates/python/__init__.py.jinja`)
+and `py.typed`. Each tool module also carries its OpenAI and MCP declarations
+(`python_shared.declarations`). The mocks target adds `mocks.py` and its synthesizer.
 
 Module names: a tool's module is its name, with a trailing underscore when the name is a Python
 keyword or one of the package's own modules (`RESERVED_MODULES`), and more underscores until it
@@ -29,11 +28,11 @@ from typing import Any
 
 import jinja2
 
-from toolgen.catalog import PERMISSIONS, STANDARD_ERRORS, Catalog, Contract
+from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic
 from toolgen.render import Artifact, File, RenderResult, header_lines
-from toolgen.render.context import PLAIN_CONTEXT, Executor, RenderContext, as_text
+from toolgen.render.context import PLAIN_CONTEXT, Executor, RenderContext
 from toolgen.render.python_black import format_modules, format_python, keep_passes
 from toolgen.render.python_checks import (
     TEMPLATE_FAILED,
@@ -65,7 +64,8 @@ from toolgen.render.python_models import (
     models_key,
     schemas_digests,
 )
-from toolgen.render.python_shared import SHARED, declarations
+from toolgen.render.python_runtime import PACKAGE_MODULES, source
+from toolgen.render.python_shared import declarations
 from toolgen.templating import environment, templates_digest
 from toolgen.versions import installed_version
 
@@ -265,21 +265,10 @@ def _package(catalog: Catalog, settings: Settings, executor: Executor) -> Made:
 
 
 def _shared(catalog: Catalog, settings: Settings, executor: Executor) -> list[Artifact]:
-    """The modules every package has: runtime, results, schemas, `__init__.py`, `py.typed`."""
+    """The modules every package has: the runtime (copied as it is), `__init__.py`, `py.typed`."""
     base = f"python/{settings.python_package}/"
     modules = module_names(catalog.names)
-    view = _runtime_view()
-    parts = (templates_digest(settings.templates_dir), json.dumps(view, sort_keys=True))
-    texts = executor.memo_many(  # the same every build: remembered whole, templates not even loaded
-        "shared",
-        list(SHARED),
-        parts_of=lambda name: (*parts, name),
-        compute_many=lambda todo: [_render(settings, f"python/{name}.py.jinja", view, executor) for name in todo],
-        encode=str,
-        decode=as_text,
-        raw=True,
-    )
-    shared = [Artifact(f"{base}{name}.py", text) for name, text in zip(SHARED, texts, strict=True)]
+    shared = [Artifact(f"{base}{name}.py", source(name)) for name in PACKAGE_MODULES]
     init = _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules), executor, catalog.digest)
     return [Artifact(base + "py.typed", ""), *shared, Artifact(base + "__init__.py", init)]
 
@@ -342,14 +331,6 @@ def catalog_source(catalog: Catalog, name: str) -> str:
     """The contract file of the tool `name`."""
     contract = catalog.get(name)
     return contract.source if contract is not None else name
-
-
-def _runtime_view() -> dict[str, Any]:
-    return {
-        "header": _header("no contract (the shared runtime)"),
-        "permissions": list(PERMISSIONS),
-        "standard_errors": sorted(STANDARD_ERRORS.items()),
-    }
 
 
 def _init_view(catalog: Catalog, modules: Mapping[str, str]) -> dict[str, Any]:

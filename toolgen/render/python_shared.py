@@ -1,5 +1,5 @@
-"""What the python target adds beside the tool modules: the shared modules' names, and each tool's
-provider declarations for the framework adapters (`ToolContract.declarations`)."""
+"""What the python target adds to each tool module: its provider declarations for the framework
+adapters (`ToolContract.declarations`)."""
 
 from __future__ import annotations
 
@@ -7,25 +7,6 @@ from typing import Any
 
 from toolgen.catalog import Contract
 from toolgen.config import Settings
-
-SHARED: tuple[str, ...] = (
-    "_runtime",
-    "_results",
-    "_schemas",
-    "_redact",
-    "_policy",
-    "_invoke",
-    "_roundtrip",
-    "_tracefile",
-    "_enforce",
-    "_replay",
-    "integrations/__init__",
-    "integrations/openai_agents",
-    "integrations/pydantic_ai",
-    "integrations/langchain",
-    "integrations/mcp",
-)
-"""The package's modules that are the same for every catalog (`templates/python/<name>.py.jinja`)."""
 
 
 def declarations(contract: Contract, settings: Settings) -> dict[str, Any]:

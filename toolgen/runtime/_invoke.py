@@ -1,0 +1,167 @@
+# The toolgen runtime's _invoke.py, copied byte for byte into each generated package.
+# Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
+"""How the registry runs one implementation: sync or async, with or without a time limit.
+
+Part of the runtime: `Registry.call` runs an implementation with `run`, `Registry.acall` with
+`arun`; both get the validated input model and give back a `Ran`: what the implementation
+returned (checked against the contract afterwards), or the runtime's own `Err` with the note for
+the trace.
+
+- `arun`: an async implementation (an `async def`, or anything whose call returns an awaitable)
+  is awaited; a sync one runs in a worker thread (`asyncio.to_thread`, with the caller's context
+  variables), so the event loop is never blocked. Past the time limit the task is cancelled (the
+  implementation sees `CancelledError` at its next `await`) and the call is `TIMEOUT`. A sync
+  implementation cannot be stopped from outside: its thread runs on to its end, and what it
+  returns then is dropped.
+- `run`: a sync implementation runs in the calling thread when there is no time limit. With one it
+  runs in a daemon thread the caller waits for; past the limit the call is `TIMEOUT` and that
+  thread, too, runs on to its end (it does not keep the interpreter from exiting). An async
+  implementation runs to completion in its own event loop (`asyncio.run`) when no loop is running
+  in the calling thread; inside a running loop the call is `INTERNAL`, with a message that says to
+  use `acall` (blocking the loop to wait for it would stall every other task).
+- The time limit is the contract's `timeout_ms`, else the registry's `default_timeout_s`, else none.
+  A `TIMEOUT` has the contract's `retryable` for the code (true unless the contract declares
+  otherwise). An exception the implementation raises, `TimeoutError`, `SystemExit` and `GeneratorExit`
+  included, is `INTERNAL`; `KeyboardInterrupt` propagates (after `Registry` has traced the call).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import inspect
+import threading
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ._results import Err
+
+INTERNAL_MESSAGE = "The tool failed unexpectedly; the details are in the trace."
+"""The only message an `INTERNAL` error shows the model."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ran:
+    """What running an implementation gave: its result, or the runtime's `Err` and a note."""
+
+    result: Any
+    note: str | None = None
+    """Set when `result` is the runtime's own answer (timeout, exception), with what the trace should say."""
+
+
+def time_limit(timeout_ms: int | None, default_s: float | None) -> float | None:
+    """Seconds a call may run: the contract's `timeout_ms`, else the registry's default, else None."""
+    return timeout_ms / 1000.0 if timeout_ms is not None else default_s
+
+
+def is_async(implementation: Callable[..., Any]) -> bool:
+    """True for an `async def` (also behind `functools.partial`) or an object with an async `__call__`."""
+    if inspect.iscoroutinefunction(implementation):
+        return True
+    call = getattr(implementation, "__call__", None)  # noqa: B004
+    return inspect.iscoroutinefunction(call)
+
+
+def _crashed() -> Ran:
+    return Ran(Err("INTERNAL", INTERNAL_MESSAGE, False), traceback.format_exc())
+
+
+def _timed_out(contract: Any, limit: float, after: str) -> Ran:
+    message = f"Tool {contract.name!r} did not finish within {limit:g} s; it may succeed if called again."
+    note = f"{contract.name} exceeded its time limit of {limit:g} s; {after}"
+    return Ran(contract.error("TIMEOUT", message), note)
+
+
+def run(
+    implementation: Callable[[Any], Any], model: Any, contract: Any, limit: float | None
+) -> Ran:
+    """Run `implementation(model)` for `Registry.call` (see the module docstring)."""
+    if is_async(implementation):
+        return _run_async_here(implementation, model, contract, limit)
+    if limit is None:
+        return _blocking(implementation, model)
+    box: list[Ran] = []
+    context = contextvars.copy_context()
+    worker = threading.Thread(
+        target=lambda: box.append(context.run(_blocking, implementation, model)),
+        name=f"toolgen-{contract.name}",
+        daemon=True,
+    )
+    worker.start()
+    worker.join(limit)
+    if worker.is_alive() or not box:
+        return _timed_out(
+            contract,
+            limit,
+            "its thread was left running and its result will be dropped",
+        )
+    return box[0]
+
+
+def _blocking(implementation: Callable[[Any], Any], model: Any) -> Ran:
+    """A sync call; a result that is awaitable (a coroutine returned by a plain function) is run too."""
+    try:
+        result = implementation(model)
+        if inspect.isawaitable(result):
+            result = asyncio.run(_awaited(result))
+        return Ran(result)
+    except (
+        Exception,
+        SystemExit,
+        GeneratorExit,
+    ):  # an implementation cannot end the caller's program
+        return _crashed()
+
+
+async def _awaited(awaitable: Any) -> Any:
+    return await awaitable
+
+
+def _run_async_here(
+    implementation: Callable[[Any], Any], model: Any, contract: Any, limit: float | None
+) -> Ran:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(arun(implementation, model, contract, limit))
+    message = (
+        f"Tool {contract.name!r} has an async implementation and an event loop is running in this thread: "
+        "call it with `await registry.acall(...)`."
+    )
+    note = f"{contract.name}: Registry.call on an async implementation inside a running event loop; use acall"
+    return Ran(Err("INTERNAL", message, False), note)
+
+
+async def arun(
+    implementation: Callable[[Any], Any], model: Any, contract: Any, limit: float | None
+) -> Ran:
+    """Run `implementation(model)` for `Registry.acall` (see the module docstring)."""
+    try:
+        async with asyncio.timeout(limit) as scope:
+            return Ran(await _result(implementation, model))
+    except TimeoutError:
+        if scope.expired():
+            after = (
+                "the task was cancelled"
+                if is_async(implementation)
+                else "its thread was left running"
+            )
+            return _timed_out(contract, limit or 0.0, after)
+        return _crashed()
+    except (Exception, SystemExit, GeneratorExit):
+        return _crashed()
+
+
+async def _result(implementation: Callable[[Any], Any], model: Any) -> Any:
+    if is_async(implementation):
+        result = await implementation(model)
+    else:
+        result = await asyncio.to_thread(implementation, model)
+    if inspect.isawaitable(result):
+        result = await result
+    return result
+
+
+__all__ = ["INTERNAL_MESSAGE", "Ran", "arun", "is_async", "run", "time_limit"]
