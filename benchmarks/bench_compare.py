@@ -23,7 +23,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from benchmarks.bench_build import Report, Run, change_one, expect, median_run, new_project, toolgen, tree_bytes
+from benchmarks.runs import Report, Run, change_one, expect, median_run, new_project, toolgen, tree_bytes
 
 FIGURES = ("cold", "nochange", "check", "onechanged")
 

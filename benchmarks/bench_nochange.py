@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks import bench_build
+from benchmarks import runs
 
 
 def timed(project: Path, snapshot: Path | None, *args: str) -> float:
@@ -52,7 +52,7 @@ def main() -> int:
     snapshots: list[Path | None] = list(args.toolgen_path) or [None]
     base = Path(tempfile.mkdtemp(prefix="toolgen-nochange-"))
     try:
-        projects = [bench_build.new_project(base, f"p{i}", args.size) for i in range(len(snapshots))]
+        projects = [runs.new_project(base, f"p{i}", args.size) for i in range(len(snapshots))]
         for project, snapshot in zip(projects, snapshots, strict=True):
             subprocess.run(
                 [sys.executable, "-m", "toolgen", "-C", str(project), "build"],
@@ -68,7 +68,7 @@ def main() -> int:
                     times.setdefault((index, command), []).append(timed(project, snapshot, command))
     finally:
         shutil.rmtree(base, ignore_errors=True)
-    print(f"machine: {bench_build.machine()}")
+    print(f"machine: {runs.machine()}")
     print(f"{args.size} contracts, median of {args.repeat} alternating rounds")
     for command in ("build", "check"):
         first = statistics.median(times[(0, command)])
