@@ -32,7 +32,7 @@ from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.discovery import contract_files
 
 if TYPE_CHECKING:  # the importer loads only for `toolgen import`
-    from toolgen.importing.importer import Plan as ImportPlan
+    from toolgen.importing.importer import ImportPlan
 
 _HUNK = re.compile(r"@@ -(\d+)")
 """A unified diff's hunk header, with the hunk's first line in the old file (check's diffs: the file on disk)."""

@@ -40,7 +40,7 @@ def check_name(name: str) -> None:
         )
 
 
-def document(name: str) -> dict[str, Any]:
+def starting_contract(name: str) -> dict[str, Any]:
     """The starting contract for `name`, as data (keys in the order they are written)."""
     words = name.replace("_", " ")
     return {
@@ -142,7 +142,7 @@ def create(settings: Settings, name: str, fmt: str = "toml", folder: str | None 
     if other is not None:
         raise ScaffoldError(f"a contract named {name!r} already exists at {settings.rel(other)}; tool names are unique")
     schema_path = Path(os.path.relpath(settings.output_dir / SCHEMA_FILE, path.parent)).as_posix()
-    data = document(name)
+    data = starting_contract(name)
     text = to_toml(data, schema_path) if fmt == "toml" else to_json(data, schema_path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("x", encoding="utf-8", newline="\n") as handle:

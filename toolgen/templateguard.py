@@ -1,4 +1,4 @@
-"""The Jinja2 classes behind `templating.environment`: a project's own template that fails is its
+"""The Jinja2 classes behind `templating.template_environment`: a project's own template that fails is its
 author's problem, reported as `templating.TemplateFailed` (its file and line), not a bug in toolgen.
 
 A template comes from the project's `templates` folder (an override) or from toolgen's built-ins.

@@ -70,7 +70,7 @@ FILTERS: Mapping[str, Callable[..., Any]] = {
     "tojson": _tojson,
     "pystr": _pystr,
 }
-"""Every filter templates may use. Targets may add theirs through `environment(extra_filters=...)`."""
+"""Every filter templates may use. Targets may add theirs through `template_environment(extra_filters=...)`."""
 
 
 class TemplateFailed(Exception):
@@ -92,7 +92,7 @@ def _environment(search_path: tuple[str, ...], extra: tuple[tuple[str, Callable[
     return templateguard.make(search_path, {**FILTERS, **dict(extra)}, TemplateFailed)
 
 
-def environment(
+def template_environment(
     override_dir: Path | None = None, extra_filters: Mapping[str, Callable[..., Any]] | None = None
 ) -> jinja2.Environment:
     """The shared environment: the override folder first, then the built-ins."""

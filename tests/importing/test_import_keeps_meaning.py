@@ -17,7 +17,7 @@ from tests.importing.meaning_check import Tally, check_tool
 from toolgen.config import load_settings
 from toolgen.importing.importer import Options, Planned, plan_import
 from toolgen.importing.repair import Repair
-from toolgen.importing.shapes import Record
+from toolgen.importing.shapes import SourceRecord
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "tests" / "data" / "corpus_sample"
@@ -72,7 +72,7 @@ def test_repairs_keep_what_the_corpora_accept(name: str) -> None:
 
 
 def _planned(source: dict[str, object], repaired: dict[str, object], *repairs: Repair) -> Planned:
-    record = Record({"name": "t", "parameters": source}, 1, "")
+    record = SourceRecord({"name": "t", "parameters": source}, 1, "")
     document = {"name": "t", "input_schema": repaired}
     return Planned(record, "t", document, Path("t.toml"), "toml", repairs)
 

@@ -32,7 +32,7 @@ from toolgen.catalog import PERMISSIONS, normalize_text
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.importing.repair import NOTE, Repair, repair_schema, snake_case
-from toolgen.importing.shapes import SHAPES, Parts, Record, Shape, find_records, lost_schema
+from toolgen.importing.shapes import SHAPES, Parts, Shape, SourceRecord, find_records, lost_schema
 from toolgen.importing.update import PLACEHOLDER, read_contract, updated
 from toolgen.positions import join
 from toolgen.validate.lint import CHANGED_TAG, MAX_DESCRIPTION, UNCONFIRMED_TAG
@@ -59,7 +59,7 @@ class Options:
 class Planned:
     """One tool ready to write: where it came from, its contract document and every repair made."""
 
-    record: Record
+    record: SourceRecord
     original_name: str
     document: dict[str, Any]
     path: Path
@@ -73,7 +73,7 @@ class Planned:
 
 
 @dataclass
-class Plan:
+class ImportPlan:
     """Everything an import would do: tools to write and diagnostics for the records it rejects."""
 
     planned: list[Planned] = field(default_factory=list)
@@ -81,7 +81,7 @@ class Plan:
     records: int = 0
 
 
-def _diag(record: Record | None, file: str, code: str, message: str, pointer: str = "") -> Diagnostic:
+def _diag(record: SourceRecord | None, file: str, code: str, message: str, pointer: str = "") -> Diagnostic:
     line = record.line if record else None
     where = (record.pointer if record else "") + pointer
     return Diagnostic(code, Severity.ERROR, message, file, where, line)
@@ -218,7 +218,7 @@ def _examples(raw: Any, schema: dict[str, Any], repairs: list[Repair]) -> list[d
 
 
 def _document(
-    record: Record, shape: Shape, name: str, options: Options, repairs: list[Repair]
+    record: SourceRecord, shape: Shape, name: str, options: Options, repairs: list[Repair]
 ) -> tuple[dict[str, Any], list[str]]:
     decl = record.data
     notes: list[str] = []
@@ -252,10 +252,10 @@ class _Session:
     settings: Settings
     options: Options
     existing: Mapping[str, Path]
-    plan: Plan
-    taken: dict[str, Record] = field(default_factory=dict)
+    plan: ImportPlan
+    taken: dict[str, SourceRecord] = field(default_factory=dict)
 
-    def add(self, record: Record) -> None:
+    def add(self, record: SourceRecord) -> None:
         """Plan one record, or report why it cannot be imported."""
         self.plan.records += 1
         source = self.options.source
@@ -271,7 +271,7 @@ class _Session:
             self.taken[planned.document["name"]] = record
             self.plan.planned.append(planned)
 
-    def _plan(self, record: Record) -> Planned | None:
+    def _plan(self, record: SourceRecord) -> Planned | None:
         options = self.options
         mismatch = self.shape.mismatch(record.data)
         if mismatch:
@@ -305,9 +305,9 @@ class _Session:
         return Planned(record, str(raw_name), document, path, fmt, tuple(repairs), tuple(notes), existing, changed)
 
 
-def plan_import(text: str, shape_name: str, settings: Settings, options: Options) -> Plan:
+def plan_import(text: str, shape_name: str, settings: Settings, options: Options) -> ImportPlan:
     """Plan the import of a whole source file: one contract per declaration, or a diagnostic."""
-    session = _Session(SHAPES[shape_name], settings, options, existing_contracts(settings), Plan())
+    session = _Session(SHAPES[shape_name], settings, options, existing_contracts(settings), ImportPlan())
     records, problems = find_records(text, options.source)
     session.plan.diagnostics.extend(problems)
     for record in records:
@@ -344,19 +344,19 @@ def _merge(path: Path, document: dict[str, Any], settings: Settings) -> tuple[di
     return merged, tuple(changed)
 
 
-def plan_file(path: Path, shape_name: str, settings: Settings, options: Options) -> Plan:
+def plan_file(path: Path, shape_name: str, settings: Settings, options: Options) -> ImportPlan:
     """Read one source file and plan its contracts (a file that cannot be read is a TG101)."""
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
-        return Plan(diagnostics=[_diag(None, options.source, "TG101", f"cannot read the file: {exc}")])
+        return ImportPlan(diagnostics=[_diag(None, options.source, "TG101", f"cannot read the file: {exc}")])
     return plan_import(text, shape_name, settings, options)
 
 
 __all__ = [
     "PLACEHOLDER",
+    "ImportPlan",
     "Options",
-    "Plan",
     "Planned",
     "existing_contracts",
     "plan_file",

@@ -49,7 +49,7 @@ MCP_HINTS = ("readOnlyHint", "destructiveHint", "openWorldHint")
 
 
 @dataclass(frozen=True, slots=True)
-class Record:
+class SourceRecord:
     """One declaration found in a source file, and where it was found."""
 
     data: Any
@@ -202,9 +202,9 @@ SHAPES: dict[str, Shape] = {
 """Every `--from` choice."""
 
 
-def _unwrap(value: Any, line: int | None, pointer: str, depth: int = 0) -> Iterator[Record]:
+def _unwrap(value: Any, line: int | None, pointer: str, depth: int = 0) -> Iterator[SourceRecord]:
     if depth > 4:
-        yield Record(value, line, pointer)
+        yield SourceRecord(value, line, pointer)
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield from _unwrap(item, line, join(pointer, index), depth + 1)
@@ -216,11 +216,11 @@ def _unwrap(value: Any, line: int | None, pointer: str, depth: int = 0) -> Itera
         elif isinstance(result, dict) and isinstance(result.get("tools"), list):
             yield from _unwrap(result["tools"], line, join(pointer, "result", "tools"), depth + 1)
         elif value.get("type", "function") == "function" and isinstance(value.get("function"), dict):
-            yield Record(value["function"], line, join(pointer, "function"))
+            yield SourceRecord(value["function"], line, join(pointer, "function"))
         else:
-            yield Record(value, line, pointer)
+            yield SourceRecord(value, line, pointer)
     else:
-        yield Record(value, line, pointer)
+        yield SourceRecord(value, line, pointer)
 
 
 def _reject_constant(name: str) -> Any:
@@ -237,7 +237,7 @@ def _parse_message(exc: Exception) -> str:
     return exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
 
 
-def find_records(text: str, source: str) -> tuple[list[Record], list[Diagnostic]]:
+def find_records(text: str, source: str) -> tuple[list[SourceRecord], list[Diagnostic]]:
     """Every declaration in a JSON or JSON Lines text, and a diagnostic for each unreadable part."""
     try:
         value = _loads(text)
@@ -247,7 +247,7 @@ def find_records(text: str, source: str) -> tuple[list[Record], list[Diagnostic]
         whole_error = exc
     lines = text.splitlines()
     non_empty = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
-    records: list[Record] = []
+    records: list[SourceRecord] = []
     problems: list[Diagnostic] = []
     parsed_any = False
     for number, line in non_empty:
@@ -267,4 +267,4 @@ def find_records(text: str, source: str) -> tuple[list[Record], list[Diagnostic]
     return records, problems
 
 
-__all__ = ["INPUT_SPELLINGS", "MCP_HINTS", "SHAPES", "Parts", "Record", "Shape", "find_records", "lost_schema"]
+__all__ = ["INPUT_SPELLINGS", "MCP_HINTS", "SHAPES", "Parts", "Shape", "SourceRecord", "find_records", "lost_schema"]

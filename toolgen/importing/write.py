@@ -24,7 +24,7 @@ from typing import Any
 from toolgen.config import Settings
 from toolgen.formatschema import SCHEMA_FILE
 from toolgen.importing import tomlemit
-from toolgen.importing.importer import Options, Plan, Planned, plan_file
+from toolgen.importing.importer import ImportPlan, Options, Planned, plan_file
 from toolgen.importing.update import SOURCE_KEYS, read_contract, updated
 
 Written = tuple[Planned, Path, str]
@@ -69,7 +69,7 @@ def _one(item: Planned, settings: Settings) -> Written:
     return item, path, "; ".join(notes)
 
 
-def write_plan(plan: Plan, settings: Settings) -> Iterator[Written]:
+def write_plan(plan: ImportPlan, settings: Settings) -> Iterator[Written]:
     """Write every planned contract; yield (planned, path written, note) for each."""
     for item in plan.planned:
         yield _one(item, settings)
@@ -87,7 +87,7 @@ def report_lines(written: Sequence[Written], settings: Settings) -> Iterator[str
                 yield f"  note: {text}"
 
 
-def import_file(path: Path, shape_name: str, settings: Settings, options: Options) -> tuple[Plan, list[str]]:
+def import_file(path: Path, shape_name: str, settings: Settings, options: Options) -> tuple[ImportPlan, list[str]]:
     """Read, plan and write one source file; returns the plan and the report lines."""
     plan = plan_file(path, shape_name, settings, options)
     written = list(write_plan(plan, settings))

@@ -38,7 +38,7 @@ from toolgen.render.docs_index import Rows, index_rows, index_view, links_for, l
 from toolgen.render.docs_providers import model_view
 from toolgen.render.masking import mask
 from toolgen.render.schema_rows import Constraint, Row, rows
-from toolgen.templating import environment, templates_digest
+from toolgen.templating import template_environment, templates_digest
 
 T = TypeVar("T", bound=Iterable[Any])
 """A value remembered per tool (`_per_tool`): kept as the JSON list of what it holds."""
@@ -244,7 +244,7 @@ def render_index(catalog: Catalog, settings: Settings, context: RenderContext = 
     """The docs index alone (`docs/README.md`). It needs none of the providers' declarations, so a
     build renders it beside them while the pages wait for them. Its rows link the tools that their
     summaries and deprecation notes name, the only texts of a tool it shows."""
-    env = environment(settings.templates_dir)
+    env = template_environment(settings.templates_dir)
     text = env.get_template("docs/README.md.jinja").render(index_view(catalog, rows=_index_rows(catalog, context)))
     return RenderResult(artifacts=(Artifact("docs/README.md", text),))
 
@@ -315,7 +315,7 @@ def render_pages(catalog: Catalog, settings: Settings, context: RenderContext = 
         from toolgen.render import providers
 
         declared = providers.declarations(catalog, settings, executor)
-    env = environment(settings.templates_dir)
+    env = template_environment(settings.templates_dir)
     links = _links(catalog, executor)
     templates = templates_digest(settings.templates_dir)
     docs = docs_link(settings)

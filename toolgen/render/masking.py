@@ -22,7 +22,7 @@ import jsonschema
 from referencing.exceptions import Unresolvable
 
 from toolgen.frozen import thaw
-from toolgen.render.schema_rows import resolve
+from toolgen.render.schema_rows import follow_ref
 
 MASK = "***"
 """What a sensitive string is shown as."""
@@ -76,7 +76,7 @@ def _applying(schema: Mapping[str, Any], root: Mapping[str, Any], seen: frozense
     yield schema
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref not in seen:
-        target = resolve({"$ref": ref}, root)
+        target = follow_ref({"$ref": ref}, root)
         if target:
             yield from _applying(target, root, seen | {ref})
     for keyword in ("allOf", "anyOf", "oneOf"):

@@ -5,7 +5,7 @@ and the rest of `python_runtime.PACKAGE_MODULES`), copied byte for byte from `to
 one `<module>.py` per tool (`templates/python/tool.py.jinja`, models from `python_models`);
 `__init__.py` (`CATALOG`, `CONTRACTS` and the runtime's public names, `templates/python/__init__.py.jinja`)
 and `py.typed`. Each tool module also carries its OpenAI and MCP declarations
-(`python_shared.declarations`). The mocks target adds `mocks.py` and its synthesizer.
+(`python_shared.provider_entries`). The mocks target adds `mocks.py` and its synthesizer.
 
 Module names: a tool's module is its name, with a trailing underscore when the name is a Python
 keyword or one of the package's own modules (`RESERVED_MODULES`), and more underscores until it
@@ -65,8 +65,8 @@ from toolgen.render.python_models import (
     schemas_digests,
 )
 from toolgen.render.python_runtime import PACKAGE_MODULES, source
-from toolgen.render.python_shared import declarations
-from toolgen.templating import environment, templates_digest
+from toolgen.render.python_shared import provider_entries
+from toolgen.templating import template_environment, templates_digest
 from toolgen.versions import installed_version
 
 BLACK_VERSION = installed_version("black")
@@ -152,12 +152,12 @@ def _tool_view(contract: Contract, module: str, models: ToolModels, settings: Se
         "examples": pyblock([e.to_json() for e in contract.examples]),
         "timeout_ms": repr(contract.timeout_ms) if contract.timeout_ms is not None else None,
         "excluded_errors": _tuple(contract.excluded_errors) if contract.excluded_errors else None,
-        "declarations": pyblock(declarations(contract, settings)),
+        "declarations": pyblock(provider_entries(contract, settings)),
     }
 
 
 def _render(settings: Settings, template: str, view: Mapping[str, Any], executor: Executor, varying: str = "") -> str:
-    env = environment(settings.templates_dir)
+    env = template_environment(settings.templates_dir)
     return format_masked(env.get_template(template).render(**view), varying, lambda text: format_python(text, executor))
 
 
@@ -295,7 +295,7 @@ def _tool_texts(
     def make(todo: Sequence[Contract]) -> list[tuple[str, dict[str, Any]]]:
         computed.update(c.name for c in todo)
         models = models_of(todo)
-        template = environment(settings.templates_dir).get_template("python/tool.py.jinja")
+        template = template_environment(settings.templates_dir).get_template("python/tool.py.jinja")
         views = (_tool_view(c, modules[c.name], models[c.name], settings) for c in todo)
         texts = format_modules([template.render(**view) for view in views], executor)
         return [(text, module_extra(c, models[c.name], digest)) for c, (text, digest) in zip(todo, texts, strict=True)]

@@ -9,14 +9,14 @@ from toolgen.catalog import Contract
 from toolgen.config import Settings
 
 
-def declarations(contract: Contract, settings: Settings) -> dict[str, Any]:
+def provider_entries(contract: Contract, settings: Settings) -> dict[str, Any]:
     """The tool's entries in `providers/openai_responses.json` (`openai`) and `providers/mcp.json`
     (`mcp`), each absent when `[providers]` leaves the tool out of that file; the framework adapters
     declare exactly these. The providers target reports their diagnostics."""
     from toolgen.render.providers import mcp, openai
-    from toolgen.render.providers.common import Output
+    from toolgen.render.providers.common import ProviderResult
 
-    out = Output()
+    out = ProviderResult()
     found: dict[str, Any] = {}
     entry = openai.tool_entries(settings, contract, out).get("openai_responses.json")
     if entry is not None:  # without the namespace marker, which only `wrap` reads

@@ -82,7 +82,7 @@ class Row:
     sensitive: bool
 
 
-def resolve(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any]:
+def follow_ref(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any]:
     """Follow a local `$ref` chain (`#/...`) to the schema it names; unknown refs resolve to `{}`."""
     seen: set[str] = set()
     while isinstance(schema.get("$ref"), str) and schema["$ref"] not in seen:
@@ -98,13 +98,13 @@ def resolve(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, 
     return schema
 
 
-def type_name(schema: Mapping[str, Any], root: Mapping[str, Any], depth: int = 0) -> str:
+def schema_type_label(schema: Mapping[str, Any], root: Mapping[str, Any], depth: int = 0) -> str:
     """A short human type: `string`, `integer or null`, `array of object`, `enum`, `const`.
 
     A value with several real variants says how many: `object (one of 2 variants)`.
     """
     ref = schema.get("$ref")
-    target = resolve(schema, root)
+    target = follow_ref(schema, root)
     if depth > MAX_DEPTH:
         return "any"
     if "const" in target:
@@ -121,12 +121,14 @@ def type_name(schema: Mapping[str, Any], root: Mapping[str, Any], depth: int = 0
     for key in ("anyOf", "oneOf"):
         options = target.get(key)
         if isinstance(options, list | tuple):
-            kinds.extend(type_name(o, root, depth + 1) for o in options if isinstance(o, Mapping))
+            kinds.extend(schema_type_label(o, root, depth + 1) for o in options if isinstance(o, Mapping))
     every = target.get("allOf")
     if not kinds and isinstance(every, list | tuple):
-        kinds = [k for k in (type_name(b, root, depth + 1) for b in every if isinstance(b, Mapping)) if k != "any"]
+        kinds = [
+            k for k in (schema_type_label(b, root, depth + 1) for b in every if isinstance(b, Mapping)) if k != "any"
+        ]
     if "array" in kinds and isinstance(target.get("items"), Mapping):
-        items = type_name(target["items"], root, depth + 1)
+        items = schema_type_label(target["items"], root, depth + 1)
         kinds = [f"array of {items}" if k == "array" else k for k in kinds]
     if not kinds and isinstance(ref, str):
         return ref.rsplit("/", 1)[-1]
@@ -142,7 +144,7 @@ def variants(target: Mapping[str, Any], root: Mapping[str, Any]) -> tuple[str, l
     for key in ("oneOf", "anyOf"):
         options = target.get(key)
         if isinstance(options, list | tuple):
-            real = [o for o in options if isinstance(o, Mapping) and resolve(o, root).get("type") != "null"]
+            real = [o for o in options if isinstance(o, Mapping) and follow_ref(o, root).get("type") != "null"]
             if len(real) > 1:
                 return key, real
     return "", []
@@ -151,7 +153,7 @@ def variants(target: Mapping[str, Any], root: Mapping[str, Any]) -> tuple[str, l
 def constraints(schema: Mapping[str, Any], root: Mapping[str, Any], depth: int = 0) -> tuple[Constraint, ...]:
     """Every constraint of a value as short text, in a fixed order; `allOf` branches add theirs, and
     so does the one real branch of an optional value (`anyOf: [schema, null]`)."""
-    target = resolve(schema, root)
+    target = follow_ref(schema, root)
     out: list[Constraint] = []
     if depth > MAX_DEPTH:
         return ()
@@ -242,7 +244,7 @@ def _children(
 
 def _required(schema: Mapping[str, Any], root: Mapping[str, Any]) -> tuple[Constraint, ...]:
     """A variant's `required` names as a constraint ("requires `id`"), when it has them."""
-    names = resolve(schema, root).get("required")
+    names = follow_ref(schema, root).get("required")
     if isinstance(names, list | tuple) and names:
         return (Constraint("requires", tuple(str(n) for n in names), code=True),)
     return ()
@@ -304,7 +306,7 @@ def _container(
             if ref in refs:
                 return None
             refs = refs | {ref}
-        target = resolve(schema, root)
+        target = follow_ref(schema, root)
         branch = _only_branch(target, root)
         if branch is None:
             return target, refs
@@ -318,7 +320,7 @@ def _only_branch(target: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[
     for key in ("anyOf", "oneOf"):
         options = target.get(key)
         if isinstance(options, list | tuple):
-            real = [o for o in options if isinstance(o, Mapping) and resolve(o, root).get("type") != "null"]
+            real = [o for o in options if isinstance(o, Mapping) and follow_ref(o, root).get("type") != "null"]
             if len(real) == 1:
                 return real[0]
     every = target.get("allOf")
@@ -328,7 +330,7 @@ def _only_branch(target: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[
 
 
 def _row(path: str, prop: Mapping[str, Any], root: Mapping[str, Any], required: bool | None) -> Row:
-    target = resolve(prop, root)
+    target = follow_ref(prop, root)
     description = prop.get("description", target.get("description", ""))
     if required is None:
         title = prop.get("title", target.get("title", ""))
@@ -337,7 +339,7 @@ def _row(path: str, prop: Mapping[str, Any], root: Mapping[str, Any], required: 
     default = _json(prop["default"]) if "default" in prop else _json(target["default"]) if "default" in target else ""
     return Row(
         path=path,
-        type=type_name(prop, root),
+        type=schema_type_label(prop, root),
         required=required,
         default=default,
         constraints=constraints(prop, root),

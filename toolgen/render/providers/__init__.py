@@ -26,7 +26,7 @@ from toolgen.diagnostics import Diagnostic, sort_diagnostics
 from toolgen.render import Artifact, RenderResult, jsontext
 from toolgen.render.context import PLAIN, PLAIN_CONTEXT, Declarations, Executor, Notes, RenderContext
 from toolgen.render.providers import anthropic, cached, gemini, mcp, openai
-from toolgen.render.providers.common import Output, Payload, Spec, build_with
+from toolgen.render.providers.common import Payload, ProviderResult, Spec, build_with
 
 FILES: tuple[str, ...] = ("openai_chat.json", "openai_responses.json", "anthropic.json", "gemini.json", "mcp.json")
 """Every file of the target, in the order providers are reported."""
@@ -63,7 +63,7 @@ def _dump_pieces(payload: Payload) -> Iterator[str]:
     yield "\n"
 
 
-def _outputs(catalog: Catalog, settings: Settings, executor: Executor) -> Iterator[Output]:
+def _outputs(catalog: Catalog, settings: Settings, executor: Executor) -> Iterator[ProviderResult]:
     """Each provider's output in turn.
 
     In a build with a cache, every provider whose tools are independent is assembled from runs of
@@ -89,10 +89,10 @@ def _identity(catalog: Catalog, settings: Settings, executor: Executor) -> dict[
     return {c.name: "\0".join(cached.part_key(shared, c)) for c in catalog}
 
 
-def _assembled(spec: Spec, catalog: Catalog, settings: Settings, runs: Sequence[cached.Run]) -> Output:
+def _assembled(spec: Spec, catalog: Catalog, settings: Settings, runs: Sequence[cached.Run]) -> ProviderResult:
     """`spec`'s output from the cached runs of tools, then its checks over the whole catalog. Each
     run's text of a file is one `Raw` item of its list: `jsontext` places it as the entries it joins."""
-    out = Output()
+    out = ProviderResult()
     for run in runs:
         for name, head in zip(run.names, run.heads, strict=True):
             mine = head[spec.name]
@@ -159,7 +159,7 @@ def declarations(catalog: Catalog, settings: Settings, executor: Executor = PLAI
     return _declared(catalog, gathered, _identity(catalog, settings, executor))
 
 
-def _gather_declarations(gathered: _Gathered, out: Output) -> None:
+def _gather_declarations(gathered: _Gathered, out: ProviderResult) -> None:
     """The notes and declarations of one provider's output: the entries of cached runs are kept
     as they are (cut out when asked for); entries made as data are encoded now, so the payloads
     themselves are not held past their provider."""
@@ -210,7 +210,7 @@ def _text(entry: Any) -> str:
     return entry.text if isinstance(entry, jsontext.Raw) else jsontext.encode(entry).text
 
 
-def _gather(notes: dict[str, list[str]], out: Output) -> None:
+def _gather(notes: dict[str, list[str]], out: ProviderResult) -> None:
     for tool, texts in out.notes.items():
         notes.setdefault(tool, []).extend(texts)
 

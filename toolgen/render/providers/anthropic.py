@@ -35,7 +35,7 @@ from toolgen.frozen import thaw
 from toolgen.render.masking import holds_sensitive, mask
 from toolgen.render.providers import codes, strict
 from toolgen.render.providers.common import (
-    Output,
+    ProviderResult,
     Spec,
     ToolEntries,
     check_name,
@@ -53,7 +53,7 @@ LIMITS = {"strict tools": 20, "optional parameters": 24, "union parameters": 16}
 """Anthropic's per-request limits on strict tools (PROVIDERS.md 2.4)."""
 
 
-def _examples(contract: Contract, schema: Schema, out: Output) -> list[dict[str, Any]]:
+def _examples(contract: Contract, schema: Schema, out: ProviderResult) -> list[dict[str, Any]]:
     """The inputs of the examples that succeed, sensitive values masked as the docs mask them, that
     the declared schema accepts; a note says which were masked and which were left out."""
     shown: list[tuple[str, dict[str, Any]]] = []
@@ -114,7 +114,7 @@ class _Budget:
         return None
 
 
-def _strict(contract: Contract, schema: Schema, budget: _Budget, out: Output) -> tuple[Schema, bool]:
+def _strict(contract: Contract, schema: Schema, budget: _Budget, out: ProviderResult) -> tuple[Schema, bool]:
     moves: list[Issue] = []
     lowered, issues = strict.lower_strict(schema, "/input_schema", strict.ANTHROPIC, moves)
     reasons = [(i.pointer, f"{i.pointer} {i.message}") for i in issues]
@@ -146,7 +146,7 @@ def tool_maker(settings: Settings) -> ToolEntries:
     """The function that makes each tool's entry for one build (strict mode keeps a budget)."""
     budget = _Budget()
 
-    def entries(contract: Contract, out: Output) -> dict[str, Any]:
+    def entries(contract: Contract, out: ProviderResult) -> dict[str, Any]:
         if not included(contract, settings, "anthropic", out):
             return {}
         out.diagnostics.extend(check_name(contract, PROVIDER))

@@ -26,7 +26,7 @@ from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic
 from toolgen.render import jsontext
 from toolgen.render.context import Executor
-from toolgen.render.providers.common import Output, Spec
+from toolgen.render.providers.common import ProviderResult, Spec
 
 RUN_ENDS = 32
 """A tool ends its run when the hash of its name is a multiple of this: runs of about 32 tools."""
@@ -127,7 +127,7 @@ def tool_parts(
         for contract in todo:
             part: dict[str, Any] = {}
             for spec, make in makers:
-                out = Output()
+                out = ProviderResult()
                 entries = make(contract, out)
                 part[spec.name] = {
                     "entries": {file: jsontext.encode(entry).text for file, entry in entries.items()},

@@ -27,7 +27,7 @@ class Payload:
 
 
 @dataclass(slots=True)
-class Output:
+class ProviderResult:
     """What one provider module produced for a catalog."""
 
     payloads: list[Payload] = field(default_factory=list)
@@ -39,8 +39,8 @@ class Output:
         self.notes.setdefault(tool, []).append(text)
 
 
-ToolEntries = Callable[[Contract, Output], Mapping[str, Any]]
-"""One tool's entry in each file of a provider; its diagnostics and notes go to the `Output`."""
+ToolEntries = Callable[[Contract, ProviderResult], Mapping[str, Any]]
+"""One tool's entry in each file of a provider; its diagnostics and notes go to the `ProviderResult`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,13 +59,13 @@ class Spec:
     files: tuple[str, ...]
     tools: Callable[[Settings], ToolEntries]
     wrap: Callable[[Settings, str, list[Any]], Any]
-    check: Callable[[Catalog, Settings, Output], None]
+    check: Callable[[Catalog, Settings, ProviderResult], None]
     independent: Callable[[Settings], bool]
 
 
-def build_with(spec: Spec, catalog: Catalog, settings: Settings) -> Output:
+def build_with(spec: Spec, catalog: Catalog, settings: Settings) -> ProviderResult:
     """`spec` over `catalog`: the payloads as data, with diagnostics and notes."""
-    out = Output()
+    out = ProviderResult()
     entries: dict[str, dict[str, Any]] = {file: {} for file in spec.files}
     make = spec.tools(settings)
     for contract in catalog:
@@ -85,7 +85,7 @@ def _public(entry: Any) -> Any:
     return entry
 
 
-def no_catalog_check(catalog: Catalog, settings: Settings, out: Output) -> None:
+def no_catalog_check(catalog: Catalog, settings: Settings, out: ProviderResult) -> None:
     """A provider with no limit over the whole catalog."""
 
 
@@ -111,7 +111,7 @@ def excluded(contract: Contract, settings: Settings, file: str) -> bool:
     return contract.name in (by_file.get(file) or ())
 
 
-def included(contract: Contract, settings: Settings, file: str, out: Output) -> bool:
+def included(contract: Contract, settings: Settings, file: str, out: ProviderResult) -> bool:
     """True unless `contract` is left out of `file`; a tool left out gets a note saying so."""
     if not excluded(contract, settings, file):
         return True
@@ -119,7 +119,7 @@ def included(contract: Contract, settings: Settings, file: str, out: Output) -> 
     return False
 
 
-def check_count(catalog: Catalog, settings: Settings, out: Output, spec: tuple[str, str, int, str]) -> None:
+def check_count(catalog: Catalog, settings: Settings, out: ProviderResult, spec: tuple[str, str, int, str]) -> None:
     """TG305 on the first tool of `file` past `limit` (`spec` = provider, file, limit, what is counted)."""
     provider, file, limit, what = spec
     kept = [c for c in catalog if not excluded(c, settings, file)]
@@ -191,7 +191,7 @@ def output_schema(contract: Contract) -> Schema | None:
     return schema
 
 
-def flat_input_schema(contract: Contract, provider: str, out: Output) -> Schema:
+def flat_input_schema(contract: Contract, provider: str, out: ProviderResult) -> Schema:
     """The input schema with a root `anyOf`/`oneOf`/`allOf` flattened, each one reported as TG302."""
     schema, issues = flatten_root(input_schema(contract), "/input_schema")
     for issue in issues:
@@ -212,7 +212,7 @@ def moved_note(provider: str, moves: list[Issue]) -> str | None:
 
 
 def one_of_widened(
-    contract: Contract, provider: str, widened: list[Issue], out: Output, *, noted: bool, why: str = ""
+    contract: Contract, provider: str, widened: list[Issue], out: ProviderResult, *, noted: bool, why: str = ""
 ) -> None:
     """A TG312 warning per `oneOf` declared as `anyOf` whose branches may overlap, and a note unless
     the moved-keywords note (`noted`) already names them."""

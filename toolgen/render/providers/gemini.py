@@ -40,7 +40,7 @@ from toolgen.positions import escape
 from toolgen.render.markdown import code as code_span
 from toolgen.render.providers import codes
 from toolgen.render.providers.common import (
-    Output,
+    ProviderResult,
     Spec,
     always,
     check_count,
@@ -94,7 +94,7 @@ def _enum_ok(values: Any) -> bool:
     )
 
 
-def _enum(node: Schema, pointer: str, contract: Contract, out: Output, moves: list[str]) -> Schema:
+def _enum(node: Schema, pointer: str, contract: Contract, out: ProviderResult, moves: list[str]) -> Schema:
     if "const" in node:
         node = {("enum" if k == "const" else k): ([v] if k == "const" else v) for k, v in node.items() if k != "enum"}
     enum = node.get("enum")
@@ -112,7 +112,7 @@ def _enum(node: Schema, pointer: str, contract: Contract, out: Output, moves: li
     return node
 
 
-def _node(node: Schema, pointer: str, contract: Contract, out: Output, moves: list[str]) -> Schema:
+def _node(node: Schema, pointer: str, contract: Contract, out: ProviderResult, moves: list[str]) -> Schema:
     node = {k: v for k, v in node.items() if k not in DROP}
     merged, why = merge_all_of(node, keep_coverage=True)
     node = _one_of(_enum(merged, pointer, contract, out, moves), pointer, contract, out, moves)
@@ -142,7 +142,7 @@ def _node(node: Schema, pointer: str, contract: Contract, out: Output, moves: li
     return result
 
 
-def _one_of(node: Schema, pointer: str, contract: Contract, out: Output, moves: list[str]) -> Schema:
+def _one_of(node: Schema, pointer: str, contract: Contract, out: ProviderResult, moves: list[str]) -> Schema:
     """A `oneOf` whose branches lost a constraint to their descriptions, declared as `anyOf`: two
     branches left unconstrained would both match every value, and `oneOf` would then refuse it."""
     inside = f"{pointer}/oneOf/"
@@ -163,7 +163,7 @@ def _wrap_ref(node: Schema, _pointer: str) -> Schema:
     return {**rest, "anyOf": [{k: v for k, v in node.items() if k.startswith("$")}]}
 
 
-def _references(schema: Schema, base: str, contract: Contract, out: Output) -> Schema:
+def _references(schema: Schema, base: str, contract: Contract, out: ProviderResult) -> Schema:
     """Refs inlined where they can be; recursive ones kept in `$defs` (TG306 when through a required property)."""
     hoisted = hoist_refs(schema)
     try:
@@ -224,7 +224,7 @@ def walk_children(node: Schema, pointer: str) -> list[tuple[str, Any]]:
     ]
 
 
-def lower(schema: Schema, base: str, contract: Contract, out: Output) -> Schema:
+def lower(schema: Schema, base: str, contract: Contract, out: ProviderResult) -> Schema:
     """`schema` lowered for Gemini's JSON Schema fields; problems go to `out`."""
     moves: list[str] = []
     schema = hoist_refs(anchor_refs(schema))  # before moving keywords, so no ref points into one moved
@@ -240,7 +240,7 @@ def lower(schema: Schema, base: str, contract: Contract, out: Output) -> Schema:
     return lowered
 
 
-def declaration(contract: Contract, out: Output) -> dict[str, Any]:
+def declaration(contract: Contract, out: ProviderResult) -> dict[str, Any]:
     """The function declaration of one tool."""
     schema = flat_input_schema(contract, PROVIDER, out)
     decl: dict[str, Any] = {
@@ -254,7 +254,7 @@ def declaration(contract: Contract, out: Output) -> dict[str, Any]:
     return decl
 
 
-def tool_entries(settings: Settings, contract: Contract, out: Output) -> dict[str, Any]:
+def tool_entries(settings: Settings, contract: Contract, out: ProviderResult) -> dict[str, Any]:
     """One tool's function declaration (none when the tool is left out of Gemini)."""
     if not included(contract, settings, FILE, out):
         return {}
@@ -262,7 +262,7 @@ def tool_entries(settings: Settings, contract: Contract, out: Output) -> dict[st
     return {"gemini.json": declaration(contract, out)}
 
 
-def _check(catalog: Catalog, settings: Settings, out: Output) -> None:
+def _check(catalog: Catalog, settings: Settings, out: ProviderResult) -> None:
     check_count(catalog, settings, out, (PROVIDER, FILE, MAX_DECLARATIONS, "function declarations"))
 
 

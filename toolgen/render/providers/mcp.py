@@ -27,7 +27,7 @@ from toolgen.config import Settings
 from toolgen.frozen import thaw
 from toolgen.render.providers import codes
 from toolgen.render.providers.common import (
-    Output,
+    ProviderResult,
     Spec,
     always,
     check_name,
@@ -66,7 +66,7 @@ HEADER_TYPES = frozenset({"string", "integer", "boolean"})
 """The types a property carrying `x-mcp-header` may have (primitives, not `number`)."""
 
 
-def _with_headers(contract: Contract, out: Output) -> Schema:
+def _with_headers(contract: Contract, out: ProviderResult) -> Schema:
     """The input schema without `x-` keys but `x-mcp-header` on a primitive property (TG311 otherwise)."""
     original = thaw(contract.input_schema)
     headers = {pointer: node[HEADER] for pointer, node in walk(original, "/input_schema") if HEADER in node}
@@ -88,7 +88,7 @@ def _with_headers(contract: Contract, out: Output) -> Schema:
     return schema
 
 
-def tool(contract: Contract, out: Output) -> dict[str, Any]:
+def tool(contract: Contract, out: ProviderResult) -> dict[str, Any]:
     """The `Tool` object of one contract."""
     entry: dict[str, Any] = {
         "name": contract.name,
@@ -106,7 +106,7 @@ def tool(contract: Contract, out: Output) -> dict[str, Any]:
     return entry
 
 
-def tool_entries(settings: Settings, contract: Contract, out: Output) -> dict[str, Any]:
+def tool_entries(settings: Settings, contract: Contract, out: ProviderResult) -> dict[str, Any]:
     """One tool's `Tool` object (none when the tool is left out of MCP)."""
     if not included(contract, settings, "mcp", out):
         return {}

@@ -42,7 +42,7 @@ from toolgen.config import Settings
 from toolgen.render.markdown import code as code_span
 from toolgen.render.providers import codes, strict
 from toolgen.render.providers.common import (
-    Output,
+    ProviderResult,
     Spec,
     check_count,
     check_name,
@@ -77,7 +77,7 @@ def _loose_node(node: Schema, pointer: str, widened: list[Issue]) -> Schema:
     return node
 
 
-def parameters(contract: Contract, out: Output) -> tuple[Schema, bool]:
+def parameters(contract: Contract, out: ProviderResult) -> tuple[Schema, bool]:
     """The `parameters` schema for `contract` and whether it is strict; records diagnostics and notes."""
     schema = flat_input_schema(contract, PROVIDER, out)
     moves: list[Issue] = []
@@ -104,7 +104,7 @@ def parameters(contract: Contract, out: Output) -> tuple[Schema, bool]:
     return loose, False
 
 
-def _description(contract: Contract, out: Output) -> str:
+def _description(contract: Contract, out: ProviderResult) -> str:
     """The description for both OpenAI files: shortened, with a TG304 warning, when Chat would refuse it."""
     text = description(contract)
     if len(text) <= MAX_DESCRIPTION:
@@ -120,7 +120,7 @@ def _description(contract: Contract, out: Output) -> str:
     return short
 
 
-def tool_entries(settings: Settings, contract: Contract, out: Output) -> dict[str, Any]:
+def tool_entries(settings: Settings, contract: Contract, out: ProviderResult) -> dict[str, Any]:
     """One tool's entry in `openai_chat.json` and in `openai_responses.json` (each unless left out)."""
     chat = included(contract, settings, "openai_chat", out)
     responses = included(contract, settings, "openai_responses", out)
@@ -138,7 +138,9 @@ def tool_entries(settings: Settings, contract: Contract, out: Output) -> dict[st
     return entries
 
 
-def _responses_entry(settings: Settings, contract: Contract, out: Output, function: dict[str, Any]) -> dict[str, Any]:
+def _responses_entry(
+    settings: Settings, contract: Contract, out: ProviderResult, function: dict[str, Any]
+) -> dict[str, Any]:
     entry: dict[str, Any] = {"type": "function", **function}
     if contract.providers.get("defer_loading") is True:
         entry["defer_loading"] = True
@@ -181,7 +183,7 @@ def wrap(settings: Settings, file: str, entries: list[Any]) -> Any:
     return out
 
 
-def check(catalog: Catalog, settings: Settings, out: Output) -> None:
+def check(catalog: Catalog, settings: Settings, out: ProviderResult) -> None:
     """TG305 on the first tool past the 128 one request takes, in each file."""
     for file in ("openai_chat", "openai_responses"):
         check_count(catalog, settings, out, (PROVIDER, file, MAX_TOOLS, "tools"))
