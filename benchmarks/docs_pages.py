@@ -101,6 +101,8 @@ def _changed(text: str) -> str:
 
 def _toml_description(text: str) -> str:
     data = parse_text(text, "toml")
+    if not isinstance(data, dict):  # tomllib reads a document as a table
+        raise TypeError("a TOML document is a table")
     return str(data["description"])
 
 

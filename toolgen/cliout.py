@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 import click
 
@@ -38,7 +38,7 @@ _HUNK = re.compile(r"@@ -(\d+)")
 """A unified diff's hunk header, with the hunk's first line in the old file (check's diffs: the file on disk)."""
 
 
-F = TypeVar("F", bound=Callable[..., Any])
+F = TypeVar("F", bound=Callable[..., object])
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +62,7 @@ def guarded(func: F) -> F:
     """Turn unexpected exceptions into a one-line message and exit 3 (a traceback with --debug)."""
 
     @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: object, **kwargs: object) -> object:
         try:
             try:
                 return _once(func, *args, **kwargs)
@@ -89,7 +89,7 @@ def guarded(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def _once(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+def _once(func: Callable[..., object], *args: object, **kwargs: object) -> object:
     """`func(...)`, run once more when a file the build cache kept unread could not be read back
     from its entry (`cache.LostEntry`, raised while planning, before anything is written or
     printed): the file record that promised it is deleted then, so the second run reads every
@@ -147,7 +147,7 @@ def summary(line: str, fmt: str) -> None:
     click.echo(line, err=fmt == "json")
 
 
-def document(found: Sequence[Diagnostic], **fields: Any) -> None:
+def document(found: Sequence[Diagnostic], **fields: object) -> None:
     """Print the command's one JSON document: `fields`, then every diagnostic in reading order."""
     records = [d.as_json() for d in diagnostics.sort_diagnostics(found)]
     click.echo(json.dumps({**fields, "diagnostics": records}, indent=2, ensure_ascii=False))
@@ -287,7 +287,7 @@ def permission_list(_ctx: click.Context, _param: click.Parameter, value: str | N
     return chosen
 
 
-def settings_or_exit(ctx: Context, overrides: dict[str, Any] | None = None, fmt: str = "text") -> Settings:
+def settings_or_exit(ctx: Context, overrides: dict[str, object] | None = None, fmt: str = "text") -> Settings:
     """Resolve the configuration; print its problems (as `fmt` would) and exit 1 when it is invalid."""
     settings, problems = load_settings(ctx.root, overrides)
     if has_errors(problems):

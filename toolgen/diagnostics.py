@@ -10,7 +10,6 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
 
 
 class Severity(StrEnum):
@@ -48,14 +47,14 @@ class Diagnostic:
         return (self.file, self.line or 0, self.column or 0, self.pointer, self.code, self.message)
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Diagnostic:
+    def from_json(cls, data: Mapping[str, object]) -> Diagnostic:
         """The inverse of `as_json()` (the build cache stores diagnostics so); raises on anything malformed."""
         line, column = data["line"], data["column"]
         if not (line is None or isinstance(line, int)) or not (column is None or isinstance(column, int)):
             raise TypeError("line and column must be integers")
         return cls(
             code=str(data["code"]),
-            severity=Severity(data["severity"]),
+            severity=Severity(str(data["severity"])),
             message=str(data["message"]),
             file=str(data["file"]),
             pointer=str(data["pointer"]),

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
-from typing import Any
 
 SCHEMA_FILE = "contract.schema.json"
 
@@ -30,19 +29,19 @@ def schema_text() -> str:
     return resources.files("toolgen").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
 
 
-def schema() -> dict[str, Any]:
+def schema() -> dict[str, object]:
     """The schema as a fresh, mutable dictionary."""
-    data: dict[str, Any] = json.loads(schema_text())
+    data: dict[str, object] = json.loads(schema_text())
     return data
 
 
-def metaschema_def() -> dict[str, Any]:
+def metaschema_def() -> dict[str, object]:
     """The draft 2020-12 metaschema as one schema, its references rewritten to sit at `#/$defs/jsonSchema`."""
     from toolgen.validate.schemacheck import flat_metaschema
 
     here = f"#/$defs/{METASCHEMA_DEF}"
 
-    def moved(node: Any) -> Any:
+    def moved(node: object) -> object:
         if isinstance(node, dict):
             out = {k: moved(v) for k, v in node.items()}
             ref = node.get("$ref")
@@ -53,5 +52,7 @@ def metaschema_def() -> dict[str, Any]:
             return [moved(v) for v in node]
         return node
 
-    bundled: dict[str, Any] = moved(flat_metaschema())
+    bundled = moved(flat_metaschema())
+    if not isinstance(bundled, dict):  # the metaschema is one object: moving keeps it one
+        raise TypeError("the draft 2020-12 metaschema is not an object")
     return bundled

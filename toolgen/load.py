@@ -61,21 +61,21 @@ def discover(contracts_dir: Path, settings: Settings) -> tuple[list[Path], list[
     return [path for _, path in files], problems
 
 
-def parse_text(text: str, fmt: str) -> Any:
+def parse_text(text: str, fmt: str) -> object:
     """Parse contract text; raises ValueError (JSON) or tomllib.TOMLDecodeError on malformed input."""
     if fmt == "json":
         return json.loads(text, parse_constant=_reject_constant)
     return tomllib.loads(text)
 
 
-def parse_frozen(text: str, fmt: str) -> Any:
+def parse_frozen(text: str, fmt: str) -> object:
     """`freeze(parse_text(text, fmt))`; for JSON frozen as it is parsed (`frozen.loads_frozen`)."""
     if fmt == "json":
         return loads_frozen(text, parse_constant=_reject_constant)
     return freeze(tomllib.loads(text))
 
 
-def _reject_constant(name: str) -> Any:
+def _reject_constant(name: str) -> object:
     raise ValueError(f"{name} is not valid JSON")
 
 
@@ -105,12 +105,12 @@ def _comma_hint(exc: json.JSONDecodeError) -> str:
     return f"; remove the trailing comma at line {line}, column {column - 1}: JSON allows no comma before {closing!r}"
 
 
-Parse = Callable[[str, str, str], Any]
+Parse = Callable[[str, str, str], object]
 """(the file's path as diagnostics name it, its text, its format) -> `parse_text(text, format)`,
 raising what it raises (the build cache hands one that may read the data back instead)."""
 
 
-def parse_file(rel: str, text: str, fmt: str) -> Any:
+def parse_file(rel: str, text: str, fmt: str) -> object:
     """`parse_text(text, fmt)`, as a `Parse`."""
     return parse_text(text, fmt)
 
@@ -223,10 +223,10 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 """A JSON escape of a UTF-16 surrogate: only then can the parsed data hold a lone one."""
 
 
-def _unencodable(data: Any, rel: str, locate: Locate) -> list[Diagnostic]:
+def _unencodable(data: object, rel: str, locate: Locate) -> list[Diagnostic]:
     """TG137 for every key and string value holding a lone surrogate (none is printed: it cannot be)."""
     found: list[Diagnostic] = []
-    stack: list[tuple[str, Any]] = [("", data)]
+    stack: list[tuple[str, object]] = [("", data)]
     while stack:
         pointer, value = stack.pop()
         if isinstance(value, str) and not _encodable(value):

@@ -63,9 +63,9 @@ class MockService:
     adapter: Any
     registry: Any
 
-    def list_tools(self) -> dict[str, Any]:
+    def list_tools(self) -> dict[str, object]:
         """The `tools/list` result: the `providers/mcp.json` document."""
-        listed: dict[str, Any] = self.adapter.tools_list(self.registry)
+        listed: dict[str, object] = self.adapter.tools_list(self.registry)
         return listed
 
     async def serve_stdio(self) -> None:

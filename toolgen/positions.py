@@ -15,7 +15,6 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 Locate = Callable[[str], tuple[int | None, int | None]]
 Positions = dict[str, int]
@@ -102,7 +101,7 @@ def _repeats_a_key(text: str) -> bool:
     """Whether any object of `text` repeats a key: the C parser answers, the scanner only places them."""
     found: list[bool] = []
 
-    def members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    def members(pairs: list[tuple[str, object]]) -> dict[str, object]:
         if not found and len({key for key, _ in pairs}) != len(pairs):
             found.append(True)
         return {}

@@ -14,7 +14,6 @@ use it without an import cycle.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from toolgen import positions
 from toolgen.diagnostics import Diagnostic, Severity
@@ -35,7 +34,7 @@ _ICON = {
     },
 }
 
-CONTRACT_SCHEMA: Mapping[str, Any] = {
+CONTRACT_SCHEMA: Mapping[str, object] = {
     "type": "object",
     "additionalProperties": False,
     "description": "How the provider files declare this tool (docs/rules-providers.md).",
@@ -64,7 +63,7 @@ CACHE_CONTROL = {
     "properties": {"type": {"const": "ephemeral"}, "ttl": {"enum": ["5m", "1h"]}},
 }
 
-CONFIG_SCHEMA: Mapping[str, Any] = {
+CONFIG_SCHEMA: Mapping[str, object] = {
     "type": "object",
     "additionalProperties": False,
     "properties": {
@@ -84,7 +83,7 @@ CONFIG_SCHEMA: Mapping[str, Any] = {
 """The schema of the configuration's `[providers]` table."""
 
 
-def problems(value: Any, schema: Mapping[str, Any], pointer: str) -> list[tuple[str, str]]:
+def problems(value: object, schema: Mapping[str, object], pointer: str) -> list[tuple[str, str]]:
     """Every way `value` breaks `schema`, as (JSON pointer, message), in document order.
 
     jsonschema is imported here, not with the module: reading the configuration must not cost its
@@ -98,7 +97,7 @@ def problems(value: Any, schema: Mapping[str, Any], pointer: str) -> list[tuple[
     return found
 
 
-def check_config(value: Any, file: str, pointer: str) -> list[Diagnostic]:
+def check_config(value: object, file: str, pointer: str) -> list[Diagnostic]:
     """TG100 for each problem of the configuration's `[providers]` table."""
     return [
         Diagnostic("TG100", Severity.ERROR, f"the providers table: {message}", file, where)

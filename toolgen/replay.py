@@ -23,7 +23,6 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from jsonschema import Draft202012Validator
 
@@ -47,9 +46,9 @@ class Recorded:
     line: int
     tool: str
     version: str | None
-    input: Any
+    input: object
     code: str
-    output: Any = None
+    output: object = None
     has_output: bool = False
 
 
@@ -62,7 +61,7 @@ class ToolSummary:
     refused: int = 0
     uncertain: int = 0
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, object]:
         return {
             "calls": self.calls,
             "versions": sorted(self.versions),
@@ -120,7 +119,7 @@ def _record(raw: bytes, shown: str, number: int, package: str | None) -> Recorde
     return Recorded(number, tool, version, data["input"], code, data.get("output"), "output" in data)
 
 
-def unknown_paths(value: Any, at: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+def unknown_paths(value: object, at: tuple[object, ...] = ()) -> Iterator[tuple[object, ...]]:
     """Paths of redacted or shortened values: what the trace does not show."""
     if value == REDACTED or (isinstance(value, str) and SHORTENED.search(value)):
         yield at
@@ -132,13 +131,13 @@ def unknown_paths(value: Any, at: tuple[Any, ...] = ()) -> Iterator[tuple[Any, .
             yield from unknown_paths(item, (*at, index))
 
 
-def drop_optional_nulls(value: Any, schema: Any) -> Any:
+def drop_optional_nulls(value: object, schema: object) -> object:
     """`null` of an optional property whose schema does not allow null, dropped (as the registry does)."""
     if not isinstance(value, dict) or not isinstance(schema, Mapping):
         return value
     properties = schema.get("properties", {})
     required = set(schema.get("required", ()))
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for key, item in value.items():
         sub = properties.get(key) if isinstance(properties, Mapping) else None
         if item is None and key not in required and not _allows_null(sub):
@@ -147,7 +146,7 @@ def drop_optional_nulls(value: Any, schema: Any) -> Any:
     return out
 
 
-def _allows_null(schema: Any) -> bool:
+def _allows_null(schema: object) -> bool:
     """True when the schema says null explicitly (a type list, enum, const or a branch of anyOf/oneOf)."""
     if not isinstance(schema, Mapping):
         return False
@@ -159,7 +158,7 @@ def _allows_null(schema: Any) -> bool:
     return any(_allows_null(branch) for key in ("anyOf", "oneOf") for branch in schema.get(key) or ())
 
 
-def _failures(schema: Any, value: Any) -> Iterator[tuple[tuple[Any, ...], str, str]]:
+def _failures(schema: object, value: object) -> Iterator[tuple[tuple[object, ...], str, str]]:
     """(instance path, keyword, message) of every error of `value` against `schema`."""
     validator = Draft202012Validator(
         thaw(schema), registry=REGISTRY, format_checker=Draft202012Validator.FORMAT_CHECKER
@@ -216,7 +215,7 @@ def _result_findings(record: Recorded, contract: Contract, shown: str, result: R
 
 
 def _checked(
-    record: Recorded, contract: Contract, shown: str, result: Replay, what: tuple[str, Any, Any]
+    record: Recorded, contract: Contract, shown: str, result: Replay, what: tuple[str, object, object]
 ) -> Iterator[Diagnostic]:
     """Findings of one value against one schema: refusals, and checks an unknown value made uncertain."""
     kind, schema, value = what

@@ -17,7 +17,6 @@ import ast
 import os
 from collections.abc import Callable, Mapping, MutableMapping
 from types import TracebackType
-from typing import Any
 
 import jinja2
 
@@ -42,7 +41,7 @@ class GuardedEnvironment(jinja2.Environment):
         self,
         name: str | jinja2.Template,
         parent: str | None = None,
-        globals: MutableMapping[str, Any] | None = None,
+        globals: MutableMapping[str, object] | None = None,
     ) -> jinja2.Template:
         """The template `name`; an override that does not compile is `TemplateFailed`."""
         try:
@@ -57,7 +56,7 @@ class GuardedEnvironment(jinja2.Environment):
 class GuardedTemplate(jinja2.Template):
     """A template whose rendering fails as `TemplateFailed` when the failing line is an override's."""
 
-    def render(self, *args: Any, **kwargs: Any) -> str:
+    def render(self, *args: object, **kwargs: object) -> str:
         """The rendered text; an override's error (or its invalid Python) is `TemplateFailed`."""
         environment = self.environment
         assert isinstance(environment, GuardedEnvironment)
@@ -78,7 +77,7 @@ class GuardedTemplate(jinja2.Template):
         return text
 
 
-def make(search_path: tuple[str, ...], filters: Mapping[str, Any], failure: Failure) -> GuardedEnvironment:
+def make(search_path: tuple[str, ...], filters: Mapping[str, object], failure: Failure) -> GuardedEnvironment:
     """The environment over `search_path` (the project's folder first when there are two), raising
     an override's failure as `failure`."""
     env = GuardedEnvironment(

@@ -22,7 +22,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from toolgen.frozen import thaw
 
@@ -56,7 +56,7 @@ def _folders_digest(folders: Sequence[Path | None]) -> str:
     return digest.hexdigest()
 
 
-def _tojson(value: Any, indent: int | None = 2) -> str:
+def _tojson(value: object, indent: int | None = 2) -> str:
     """JSON text of a (possibly frozen) value, keys in the given order, non-ASCII kept."""
     return json.dumps(thaw(value), indent=indent, ensure_ascii=False)
 
@@ -66,7 +66,7 @@ def _pystr(value: str) -> str:
     return json.dumps(value, ensure_ascii=True)
 
 
-FILTERS: Mapping[str, Callable[..., Any]] = {
+FILTERS: Mapping[str, Callable[..., object]] = {
     "tojson": _tojson,
     "pystr": _pystr,
 }
@@ -86,14 +86,16 @@ class TemplateFailed(Exception):
 
 
 @lru_cache(maxsize=8)
-def _environment(search_path: tuple[str, ...], extra: tuple[tuple[str, Callable[..., Any]], ...]) -> jinja2.Environment:
+def _environment(
+    search_path: tuple[str, ...], extra: tuple[tuple[str, Callable[..., object]], ...]
+) -> jinja2.Environment:
     from toolgen import templateguard
 
     return templateguard.make(search_path, {**FILTERS, **dict(extra)}, TemplateFailed)
 
 
 def template_environment(
-    override_dir: Path | None = None, extra_filters: Mapping[str, Callable[..., Any]] | None = None
+    override_dir: Path | None = None, extra_filters: Mapping[str, Callable[..., object]] | None = None
 ) -> jinja2.Environment:
     """The shared environment: the override folder first, then the built-ins."""
     path = [str(override_dir)] if override_dir is not None else []

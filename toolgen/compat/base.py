@@ -11,7 +11,6 @@ import json
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from toolgen.catalog import Catalog, catalog_from_json
 from toolgen.config import Settings
@@ -71,7 +70,7 @@ def parse_base(text: str, where: str, source: str | None = None) -> Catalog:
     Each contract's `source` becomes `source` (default `where`): a removed tool is reported there.
     """
     try:
-        document: Any = json.loads(text)
+        document: object = json.loads(text)
     except json.JSONDecodeError as exc:
         raise BaseError(f"{where}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from exc
     if not isinstance(document, Mapping) or not isinstance(document.get("tools"), list):
@@ -88,7 +87,7 @@ def parse_base(text: str, where: str, source: str | None = None) -> Catalog:
         raise BaseError(f"{where}: malformed catalog entry: {type(exc).__name__}: {exc}") from exc
 
 
-def _tool_problem(tool: Any) -> str:
+def _tool_problem(tool: object) -> str:
     if not isinstance(tool, Mapping):
         return "not an object"
     for key, kind in (("name", str), ("version", str), ("description", str), ("input_schema", Mapping)):

@@ -17,11 +17,10 @@ branch are kept where the schema has none of its own (they never change the valu
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from toolgen.compat import keywords as kw
 
-Resolve = Callable[[Any], Any]
+Resolve = Callable[[object], object]
 """The content a schema stands for after its `$ref` (with sibling keywords) is followed."""
 
 FAMILIES: dict[str, frozenset[str]] = {
@@ -54,7 +53,7 @@ def _family(keyword: str) -> str | None:
     return next((name for name, words in FAMILIES.items() if keyword in words), None)
 
 
-def _types(schema: Mapping[str, Any]) -> frozenset[str] | None:
+def _types(schema: Mapping[str, object]) -> frozenset[str] | None:
     raw = schema.get("type")
     if raw is None:
         return None
@@ -65,12 +64,12 @@ def _types(schema: Mapping[str, Any]) -> frozenset[str] | None:
     return None
 
 
-def _type_value(types: list[str]) -> Any:
+def _type_value(types: list[str]) -> object:
     """Types as `type` is written: one name, or a list in the branches' order."""
     return types[0] if len(types) == 1 else types
 
 
-def _constraints(schema: Mapping[str, Any]) -> set[str]:
+def _constraints(schema: Mapping[str, object]) -> set[str]:
     return {k for k in schema if not kw.is_annotation(k)}
 
 
@@ -82,14 +81,14 @@ _GROUPS = (
 """Keywords that read each other (`additionalProperties` reads `properties`): never split across a merge."""
 
 
-def conflicts(one: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
+def conflicts(one: Mapping[str, object], other: Mapping[str, object]) -> bool:
     """True when merging the two keyword sets would change meaning: a constraint in both, or a group
     of keywords that read each other split between them."""
     mine, theirs = _constraints(one), _constraints(other)
     return bool(mine & theirs) or any(mine & group and theirs & group for group in _GROUPS)
 
 
-def _absorb(parent: dict[str, Any], branch: Mapping[str, Any]) -> bool:
+def _absorb(parent: dict[str, object], branch: Mapping[str, object]) -> bool:
     """Merge `branch` into `parent` when that does not change meaning; True when it did."""
     if "$ref" in branch or conflicts(parent, branch):
         return False
@@ -98,14 +97,14 @@ def _absorb(parent: dict[str, Any], branch: Mapping[str, Any]) -> bool:
     return True
 
 
-def _branches(schema: Mapping[str, Any], key: str, resolve: Resolve) -> list[Any] | None:
+def _branches(schema: Mapping[str, object], key: str, resolve: Resolve) -> list[object] | None:
     raw = schema.get(key)
     if not isinstance(raw, Sequence) or isinstance(raw, str) or not raw:
         return None
     return [resolve(b) for b in raw]
 
 
-def _one_branch(schema: dict[str, Any], resolve: Resolve, keys: frozenset[str]) -> bool:
+def _one_branch(schema: dict[str, object], resolve: Resolve, keys: frozenset[str]) -> bool:
     for key in keys:
         branches = _branches(schema, key, resolve)
         if branches is None or len(branches) != 1:
@@ -122,25 +121,26 @@ def _one_branch(schema: dict[str, Any], resolve: Resolve, keys: frozenset[str]) 
     return False
 
 
-def _all_of(schema: dict[str, Any], resolve: Resolve, keys: frozenset[str]) -> bool:
+def _all_of(schema: dict[str, object], resolve: Resolve, keys: frozenset[str]) -> bool:
     branches = _branches(schema, "allOf", resolve) if "allOf" in keys else None
-    if branches is None or not all(isinstance(b, Mapping) for b in branches):
+    maps = [b for b in branches or () if isinstance(b, Mapping)]
+    if branches is None or len(maps) != len(branches):
         return False
     merged = {k: v for k, v in schema.items() if k != "allOf"}
-    if all(_absorb(merged, b) for b in branches):
+    if all(_absorb(merged, b) for b in maps):
         schema.clear()
         schema.update(merged)
         return True
     return False
 
 
-def _typed_union(branches: list[Any]) -> dict[str, Any] | None:
+def _typed_union(branches: list[object]) -> dict[str, object] | None:
     """The branches as one schema with a type list, or None when they do not merge without changing meaning."""
     seen: list[str] = []
-    merged: dict[str, Any] = {}
+    merged: dict[str, object] = {}
     for branch in branches:
         types = _types(branch) if isinstance(branch, Mapping) else None
-        if types is None or "$ref" in branch:
+        if types is None or not isinstance(branch, Mapping) or "$ref" in branch:
             return None
         kinds = {"number" if t == "integer" else t for t in types}
         if kinds & {"number" if t == "integer" else t for t in seen}:
@@ -156,7 +156,7 @@ def _typed_union(branches: list[Any]) -> dict[str, Any] | None:
     return {"type": _type_value(seen), **merged}
 
 
-def _union(schema: dict[str, Any], resolve: Resolve, keys: frozenset[str]) -> bool:
+def _union(schema: dict[str, object], resolve: Resolve, keys: frozenset[str]) -> bool:
     for key in sorted(keys - {"allOf"}):
         branches = _branches(schema, key, resolve)
         union = _typed_union(branches) if branches is not None and len(branches) > 1 else None
@@ -174,7 +174,7 @@ def _union(schema: dict[str, Any], resolve: Resolve, keys: frozenset[str]) -> bo
 COMBINATORS = ("allOf", "anyOf", "oneOf")
 
 
-def normalize(schema: Any, resolve: Resolve, keys: frozenset[str] = frozenset(COMBINATORS)) -> Any:
+def normalize(schema: object, resolve: Resolve, keys: frozenset[str] = frozenset(COMBINATORS)) -> object:
     """The canonical form of one schema node, rewriting only the combinators in `keys`.
 
     Booleans and non-schemas come back as they are. The walk asks for the keys only one version has,
@@ -191,7 +191,7 @@ def normalize(schema: Any, resolve: Resolve, keys: frozenset[str] = frozenset(CO
     return out
 
 
-def kinds(schema: Mapping[str, Any]) -> frozenset[str] | None:
+def kinds(schema: Mapping[str, object]) -> frozenset[str] | None:
     """The keyword families a schema's `type` lets apply (None: every family)."""
     types = _types(schema)
     if types is None:
@@ -199,7 +199,9 @@ def kinds(schema: Mapping[str, Any]) -> frozenset[str] | None:
     return frozenset("number" if t == "integer" else t for t in types)
 
 
-def within(schema: Mapping[str, Any], shared: frozenset[str] | None, compared: frozenset[str]) -> Mapping[str, Any]:
+def within(
+    schema: Mapping[str, object], shared: frozenset[str] | None, compared: frozenset[str]
+) -> Mapping[str, object]:
     """`schema` without the `compared` keywords of families whose type only one side accepts (or neither).
 
     Values of such a type are all added or all removed, which the type finding already says; the

@@ -8,7 +8,6 @@ Schemas go through `schema.py`; here are the parts around them: documentation te
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from toolgen.catalog import Catalog, Contract
 from toolgen.compat.model import (
@@ -31,14 +30,14 @@ _META = Direction.METADATA
 
 
 def _change(
-    code: str, direction: Direction, at: tuple[str | None, str | None], values: tuple[Any, Any], message: str
+    code: str, direction: Direction, at: tuple[str | None, str | None], values: tuple[object, object], message: str
 ) -> Change:
     decision = DECISIONS[code]
     return Change(code, direction, decision.bump(_META), message, decision.hint, at[0], at[1], *values)
 
 
 def _docs(base: Contract, head: Contract) -> list[Change]:
-    pairs: list[tuple[str, Any, Any]] = [
+    pairs: list[tuple[str, object, object]] = [
         ("description", base.description, head.description),
         ("title", base.title, head.title),
         ("owners", list(base.owners), list(head.owners)),

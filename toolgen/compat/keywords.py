@@ -8,10 +8,9 @@ the table turns that into a bump for the direction the schema sits in.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from toolgen.compat.model import ABSENT
 from toolgen.frozen import thaw
@@ -36,17 +35,17 @@ class Finding:
 
     code: str
     keyword: str
-    old: Any
-    new: Any
+    old: object
+    new: object
     message: str
 
 
-def canonical(value: Any) -> str:
+def canonical(value: object) -> str:
     """Key-sorted compact JSON, with integral floats written as integers (1.0 equals 1 in a schema)."""
     return json.dumps(_integral(thaw(value)), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _integral(value: Any) -> Any:
+def _integral(value: object) -> object:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, dict):
@@ -61,22 +60,27 @@ def is_annotation(keyword: str) -> bool:
     return keyword in ANNOTATIONS or keyword.startswith("x-")
 
 
-def _get(schema: Mapping[str, Any], keyword: str) -> Any:
+def _listed(value: object) -> Sequence[object]:
+    """A list keyword's items (`enum`, a `type` list); a validated contract has no other shape."""
+    return value if isinstance(value, list | tuple) else ()
+
+
+def _get(schema: Mapping[str, object], keyword: str) -> object:
     return thaw(schema[keyword]) if keyword in schema else ABSENT
 
 
-def _types(schema: Mapping[str, Any]) -> frozenset[str] | None:
+def _types(schema: Mapping[str, object]) -> frozenset[str] | None:
     raw = schema.get("type")
     if raw is None:
         return None
-    return frozenset([raw] if isinstance(raw, str) else [str(t) for t in raw])
+    return frozenset([str(t) for t in raw] if isinstance(raw, list | tuple) else [str(raw)])
 
 
 def _covers(types: frozenset[str] | None, one: str) -> bool:
     return types is None or one in types or (one == "integer" and "number" in types)
 
 
-def compare_type(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[Finding | None, bool]:
+def compare_type(old: Mapping[str, object], new: Mapping[str, object]) -> tuple[Finding | None, bool]:
     """The type verdict, and whether the two types still overlap (if not, the subtree is not compared)."""
     before, after = _types(old), _types(new)
     shown_old, shown_new = _get(old, "type"), _get(new, "type")
@@ -91,19 +95,19 @@ def compare_type(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[Findin
     return Finding("TG427", "type", shown_old, shown_new, "type changed"), overlap
 
 
-def _values(schema: Mapping[str, Any]) -> dict[str, Any] | None:
+def _values(schema: Mapping[str, object]) -> dict[str, object] | None:
     if "const" in schema:
         found = {canonical(schema["const"]): thaw(schema["const"])}
         if "enum" in schema:
-            allowed = {canonical(v) for v in schema["enum"]}
+            allowed = {canonical(v) for v in _listed(schema["enum"])}
             found = {k: v for k, v in found.items() if k in allowed}
         return found
     if "enum" in schema:
-        return {canonical(v): thaw(v) for v in schema["enum"]}
+        return {canonical(v): thaw(v) for v in _listed(schema["enum"])}
     return None
 
 
-def compare_enum(old: Mapping[str, Any], new: Mapping[str, Any]) -> Finding | None:
+def compare_enum(old: Mapping[str, object], new: Mapping[str, object]) -> Finding | None:
     """`enum` and `const` as one set of allowed values (absent: any value)."""
     before, after = _values(old), _values(new)
     if before is None and after is None:
@@ -124,13 +128,13 @@ def compare_enum(old: Mapping[str, Any], new: Mapping[str, Any]) -> Finding | No
     return Finding(code, keyword, shown_old, shown_new, "; ".join(parts))
 
 
-def _number(value: Any) -> Fraction | None:
+def _number(value: object) -> Fraction | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     return Fraction(str(value)) if isinstance(value, float) else Fraction(value)
 
 
-def compare_bound(keyword: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> Finding | None:
+def compare_bound(keyword: str, old: Mapping[str, object], new: Mapping[str, object]) -> Finding | None:
     """A numeric bound: added or moved inward tightens, removed or moved outward loosens."""
     if keyword not in old and keyword not in new:
         return None
@@ -149,7 +153,7 @@ def compare_bound(keyword: str, old: Mapping[str, Any], new: Mapping[str, Any]) 
     return Finding(code, keyword, before, after, f"{keyword} {'loosened' if looser else 'tightened'}")
 
 
-def _step(before: Any, after: Any) -> str | None:
+def _step(before: object, after: object) -> str | None:
     a, b = _number(before), _number(after)
     if a is None or b is None or a <= 0 or b <= 0:
         return CHANGED
@@ -160,7 +164,7 @@ def _step(before: Any, after: Any) -> str | None:
     return TIGHTENED if (b / a).denominator == 1 else CHANGED
 
 
-def compare_multiple_of(old: Mapping[str, Any], new: Mapping[str, Any]) -> Finding | None:
+def compare_multiple_of(old: Mapping[str, object], new: Mapping[str, object]) -> Finding | None:
     """`multipleOf`: a divisor of the old step loosens, a multiple of it tightens, anything else is unknown."""
     before, after = _get(old, "multipleOf"), _get(new, "multipleOf")
     if before is ABSENT and after is ABSENT:
@@ -175,7 +179,7 @@ def compare_multiple_of(old: Mapping[str, Any], new: Mapping[str, Any]) -> Findi
     return Finding(step, "multipleOf", before, after, f"multipleOf {verbs.get(step, 'changed to an unrelated step')}")
 
 
-def compare_present(keyword: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> Finding | None:
+def compare_present(keyword: str, old: Mapping[str, object], new: Mapping[str, object]) -> Finding | None:
     """`pattern`, `format` and `uniqueItems`: adding tightens, removing loosens, changing is unknown."""
     if keyword not in old and keyword not in new:
         return None
@@ -194,7 +198,7 @@ def compare_present(keyword: str, old: Mapping[str, Any], new: Mapping[str, Any]
     return Finding(CHANGED, keyword, before, after, f"{keyword} changed")
 
 
-def compare_leaves(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Finding]:
+def compare_leaves(old: Mapping[str, object], new: Mapping[str, object]) -> list[Finding]:
     """Every bound, `multipleOf`, `pattern`, `format` and `uniqueItems` verdict for one schema pair."""
     found = [compare_bound(k, old, new) for k in (*UPPER_BOUNDS, *LOWER_BOUNDS)]
     found.append(compare_multiple_of(old, new))
@@ -208,7 +212,7 @@ LEAF_KEYWORDS = frozenset(
 """Keywords `compare_type`, `compare_enum` and `compare_leaves` handle."""
 
 
-def _json_type(value: Any) -> str:
+def _json_type(value: object) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -219,7 +223,9 @@ def _json_type(value: Any) -> str:
     return names.get(type(value), "object")
 
 
-def enumerated(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[Mapping[str, Any], Mapping[str, Any]]:
+def enumerated(
+    old: Mapping[str, object], new: Mapping[str, object]
+) -> tuple[Mapping[str, object], Mapping[str, object]]:
     """When both versions list their values (`enum`/`const`), each as the values its `type` lets through.
 
     `type: [string, null]` beside `enum: ["a"]` accepts only "a": the type change alone changes nothing,
@@ -231,7 +237,7 @@ def enumerated(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[Mapping[
     if before is None or after is None:
         return old, new
 
-    def kept(schema: Mapping[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+    def kept(schema: Mapping[str, object], values: dict[str, object]) -> dict[str, object]:
         types = _types(schema)
         rest = {k: v for k, v in schema.items() if k not in ("type", "enum", "const")}
         through = [v for _, v in sorted(values.items()) if _covers(types, _json_type(v))]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 from toolgen.compat import keywords as kw
 from toolgen.compat.model import ABSENT, Assume, Bump, Direction
@@ -26,24 +25,29 @@ STRICT_HINT = (
 )
 
 
-def is_map(additional: Any) -> bool:
+def is_map(additional: object) -> bool:
     """True for an `additionalProperties` that is a value schema constraining something (a map)."""
     return isinstance(additional, Mapping) and any(not kw.is_annotation(k) for k in additional)
 
 
-def _names(value: Any) -> set[str]:
+def _names(value: object) -> set[str]:
     """The names in a `required` list (anything else, such as draft-3 `required: true`, names none)."""
     if isinstance(value, list | tuple):
         return {v for v in value if isinstance(v, str)}
     return set()
 
 
+def _properties(schema: Mapping[str, object]) -> Mapping[str, object]:
+    """The `properties` of an object schema (none when absent or not an object)."""
+    found = schema.get("properties")
+    return found if isinstance(found, Mapping) else {}
+
+
 def compare_objects(
-    walk: SchemaDiff, old: Mapping[str, Any], new: Mapping[str, Any], at: tuple[str, str], depth: int
+    walk: SchemaDiff, old: Mapping[str, object], new: Mapping[str, object], at: tuple[str, str], depth: int
 ) -> None:
     """Every property declared on either side, the `required` lists, and `additionalProperties`."""
-    old_props: Mapping[str, Any] = old.get("properties") or {}
-    new_props: Mapping[str, Any] = new.get("properties") or {}
+    old_props, new_props = _properties(old), _properties(new)
     old_req, new_req = _names(old.get("required")), _names(new.get("required"))
     for name in sorted(set(old_props) | set(new_props)):
         token = f"/properties/{escape(name)}"
@@ -66,7 +70,7 @@ def compare_objects(
 def _added(
     walk: SchemaDiff,
     name: str,
-    sides: tuple[Mapping[str, Any], Mapping[str, Any]],
+    sides: tuple[Mapping[str, object], Mapping[str, object]],
     *,
     required: tuple[bool, bool],
     where: tuple[str, str],
@@ -74,7 +78,7 @@ def _added(
 ) -> None:
     """A property only the head declares: TG420/TG421, then its values against what the base allowed there."""
     old, new = sides
-    schema = new["properties"][name]
+    schema = _properties(new)[name]
     code = "TG421" if required[1] and not required[0] else "TG420"
     kind = "required" if code == "TG421" else "optional"
     walk.add(code, where, ABSENT, thaw(schema), f"{kind} property {walk.quote(walk.label(where[1], 1))} added")
@@ -96,7 +100,7 @@ def _requiredness(walk: SchemaDiff, name: str, before: bool, after: bool, at: tu
 
 
 def _additional(
-    walk: SchemaDiff, old: Mapping[str, Any], new: Mapping[str, Any], at: tuple[str, str], depth: int
+    walk: SchemaDiff, old: Mapping[str, object], new: Mapping[str, object], at: tuple[str, str], depth: int
 ) -> None:
     if "additionalProperties" not in old and "additionalProperties" not in new:
         return

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 from urllib.parse import unquote
 
 from toolgen.compat import keywords as kw
@@ -14,7 +13,7 @@ STRUCTURE = frozenset({"$defs", "definitions", "$ref", "$anchor", "$dynamicAncho
 """Keywords that arrange a schema without constraining values: never a change by themselves."""
 
 
-def lookup(root: Any, fragment: str) -> tuple[Any, str] | None:
+def lookup(root: object, fragment: str) -> tuple[object, str] | None:
     """The node a `$ref` fragment names (a JSON pointer or a plain-name `$anchor`) and its pointer."""
     if fragment and not fragment.startswith("/"):
         return _anchor(root, unquote(fragment), "")
@@ -31,11 +30,11 @@ def lookup(root: Any, fragment: str) -> tuple[Any, str] | None:
     return node, pointer
 
 
-def _anchor(node: Any, name: str, pointer: str) -> tuple[Any, str] | None:
+def _anchor(node: object, name: str, pointer: str) -> tuple[object, str] | None:
     if isinstance(node, Mapping):
         if name in (node.get("$anchor"), node.get("$dynamicAnchor")):
             return node, pointer
-        children: Any = sorted(node.items())
+        children: Sequence[tuple[str, object]] = sorted(node.items())
     elif isinstance(node, Sequence) and not isinstance(node, str):
         children = [(str(i), v) for i, v in enumerate(node)]
     else:
@@ -47,7 +46,7 @@ def _anchor(node: Any, name: str, pointer: str) -> tuple[Any, str] | None:
     return None
 
 
-def merge(target: Any, siblings: dict[str, Any]) -> Any:
+def merge(target: object, siblings: dict[str, object]) -> object:
     """A `$ref` with sibling keywords: both apply (2020-12); merged when that keeps the meaning
     (`canonical.conflicts`), else an `allOf`."""
     if not siblings or target is False:

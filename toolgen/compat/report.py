@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from toolgen.compat.model import ABSENT, Bump, Change, Report, Status, ToolDiff
 from toolgen.compat.table import DECISIONS
@@ -26,7 +25,7 @@ def listed(report: Report) -> tuple[ToolDiff, ...]:
     return tuple(t for t in report.tools if t.changes or t.status is not Status.OK or t.old_version != t.new_version)
 
 
-def _value(value: Any, limit: int = _SHORT) -> str:
+def _value(value: object, limit: int = _SHORT) -> str:
     if value is ABSENT:
         return "(absent)"
     text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(", ", ": "))
@@ -101,8 +100,8 @@ def render_text(report: Report) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _change_json(change: Change) -> dict[str, Any]:
-    out: dict[str, Any] = {
+def _change_json(change: Change) -> dict[str, object]:
+    out: dict[str, object] = {
         "rule": change.rule,
         "name": DECISIONS[change.rule].name,
         "direction": change.direction.value,

@@ -11,10 +11,9 @@ same rules and assumption (`SchemaDiff.probe`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from toolgen.compat import keywords as kw
-from toolgen.compat.model import Bump, Direction
+from toolgen.compat.model import Bump, Change, Direction
 from toolgen.compat.model import SchemaWalk as SchemaDiff
 from toolgen.frozen import thaw
 
@@ -22,7 +21,7 @@ _SAME = frozenset({"TG439", "TG440"})
 """Findings that leave the set of accepted values as it was."""
 
 
-def _branches(schema: Mapping[str, Any], key: str) -> Sequence[Any] | None:
+def _branches(schema: Mapping[str, object], key: str) -> Sequence[object] | None:
     """The branches when `schema` is nothing but that combinator (annotations aside) with two or more."""
     raw = schema.get(key)
     if not isinstance(raw, Sequence) or isinstance(raw, str) or len(raw) < 2:
@@ -32,16 +31,16 @@ def _branches(schema: Mapping[str, Any], key: str) -> Sequence[Any] | None:
     return raw
 
 
-def _annotations(schema: Mapping[str, Any]) -> dict[str, Any]:
+def _annotations(schema: Mapping[str, object]) -> dict[str, object]:
     return {k: v for k, v in schema.items() if kw.is_annotation(k)}
 
 
-def _bare(schema: Mapping[str, Any]) -> dict[str, Any]:
+def _bare(schema: Mapping[str, object]) -> dict[str, object]:
     return {k: v for k, v in schema.items() if not kw.is_annotation(k)}
 
 
 def compare_wrap(
-    walk: SchemaDiff, old: Mapping[str, Any], new: Mapping[str, Any], at: tuple[str, str], depth: int
+    walk: SchemaDiff, old: Mapping[str, object], new: Mapping[str, object], at: tuple[str, str], depth: int
 ) -> bool:
     """Classify a wrap or an unwrap at `at`; False (nothing recorded) when this is not one."""
     for key in ("anyOf", "oneOf"):
@@ -58,7 +57,7 @@ def compare_wrap(
 def _wrap(
     walk: SchemaDiff,
     key: str,
-    parts: tuple[Mapping[str, Any], Sequence[Any]],
+    parts: tuple[Mapping[str, object], Sequence[object]],
     at: tuple[str, str],
     *,
     depth: int,
@@ -73,7 +72,7 @@ def _wrap(
     def pair(index: int) -> tuple[str, str]:
         return (at[0], f"{here}/{index}") if wrap else (f"{here}/{index}", at[1])
 
-    def ordered(branch: Any) -> tuple[Any, Any]:
+    def ordered(branch: object) -> tuple[object, object]:
         return (inner, branch) if wrap else (branch, inner)
 
     same = [i for i, b in enumerate(branches) if _equal(walk, *ordered(b), pair(i), depth)]
@@ -97,15 +96,15 @@ def _wrap(
     return True
 
 
-def _bump(changes: list[Any]) -> Bump:
+def _bump(changes: list[Change]) -> Bump:
     return max((c.bump for c in changes), default=Bump.NONE)
 
 
-def _equal(walk: SchemaDiff, old: Any, new: Any, at: tuple[str, str], depth: int) -> bool:
+def _equal(walk: SchemaDiff, old: object, new: object, at: tuple[str, str], depth: int) -> bool:
     return all(c.rule in _SAME for c in walk.probe(Direction.INPUT, old, new, at, depth))
 
 
-def _types(schema: Any) -> frozenset[str] | None:
+def _types(schema: object) -> frozenset[str] | None:
     if not isinstance(schema, Mapping):
         return None
     raw = schema.get("type")
@@ -115,7 +114,7 @@ def _types(schema: Any) -> frozenset[str] | None:
     return frozenset("number" if t == "integer" else str(t) for t in names)
 
 
-def _disjoint(walk: SchemaDiff, inner: Mapping[str, Any], branch: Any, side: int) -> bool:
+def _disjoint(walk: SchemaDiff, inner: Mapping[str, object], branch: object, side: int) -> bool:
     """True when no value can match both: both have a type, and the types do not overlap."""
     one, other = _types(inner), _types(walk.content(branch, side))
     return one is not None and other is not None and not one & other

@@ -70,13 +70,13 @@ class SourceRecord:
 class Parts:
     """The parts of a declaration a contract is made from."""
 
-    input_schema: Any = None
+    input_schema: object = None
     input_pointer: str = ""
-    output_schema: Any = None
+    output_schema: object = None
     output_pointer: str = ""
-    title: Any = None
+    title: object = None
     idempotent: bool | None = None
-    examples: Any = None
+    examples: object = None
     repairs: tuple[Repair, ...] = ()
     hints: tuple[tuple[str, bool], ...] = ()
     problem: str = ""
@@ -88,10 +88,10 @@ class Shape:
 
     name: str
     schema_keys: tuple[str, ...]
-    parts: Callable[[dict[str, Any]], Parts]
+    parts: Callable[[dict[str, object]], Parts]
     builtin_types: tuple[str, ...] = ("function",)
 
-    def mismatch(self, data: Any) -> str:
+    def mismatch(self, data: object) -> str:
         """Why this record cannot be read in this shape, or an empty string."""
         if not isinstance(data, dict):
             return f"the declaration is {type(data).__name__}, not an object"
@@ -107,7 +107,7 @@ class Shape:
         return ""
 
 
-def lost_schema(data: dict[str, Any], read: str) -> str:
+def lost_schema(data: dict[str, object], read: str) -> str:
     """Why the input schema of a declaration is lost: a key (other than `read`, the one its shape read)
     holding an object schema while the shape found none; else an empty string."""
     for key in INPUT_SPELLINGS:
@@ -117,7 +117,7 @@ def lost_schema(data: dict[str, Any], read: str) -> str:
     return ""
 
 
-def _one_of(data: dict[str, Any], *keys: str) -> tuple[str, Any, str]:
+def _one_of(data: dict[str, object], *keys: str) -> tuple[str, object, str]:
     """The first of `keys` with a non-null value (key, value), and a problem when several have one."""
     given = [k for k in keys if data.get(k) is not None]
     problem = f"both `{given[0]}` and `{given[1]}` are set; a declaration has one of them" if len(given) > 1 else ""
@@ -125,7 +125,7 @@ def _one_of(data: dict[str, Any], *keys: str) -> tuple[str, Any, str]:
     return key, data.get(key), problem
 
 
-def _openai(data: dict[str, Any]) -> Parts:
+def _openai(data: dict[str, object]) -> Parts:
     if data.get("parameters") is None and isinstance(data.get("arguments"), dict):
         moved = Repair("/arguments", "the input schema is under `arguments`; read it as `parameters`")
         return Parts(input_schema=data["arguments"], input_pointer="/arguments", repairs=(moved,))
@@ -133,13 +133,13 @@ def _openai(data: dict[str, Any]) -> Parts:
     return Parts(input_schema=schema, input_pointer=f"/{key}", problem=problem)
 
 
-def _anthropic(data: dict[str, Any]) -> Parts:
+def _anthropic(data: dict[str, object]) -> Parts:
     return Parts(
         input_schema=data.get("input_schema"), input_pointer="/input_schema", examples=data.get("input_examples")
     )
 
 
-def _gemini(data: dict[str, Any]) -> Parts:
+def _gemini(data: dict[str, object]) -> Parts:
     key_in, schema_in, problem_in = _one_of(data, "parametersJsonSchema", "parameters_json_schema", "parameters")
     key_out, schema_out, problem_out = _one_of(data, "responseJsonSchema", "response_json_schema", "response")
     return Parts(
@@ -151,15 +151,15 @@ def _gemini(data: dict[str, Any]) -> Parts:
     )
 
 
-def _docker_arguments(arguments: Any) -> Any:
+def _docker_arguments(arguments: object) -> object:
     if not isinstance(arguments, list):
         return arguments
-    properties: dict[str, Any] = {}
+    properties: dict[str, object] = {}
     required: list[str] = []
     for argument in arguments:
         if not isinstance(argument, dict) or not isinstance(argument.get("name"), str):
             continue
-        prop: dict[str, Any] = {}
+        prop: dict[str, object] = {}
         for key, target in (
             ("type", "type"),
             ("desc", "description"),
@@ -174,10 +174,11 @@ def _docker_arguments(arguments: Any) -> Any:
     return {"type": "object", "properties": properties, "required": required}
 
 
-def _mcp(data: dict[str, Any]) -> Parts:
-    annotations: dict[str, Any] = data["annotations"] if isinstance(data.get("annotations"), dict) else {}
+def _mcp(data: dict[str, object]) -> Parts:
+    given = data.get("annotations")
+    annotations: dict[str, object] = given if isinstance(given, dict) else {}
     idempotent = annotations.get("idempotentHint")
-    hints = tuple((k, annotations[k]) for k in MCP_HINTS if isinstance(annotations.get(k), bool))
+    hints = tuple((k, v) for k in MCP_HINTS if isinstance(v := annotations.get(k), bool))
     if data.get("inputSchema") is not None or data.get("arguments") is None:
         schema, pointer = data.get("inputSchema"), "/inputSchema"
     else:
@@ -202,7 +203,7 @@ SHAPES: dict[str, Shape] = {
 """Every `--from` choice."""
 
 
-def _unwrap(value: Any, line: int | None, pointer: str, depth: int = 0) -> Iterator[SourceRecord]:
+def _unwrap(value: object, line: int | None, pointer: str, depth: int = 0) -> Iterator[SourceRecord]:
     if depth > 4:
         yield SourceRecord(value, line, pointer)
     elif isinstance(value, list):
@@ -223,11 +224,11 @@ def _unwrap(value: Any, line: int | None, pointer: str, depth: int = 0) -> Itera
         yield SourceRecord(value, line, pointer)
 
 
-def _reject_constant(name: str) -> Any:
+def _reject_constant(name: str) -> object:
     raise ValueError(f"{name} is not valid JSON")
 
 
-def _loads(text: str) -> Any:
+def _loads(text: str) -> object:
     return json.loads(text, parse_constant=_reject_constant)
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TypeGuard
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _ESCAPES = {"\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
@@ -64,11 +64,11 @@ def key(name: str) -> str:
     return name if _BARE_KEY.fullmatch(name) else string(name)
 
 
-def _is_table_list(value: Any) -> bool:
+def _is_table_list(value: object) -> TypeGuard[Sequence[Mapping[str, object]]]:
     return isinstance(value, list | tuple) and bool(value) and all(isinstance(v, Mapping) for v in value)
 
 
-def inline(value: Any, where: str = "") -> str:
+def inline(value: object, where: str = "") -> str:
     """Any value as an inline TOML value (one line)."""
     if value is None:
         raise TomlEmitError(f"TOML has no null (at {where or '/'})")
@@ -96,7 +96,7 @@ def _header(path: Sequence[str]) -> str:
     return ".".join(key(p) for p in path)
 
 
-def _table(path: list[str], table: Mapping[str, Any], out: list[str], *, array_item: bool = False) -> None:
+def _table(path: list[str], table: Mapping[str, object], out: list[str], *, array_item: bool = False) -> None:
     plain = [(k, v) for k, v in table.items() if not (isinstance(v, Mapping) and v) and not _is_table_list(v)]
     subtables = [(k, v) for k, v in table.items() if isinstance(v, Mapping) and v]
     table_lists = [(k, v) for k, v in table.items() if _is_table_list(v)]
@@ -120,7 +120,7 @@ def _blank(out: list[str]) -> None:
         out.append("")
 
 
-def dumps(document: Mapping[str, Any]) -> str:
+def dumps(document: Mapping[str, object]) -> str:
     """The document as TOML text ending in a newline; raises `TomlEmitError` when TOML cannot hold it."""
     out: list[str] = []
     _table([], document, out)

@@ -10,7 +10,6 @@ import json
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from toolgen.validate.lint import CHANGED_TAG
 
@@ -21,7 +20,7 @@ SOURCE_KEYS = ("title", "description", "idempotent", "input_schema", "output_sch
 """The keys of an imported contract that come from the source declaration (what `--update` rewrites)."""
 
 
-def read_contract(path: Path) -> dict[str, Any] | None:
+def read_contract(path: Path) -> dict[str, object] | None:
     """An existing contract's data, or None when it cannot be read."""
     try:
         text = path.read_text(encoding="utf-8")
@@ -31,7 +30,7 @@ def read_contract(path: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def updated(existing: Mapping[str, Any], document: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def updated(existing: Mapping[str, object], document: Mapping[str, object]) -> tuple[dict[str, object], list[str]]:
     """The existing contract with the source keys of `document`, and the names of those that changed."""
     merged = dict(existing)
     changed: list[str] = []
@@ -45,8 +44,9 @@ def updated(existing: Mapping[str, Any], document: Mapping[str, Any]) -> tuple[d
             merged[key] = document[key]
         else:
             merged.pop(key, None)
-    tags = document.get("tags") or []
-    if CHANGED_TAG in tags and {"input_schema", "output_schema"} & set(changed):
-        old: list[Any] = merged["tags"] if isinstance(merged.get("tags"), list) else []
+    tags = document.get("tags")
+    if isinstance(tags, list | tuple) and CHANGED_TAG in tags and {"input_schema", "output_schema"} & set(changed):
+        kept = merged.get("tags")
+        old: list[object] = kept if isinstance(kept, list) else []
         merged["tags"] = old if CHANGED_TAG in old else [*old, CHANGED_TAG]
     return merged, changed

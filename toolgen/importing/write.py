@@ -19,7 +19,6 @@ import json
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from toolgen.config import Settings
 from toolgen.formatschema import SCHEMA_FILE
@@ -30,7 +29,7 @@ from toolgen.importing.update import SOURCE_KEYS, read_contract, updated
 Written = tuple[Planned, Path, str]
 
 
-def render_document(document: Mapping[str, Any], fmt: str, schema_path: str | None = None) -> tuple[str, str]:
+def render_document(document: Mapping[str, object], fmt: str, schema_path: str | None = None) -> tuple[str, str]:
     """The contract text and its format; TOML falls back to JSON when TOML cannot hold a value."""
     body = {k: v for k, v in document.items() if k != "$schema"}
     if fmt == "toml":

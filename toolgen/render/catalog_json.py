@@ -9,7 +9,6 @@ schema (`contract.schema.json`) is copied beside it: contracts point their `$sch
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from toolgen import __version__
 from toolgen.catalog import Catalog
@@ -30,7 +29,7 @@ def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_
     return RenderResult(artifacts=(catalog_file, Artifact(SCHEMA_FILE, schema_text())))
 
 
-def _tools(catalog: Catalog, context: RenderContext) -> Iterable[Any]:
+def _tools(catalog: Catalog, context: RenderContext) -> Iterable[object]:
     """Each tool's entry. Without a cache they are made one at a time as the text is written
     (`jsontext`), never all at once as data; with one, each entry's encoded text is remembered on the
     contract (its file and digest), so a one-contract change encodes one entry."""

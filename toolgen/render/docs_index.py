@@ -96,7 +96,7 @@ def index_rows(contract: Contract, links: md.Links) -> Rows:
 
 def index_view(
     catalog: Catalog, links: Mapping[str, md.Links] | None = None, rows: Mapping[str, Rows] | None = None
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Everything `docs/README.md.jinja` prints: groups by tag, permissions, conventions, standard errors.
 
     `rows` is each tool's `index_rows`, and `links` each tool's `links_for`: computed here when

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 OPEN_LEVELS = 2
 """Containers this deep (the document, its members, theirs) are framed here; deeper ones by `json`."""
@@ -27,28 +26,28 @@ class Raw:
     text: str
 
 
-def encode(value: Any) -> Raw:
+def encode(value: object) -> Raw:
     """`value` encoded once, to be placed with `Raw`."""
     return Raw(json.dumps(value, indent=2, ensure_ascii=False))
 
 
-def dumps(document: Any) -> str:
+def dumps(document: object) -> str:
     """The text of `json.dumps(document, indent=2, ensure_ascii=False)` (iterators stand for lists)."""
     return "".join(_pieces(document, 0))
 
 
-def pieces(document: Any) -> Iterator[str]:
+def pieces(document: object) -> Iterator[str]:
     """`dumps(document)` a piece at a time."""
     return _pieces(document, 0)
 
 
-def _plain(value: Any, level: int) -> str:
+def _plain(value: object, level: int) -> str:
     text = json.dumps(value, indent=2, ensure_ascii=False)
     # JSON strings never hold a raw newline, so every newline here starts an indented line
     return text.replace("\n", "\n" + "  " * level) if level else text
 
 
-def _pieces(value: Any, level: int) -> Iterator[str]:
+def _pieces(value: object, level: int) -> Iterator[str]:
     if isinstance(value, Raw):
         yield value.text.replace("\n", "\n" + "  " * level) if level else value.text
         return
@@ -62,7 +61,7 @@ def _pieces(value: Any, level: int) -> Iterator[str]:
         yield from _framed((_pieces(item, level + 1) for item in value), "[", "]", level)
 
 
-def _holds_raw(value: Any) -> bool:
+def _holds_raw(value: object) -> bool:
     """Whether an already encoded value sits anywhere inside `value` (then it is framed here)."""
     stack = [value]
     while stack:
@@ -76,14 +75,14 @@ def _holds_raw(value: Any) -> bool:
     return False
 
 
-def _members(value: Mapping[Any, Any], level: int) -> Iterator[Iterator[str]]:
+def _members(value: Mapping[object, object], level: int) -> Iterator[Iterator[str]]:
     for key, member in value.items():
         if not isinstance(key, str):
             raise TypeError(f"JSON object keys must be text here, not {type(key).__name__}")
         yield _member(key, member, level)
 
 
-def _member(key: str, member: Any, level: int) -> Iterator[str]:
+def _member(key: str, member: object, level: int) -> Iterator[str]:
     yield json.dumps(key, ensure_ascii=False) + ": "
     yield from _pieces(member, level)
 

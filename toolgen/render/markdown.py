@@ -13,7 +13,6 @@ import bisect
 import json
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from toolgen.frozen import thaw
 
@@ -307,12 +306,12 @@ def fence(text: str) -> str:
     return "`" * max(3, longest + 1)
 
 
-def json_text(value: Any) -> str:
+def json_text(value: object) -> str:
     """Pretty JSON of a (possibly frozen) value, for code blocks."""
     return json.dumps(thaw(value), indent=2, ensure_ascii=False)
 
 
-def json_inline(value: Any) -> str:
+def json_inline(value: object) -> str:
     """Compact JSON of a (possibly frozen) value, for code spans."""
     return json.dumps(thaw(value), ensure_ascii=False, separators=(", ", ": "))
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator, Mapping
-from typing import Any
 
 from toolgen.catalog import normalize_text
 from toolgen.positions import join
@@ -41,7 +40,7 @@ _SECRET = re.compile(
 )
 
 
-def review(data: Mapping[str, Any], report: Reporter) -> None:
+def review(data: Mapping[str, object], report: Reporter) -> None:
     """Run every TG2xx check on one contract document."""
     raw_name = data.get("name")
     name = raw_name if isinstance(raw_name, str) else ""
@@ -50,11 +49,8 @@ def review(data: Mapping[str, Any], report: Reporter) -> None:
         schema = data.get(key)
         if isinstance(schema, Mapping):
             _schema_checks(schema, f"/{key}", report)
-    permissions = (
-        {p for p in data.get("permissions", []) if isinstance(p, str)}
-        if isinstance(data.get("permissions"), list)
-        else set()
-    )
+    listed = data.get("permissions")
+    permissions = {p for p in listed if isinstance(p, str)} if isinstance(listed, list) else set()
     _input_root(data.get("input_schema"), permissions, report)
     _errors(data.get("errors"), permissions, report)
     if VERSION_SUFFIX.search(name):
@@ -64,7 +60,7 @@ def review(data: Mapping[str, Any], report: Reporter) -> None:
     _tags(data.get("tags"), report)
 
 
-def _tags(tags: Any, report: Reporter) -> None:
+def _tags(tags: object, report: Reporter) -> None:
     """TG212 and TG450: what `toolgen import` could not decide for a human."""
     if not isinstance(tags, list):
         return
@@ -83,7 +79,7 @@ def _tags(tags: Any, report: Reporter) -> None:
         )
 
 
-def _description(data: Mapping[str, Any], name: str, report: Reporter) -> None:
+def _description(data: Mapping[str, object], name: str, report: Reporter) -> None:
     description = data.get("description")
     if not isinstance(description, str) or not description.strip():
         return
@@ -112,7 +108,7 @@ def _width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
-def _schema_checks(schema: Mapping[str, Any], pointer: str, report: Reporter) -> None:
+def _schema_checks(schema: Mapping[str, object], pointer: str, report: Reporter) -> None:
     """TG203 (property without description) and TG209 (required and default)."""
     for here, node in subschemas(schema, pointer):
         properties = node.get("properties")
@@ -134,7 +130,7 @@ def _schema_checks(schema: Mapping[str, Any], pointer: str, report: Reporter) ->
 
 
 def _undefined_required(
-    node: Mapping[str, Any], properties: Mapping[str, Any], prop: Any, at: str, report: Reporter
+    node: Mapping[str, object], properties: Mapping[str, object], prop: object, at: str, report: Reporter
 ) -> None:
     """TG215: a required name that `properties` does not define (often a typo)."""
     if not isinstance(prop, str) or prop in properties or "patternProperties" in node:
@@ -152,7 +148,7 @@ def _undefined_required(
     )
 
 
-def _input_root(schema: Any, permissions: set[str], report: Reporter) -> None:
+def _input_root(schema: object, permissions: set[str], report: Reporter) -> None:
     if not isinstance(schema, Mapping):
         return
     extra = schema.get("additionalProperties", True)
@@ -173,7 +169,7 @@ def _input_root(schema: Any, permissions: set[str], report: Reporter) -> None:
         )
 
 
-def _errors(errors: Any, permissions: set[str], report: Reporter) -> None:
+def _errors(errors: object, permissions: set[str], report: Reporter) -> None:
     entries = errors if isinstance(errors, list) else []
     codes = {e["code"] for e in entries if isinstance(e, Mapping) and isinstance(e.get("code"), str)}
     if permissions & {"write", "execute"} and not codes:
@@ -192,9 +188,9 @@ def _errors(errors: Any, permissions: set[str], report: Reporter) -> None:
         )
 
 
-def _texts(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+def _texts(data: Mapping[str, object]) -> Iterator[tuple[str, str]]:
     """Every string in descriptions, titles, schemas and examples, with its pointer (iterative)."""
-    stack: list[tuple[str, Any]] = [
+    stack: list[tuple[str, object]] = [
         (f"/{k}", data[k])
         for k in ("title", "description", "deprecated", "input_schema", "output_schema", "errors", "examples")
         if k in data

@@ -18,7 +18,6 @@ import datetime
 import difflib
 import re
 from collections.abc import Mapping
-from typing import Any
 
 import jsonschema
 
@@ -51,7 +50,7 @@ BOUNDS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-def check_node(here: str, node: Mapping[str, Any], report: Reporter) -> None:
+def check_node(here: str, node: Mapping[str, object], report: Reporter) -> None:
     """TG216-TG220 on one schema object at pointer `here`."""
     if "x-sensitive" in node and not isinstance(node["x-sensitive"], bool):
         report(
@@ -89,11 +88,11 @@ def looks_like_annotation(key: str) -> bool:
     return any(difflib.get_close_matches(form, ANNOTATIONS, n=1, cutoff=0.8) for form in (plain, "x-" + plain))
 
 
-def _number(value: Any) -> float | None:
+def _number(value: object) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
-def _bounds(here: str, node: Mapping[str, Any], report: Reporter) -> None:
+def _bounds(here: str, node: Mapping[str, object], report: Reporter) -> None:
     for low_key, high_key, what in BOUNDS:
         low, high = _number(node.get(low_key)), _number(node.get(high_key))
         if low is not None and high is not None and low > high:
@@ -108,7 +107,7 @@ def _bounds(here: str, node: Mapping[str, Any], report: Reporter) -> None:
         report("TG219", join(here, key), "the exclusive and inclusive bounds leave no number that can pass; fix them")
 
 
-def _no_number_between(node: Mapping[str, Any]) -> bool:
+def _no_number_between(node: Mapping[str, object]) -> bool:
     """True when an exclusive bound makes the range empty (the inclusive pair alone is checked above)."""
     if "exclusiveMinimum" not in node and "exclusiveMaximum" not in node:
         return False
@@ -123,7 +122,7 @@ def _no_number_between(node: Mapping[str, Any]) -> bool:
     return low > high or (low == high and (open_low or open_high))
 
 
-def _format(here: str, node: Mapping[str, Any], report: Reporter) -> None:
+def _format(here: str, node: Mapping[str, object], report: Reporter) -> None:
     fmt = node.get("format")
     if isinstance(fmt, str) and fmt not in FORMATS:
         report(

@@ -7,7 +7,6 @@ subschemas by importing these tuples instead of keeping their own copies.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
 
 from toolgen.positions import join
 
@@ -49,7 +48,7 @@ KEYWORDS: frozenset[str] = frozenset(
 """Every keyword of draft 2020-12 (plus a few common older ones); other keys get a typo check."""
 
 
-def children(node: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+def children(node: Mapping[str, object], pointer: str) -> Iterator[tuple[str, Mapping[str, object]]]:
     """The direct subschema objects of `node`, in document order, with their RFC 6901 pointers."""
     for key, value in node.items():
         if key in ONE_KEYWORDS and isinstance(value, Mapping):

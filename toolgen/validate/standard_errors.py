@@ -9,7 +9,6 @@ A tool may narrow the standard codes (`http_fetch` answers a 404 as a result, so
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from toolgen.catalog import REGISTRY_ERRORS, STANDARD_ERRORS
 from toolgen.positions import join
@@ -20,7 +19,7 @@ EXCLUDABLE: tuple[str, ...] = tuple(c for c in STANDARD_ERRORS if c not in REGIS
 """The standard codes a contract may exclude, in `STANDARD_ERRORS` order."""
 
 
-def check_excluded(data: Mapping[str, Any], declared: set[str], report: Reporter) -> set[str]:
+def check_excluded(data: Mapping[str, object], declared: set[str], report: Reporter) -> set[str]:
     """TG106 and TG140 for `excluded_standard_errors`; returns the codes validly excluded."""
     value = data.get(KEY)
     if value is None:

@@ -9,7 +9,6 @@ longer; `Registry(default_timeout_s=...)` covers tools without the key.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from toolgen.validate.report import Reporter, type_name
 
@@ -17,7 +16,7 @@ MAX_TIMEOUT_MS = 86_400_000
 """One day, in milliseconds: the largest `timeout_ms` a contract may declare."""
 
 
-def check_timeout(data: Mapping[str, Any], report: Reporter) -> None:
+def check_timeout(data: Mapping[str, object], report: Reporter) -> None:
     """TG240 when `timeout_ms` is present and is not an integer from 1 to `MAX_TIMEOUT_MS`."""
     if "timeout_ms" not in data:
         return

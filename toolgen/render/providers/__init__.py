@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from toolgen.catalog import Catalog
 from toolgen.config import Settings
@@ -102,7 +101,7 @@ def _assembled(spec: Spec, catalog: Catalog, settings: Settings, runs: Sequence[
     spec.check(catalog, settings, out)
     places = cached.Places(runs)
     for file in spec.files:
-        items: list[Any] = [jsontext.Raw(run.texts[file]) for run in runs if file in run.texts]
+        items: list[object] = [jsontext.Raw(run.texts[file]) for run in runs if file in run.texts]
         out.payloads.append(Payload(file, spec.wrap(settings, file, items), cached.RunEntries(places, spec.name, file)))
     return out
 
@@ -121,7 +120,7 @@ def render_declared(
     return result, _declared(catalog, gathered, _identity(catalog, settings, context.executor))
 
 
-_Gathered = tuple[dict[str, list[str]], list[tuple[str, Mapping[str, Any]]]]
+_Gathered = tuple[dict[str, list[str]], list[tuple[str, Mapping[str, object]]]]
 """Notes per tool, and per file each tool's declaration (its text, or a `Raw` cut from a cached run
 when asked for), as `_outputs` produces them."""
 
@@ -181,7 +180,7 @@ class _Pairs(Mapping[str, tuple[tuple[str, str], ...]]):
     """Per tool, its `(file, text)` declarations in `FILES` order, made from the payloads when
     asked for: with a build cache the docs ask only for the pages they make again."""
 
-    def __init__(self, names: Sequence[str], files: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+    def __init__(self, names: Sequence[str], files: Sequence[tuple[str, Mapping[str, object]]]) -> None:
         self._names = names
         self._known = frozenset(names)
         self._files = sorted(files, key=lambda pair: FILES.index(pair[0]))
@@ -203,7 +202,7 @@ class _Pairs(Mapping[str, tuple[tuple[str, str], ...]]):
         return len(self._names)
 
 
-def _text(entry: Any) -> str:
+def _text(entry: object) -> str:
     """A declaration's text: as it is, from its `Raw`, or encoded from its data."""
     if isinstance(entry, str):
         return entry

@@ -24,7 +24,6 @@ Mapping decisions:
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from jsonschema import Draft202012Validator
 from referencing.exceptions import Unresolvable
@@ -53,10 +52,10 @@ LIMITS = {"strict tools": 20, "optional parameters": 24, "union parameters": 16}
 """Anthropic's per-request limits on strict tools (PROVIDERS.md 2.4)."""
 
 
-def _examples(contract: Contract, schema: Schema, out: ProviderResult) -> list[dict[str, Any]]:
+def _examples(contract: Contract, schema: Schema, out: ProviderResult) -> list[dict[str, object]]:
     """The inputs of the examples that succeed, sensitive values masked as the docs mask them, that
     the declared schema accepts; a note says which were masked and which were left out."""
-    shown: list[tuple[str, dict[str, Any]]] = []
+    shown: list[tuple[str, dict[str, object]]] = []
     masked: list[str] = []
     for number, example in enumerate(contract.examples, 1):
         if example.error is not None:
@@ -71,7 +70,7 @@ def _examples(contract: Contract, schema: Schema, out: ProviderResult) -> list[d
         out.note(contract.name, f"Anthropic: input_examples show example {', '.join(masked)} masked, as these docs do")
     validator = Draft202012Validator(schema)
 
-    def fits(value: dict[str, Any]) -> bool:
+    def fits(value: dict[str, object]) -> bool:
         try:
             return bool(validator.is_valid(value))
         except (re.error, Unresolvable):  # a catalog built in code, without validation: keep the example
@@ -134,7 +133,7 @@ def _strict(contract: Contract, schema: Schema, budget: _Budget, out: ProviderRe
     return schema, False
 
 
-def wrap(settings: Settings, file: str, entries: list[Any]) -> list[Any]:
+def wrap(settings: Settings, file: str, entries: list[object]) -> list[object]:
     """The tools, the last one carrying the configured `cache_control` (a prompt-cache breakpoint)."""
     cache_control = settings.providers.get("anthropic_cache_control")
     if not cache_control or not entries or not isinstance(entries[-1], dict):
@@ -146,19 +145,19 @@ def tool_maker(settings: Settings) -> ToolEntries:
     """The function that makes each tool's entry for one build (strict mode keeps a budget)."""
     budget = _Budget()
 
-    def entries(contract: Contract, out: ProviderResult) -> dict[str, Any]:
+    def entries(contract: Contract, out: ProviderResult) -> dict[str, object]:
         if not included(contract, settings, "anthropic", out):
             return {}
         out.diagnostics.extend(check_name(contract, PROVIDER))
         schema = flat_input_schema(contract, PROVIDER, out)
-        tool: dict[str, Any] = {"name": contract.name, "description": description(contract)}
+        tool: dict[str, object] = {"name": contract.name, "description": description(contract)}
         if settings.anthropic_strict:
             schema, is_strict = _strict(contract, schema, budget, out)
             tool["input_schema"] = schema
             tool["strict"] = is_strict
         else:
             tool["input_schema"] = schema
-        examples = _examples(contract, tool["input_schema"], out)
+        examples = _examples(contract, schema, out)
         if examples:
             tool["input_examples"] = examples
         if contract.providers.get("defer_loading") is True:

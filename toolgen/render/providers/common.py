@@ -22,7 +22,7 @@ class Payload:
     """One output file: its name under `providers/`, the JSON document, and each tool's declaration."""
 
     file: str
-    document: Any
+    document: object
     tools: Mapping[str, Any]
 
 
@@ -39,7 +39,7 @@ class ProviderResult:
         self.notes.setdefault(tool, []).append(text)
 
 
-ToolEntries = Callable[[Contract, ProviderResult], Mapping[str, Any]]
+ToolEntries = Callable[[Contract, ProviderResult], Mapping[str, object]]
 """One tool's entry in each file of a provider; its diagnostics and notes go to the `ProviderResult`."""
 
 
@@ -58,7 +58,7 @@ class Spec:
     name: str
     files: tuple[str, ...]
     tools: Callable[[Settings], ToolEntries]
-    wrap: Callable[[Settings, str, list[Any]], Any]
+    wrap: Callable[[Settings, str, list[object]], object]
     check: Callable[[Catalog, Settings, ProviderResult], None]
     independent: Callable[[Settings], bool]
 
@@ -66,7 +66,7 @@ class Spec:
 def build_with(spec: Spec, catalog: Catalog, settings: Settings) -> ProviderResult:
     """`spec` over `catalog`: the payloads as data, with diagnostics and notes."""
     out = ProviderResult()
-    entries: dict[str, dict[str, Any]] = {file: {} for file in spec.files}
+    entries: dict[str, dict[str, object]] = {file: {} for file in spec.files}
     make = spec.tools(settings)
     for contract in catalog:
         for file, entry in make(contract, out).items():
@@ -78,7 +78,7 @@ def build_with(spec: Spec, catalog: Catalog, settings: Settings) -> ProviderResu
     return out
 
 
-def _public(entry: Any) -> Any:
+def _public(entry: object) -> object:
     """An entry without the marks (`_toolgen_...` keys) a provider's `wrap` reads and removes."""
     if isinstance(entry, dict) and any(k.startswith("_toolgen_") for k in entry):
         return {k: v for k, v in entry.items() if not k.startswith("_toolgen_")}
@@ -89,7 +89,7 @@ def no_catalog_check(catalog: Catalog, settings: Settings, out: ProviderResult) 
     """A provider with no limit over the whole catalog."""
 
 
-def as_is(settings: Settings, file: str, entries: list[Any]) -> Any:
+def as_is(settings: Settings, file: str, entries: list[object]) -> object:
     """A file that is the list of its tools."""
     return entries
 

@@ -32,7 +32,6 @@ unverified, and keywords outside it are reported silently ignored):
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
@@ -88,7 +87,7 @@ SUBSCHEMA = frozenset(
 """Undocumented keywords holding subschemas: stated in the description with a TG309 warning."""
 
 
-def _enum_ok(values: Any) -> bool:
+def _enum_ok(values: object) -> bool:
     return isinstance(values, list) and all(
         (isinstance(v, str) and v) or (isinstance(v, int | float) and not isinstance(v, bool)) for v in values
     )
@@ -198,7 +197,7 @@ def _required_cycles(schema: Schema, base: str, cyclic: frozenset[str]) -> list[
     """Each `$ref` into a cycle reached from a cyclic definition through a required property."""
     found: list[tuple[str, str]] = []
 
-    def visit(node: Any, pointer: str, through: str | None) -> None:
+    def visit(node: object, pointer: str, through: str | None) -> None:
         if not isinstance(node, dict):
             return
         ref = node.get("$ref")
@@ -215,7 +214,7 @@ def _required_cycles(schema: Schema, base: str, cyclic: frozenset[str]) -> list[
     return found
 
 
-def walk_children(node: Schema, pointer: str) -> list[tuple[str, Any]]:
+def walk_children(node: Schema, pointer: str) -> list[tuple[str, object]]:
     """The subschemas of `node` other than its `properties` and `$defs` entries."""
     return [
         (sub_pointer, sub)
@@ -240,10 +239,10 @@ def lower(schema: Schema, base: str, contract: Contract, out: ProviderResult) ->
     return lowered
 
 
-def declaration(contract: Contract, out: ProviderResult) -> dict[str, Any]:
+def declaration(contract: Contract, out: ProviderResult) -> dict[str, object]:
     """The function declaration of one tool."""
     schema = flat_input_schema(contract, PROVIDER, out)
-    decl: dict[str, Any] = {
+    decl: dict[str, object] = {
         "name": contract.name,
         "description": description(contract),
         "parametersJsonSchema": lower(schema, "/input_schema", contract, out),
@@ -254,7 +253,7 @@ def declaration(contract: Contract, out: ProviderResult) -> dict[str, Any]:
     return decl
 
 
-def tool_entries(settings: Settings, contract: Contract, out: ProviderResult) -> dict[str, Any]:
+def tool_entries(settings: Settings, contract: Contract, out: ProviderResult) -> dict[str, object]:
     """One tool's function declaration (none when the tool is left out of Gemini)."""
     if not included(contract, settings, FILE, out):
         return {}

@@ -20,7 +20,6 @@ Mapping decisions:
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 from toolgen.catalog import Contract
 from toolgen.config import Settings
@@ -88,9 +87,9 @@ def _with_headers(contract: Contract, out: ProviderResult) -> Schema:
     return schema
 
 
-def tool(contract: Contract, out: ProviderResult) -> dict[str, Any]:
+def tool(contract: Contract, out: ProviderResult) -> dict[str, object]:
     """The `Tool` object of one contract."""
-    entry: dict[str, Any] = {
+    entry: dict[str, object] = {
         "name": contract.name,
         "title": title(contract),
         "description": description(contract),
@@ -106,7 +105,7 @@ def tool(contract: Contract, out: ProviderResult) -> dict[str, Any]:
     return entry
 
 
-def tool_entries(settings: Settings, contract: Contract, out: ProviderResult) -> dict[str, Any]:
+def tool_entries(settings: Settings, contract: Contract, out: ProviderResult) -> dict[str, object]:
     """One tool's `Tool` object (none when the tool is left out of MCP)."""
     if not included(contract, settings, "mcp", out):
         return {}

@@ -61,7 +61,7 @@ MAX_TOOLS = 128
 MAX_DESCRIPTION = 1024
 
 
-def _kinds(node: Schema) -> list[Any]:
+def _kinds(node: Schema) -> list[object]:
     kind = node.get("type")
     return kind if isinstance(kind, list) else [kind]
 
@@ -130,7 +130,7 @@ def tool_entries(settings: Settings, contract: Contract, out: ProviderResult) ->
     text = _description(contract, out)
     schema, is_strict = parameters(contract, out)
     function = {"name": contract.name, "description": text, "parameters": schema}
-    entries: dict[str, Any] = {}
+    entries: dict[str, object] = {}
     if chat:
         entries["openai_chat.json"] = {"type": "function", "function": {**function, "strict": is_strict}}
     if responses:
@@ -139,9 +139,9 @@ def tool_entries(settings: Settings, contract: Contract, out: ProviderResult) ->
 
 
 def _responses_entry(
-    settings: Settings, contract: Contract, out: ProviderResult, function: dict[str, Any]
-) -> dict[str, Any]:
-    entry: dict[str, Any] = {"type": "function", **function}
+    settings: Settings, contract: Contract, out: ProviderResult, function: dict[str, object]
+) -> dict[str, object]:
+    entry: dict[str, object] = {"type": "function", **function}
     if contract.providers.get("defer_loading") is True:
         entry["defer_loading"] = True
     namespace = contract.providers.get("namespace")
@@ -164,13 +164,13 @@ NAMESPACE_KEY = "_toolgen_namespace"
 """Marks a Responses entry for its namespace until `wrap` groups it (never written)."""
 
 
-def wrap(settings: Settings, file: str, entries: list[Any]) -> Any:
+def wrap(settings: Settings, file: str, entries: list[object]) -> object:
     """The file's tools; on Responses, namespaced tools grouped into one `namespace` tool each."""
     if file != "openai_responses.json" or not any(isinstance(e, dict) and NAMESPACE_KEY in e for e in entries):
         return entries
     described = settings.providers.get("namespaces") or {}
-    out: list[Any] = []
-    groups: dict[str, list[Any]] = {}
+    out: list[object] = []
+    groups: dict[str, list[object]] = {}
     for entry in entries:
         if isinstance(entry, dict) and NAMESPACE_KEY in entry:
             name = entry[NAMESPACE_KEY]

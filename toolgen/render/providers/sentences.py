@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
 
 _TYPES = {
     "string": "a string",
@@ -22,30 +21,30 @@ _TYPES = {
 }
 
 
-def _json(value: Any) -> str:
+def _json(value: object) -> str:
     return "`" + json.dumps(value, ensure_ascii=False, separators=(", ", ": ")) + "`"
 
 
-def _code(value: Any) -> str:
+def _code(value: object) -> str:
     """A string as a code span when it can be one as written, else as JSON."""
     return f"`{value}`" if isinstance(value, str) and "`" not in value and value.strip() == value else _json(value)
 
 
-def _count(n: Any, one: str, many: str) -> str:
+def _count(n: object, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def _names(names: Any) -> str:
+def _names(names: object) -> str:
     return ", ".join(f"`{n}`" for n in names) if isinstance(names, list) else _json(names)
 
 
-def _type(value: Any) -> str:
+def _type(value: object) -> str:
     kinds = value if isinstance(value, list) else [value]
-    return " or ".join(_TYPES.get(k, _json(k)) for k in kinds)
+    return " or ".join(_TYPES.get(k, _json(k)) if isinstance(k, str) else _json(k) for k in kinds)
 
 
-def _alternatives(word: str) -> Callable[[Any], str]:
-    def say(branches: Any) -> str:
+def _alternatives(word: str) -> Callable[[object], str]:
+    def say(branches: object) -> str:
         if not isinstance(branches, list):
             return f"{word}: {_json(branches)}"
         return f"{word}: " + " | ".join(f"({describe(b)})" for b in branches)
@@ -53,8 +52,8 @@ def _alternatives(word: str) -> Callable[[Any], str]:
     return say
 
 
-def _map(lead: str) -> Callable[[Any], str]:
-    def say(entries: Any) -> str:
+def _map(lead: str) -> Callable[[object], str]:
+    def say(entries: object) -> str:
         if not isinstance(entries, dict):
             return f"{lead}: {_json(entries)}"
         return "; ".join(f"{lead} `{name}`: {describe(sub)}" for name, sub in entries.items())
@@ -62,13 +61,13 @@ def _map(lead: str) -> Callable[[Any], str]:
     return say
 
 
-def _dependent(value: Any) -> str:
+def _dependent(value: object) -> str:
     if not isinstance(value, dict):
         return f"dependentRequired: {_json(value)}"
     return "; ".join(f"if `{name}` is given, so must {_names(needs)} be" for name, needs in value.items())
 
 
-_CLAUSES: dict[str, Callable[[Any], str]] = {
+_CLAUSES: dict[str, Callable[[object], str]] = {
     "type": _type,
     "const": lambda v: f"exactly {_json(v)}",
     "enum": lambda v: "one of " + (", ".join(_json(x) for x in v) if isinstance(v, list) else _json(v)),
@@ -120,13 +119,13 @@ _CLAUSES: dict[str, Callable[[Any], str]] = {
 _QUIET = frozenset({"description", "title", "$comment", "examples", "$schema", "$id", "$anchor", "$defs"})
 
 
-def clause(key: str, value: Any) -> str:
+def clause(key: str, value: object) -> str:
     """One keyword in words, lower case (`at most 3 characters`), or `key: <JSON>` when it has none."""
     say = _CLAUSES.get(key)
     return say(value) if say is not None else f"{key}: {_json(value)}"
 
 
-def describe(schema: Any) -> str:
+def describe(schema: object) -> str:
     """A subschema in words: its keywords' clauses joined with commas (`anything` when it has none)."""
     if schema is True:
         return "anything"
@@ -141,7 +140,7 @@ def describe(schema: Any) -> str:
     return ", ".join(said) if said else "anything"
 
 
-def sentence(key: str, value: Any) -> str:
+def sentence(key: str, value: object) -> str:
     """One keyword as a sentence of a description: `Property names: at most 3 characters.`"""
     text = "Default: " + _json(value) if key == "default" else clause(key, value)
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")

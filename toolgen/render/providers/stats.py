@@ -19,7 +19,6 @@ import re
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from toolgen.render.providers import FILES, Projection
 
@@ -55,7 +54,7 @@ def counter() -> tuple[Callable[[str], int], str]:
     return (exact, EXACT) if exact is not None else (estimate_tokens, ESTIMATOR)
 
 
-def compact(value: Any) -> str:
+def compact(value: object) -> str:
     """The compact JSON text of a value, as an SDK would send it."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
@@ -78,7 +77,7 @@ class Size:
     tokens: int
 
     @classmethod
-    def of(cls, value: Any, count: Callable[[str], int] = estimate_tokens) -> Size:
+    def of(cls, value: object, count: Callable[[str], int] = estimate_tokens) -> Size:
         """Measure a JSON value, counting tokens with `count`."""
         text = compact(value)
         return cls(len(text.encode("utf-8")), count(text))
@@ -93,7 +92,7 @@ class Stats:
     tokenizer: str = ESTIMATOR
     """How tokens were counted (`EXACT` or `ESTIMATOR`)."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The `--format json` document."""
         return {
             "estimator": self.tokenizer,
@@ -105,7 +104,7 @@ class Stats:
         }
 
 
-def _sizes(sizes: dict[str, Size]) -> dict[str, Any]:
+def _sizes(sizes: dict[str, Size]) -> dict[str, object]:
     return {p.removesuffix(".json"): {"bytes": s.bytes, "tokens": s.tokens} for p, s in sizes.items()}
 
 
