@@ -130,7 +130,7 @@ def build_rows(count: int, large: int | None, runs: dict[str, Run], anchors: dic
     rows = report.rows
     cold, nochange = runs["cold"].seconds, runs["nochange"].seconds
     if anchors:
-        rows.extend(anchor_rows(count, cold, anchors))
+        rows.extend(anchor_rows(count, cold, anchors, runs["cold"].peak_mb))
     else:
         rows.append(Row(f"toolgen cold build, {count} contracts", _s(cold)))
     limit = min(0.5, cold / 15)
@@ -145,11 +145,21 @@ def build_rows(count: int, large: int | None, runs: dict[str, Run], anchors: dic
         big = runs["cold_large"]
         rows.append(ratio_row(f"toolgen cold build, {large} contracts", big.seconds, 11 * cold, "<= 11 x cold"))
         rows.append(ratio_row(f"peak memory, cold build of {large}", big.peak_mb, 400, "<= 400 MB", "MB"))
+        rows.append(memory_growth_row(count, large, runs["cold"].peak_mb, big.peak_mb))
     peak = max(r.peak_mb for r in runs.values())
     rows.append(ratio_row("peak memory, any toolgen run above", peak, 400, "<= 400 MB", "MB"))
 
 
-def anchor_rows(count: int, cold: float, anchors: dict[str, float]) -> list[Row]:
+def memory_growth_row(count: int, large: int, base_mb: float, large_mb: float) -> Row:
+    """Peak memory of the large cold build against the base one (the same run), with the growth per
+    contract and where it leads at 10,000 contracts (the 400 MB target)."""
+    per = (large_mb - base_mb) / max(large - count, 1)
+    at_10k = large_mb + per * (10000 - large)
+    figure = f"peak memory growth, {count} -> {large} contracts ({per * 1000:.1f} MB per 1,000)"
+    return Row(figure, f"{large_mb / base_mb:.2f} x", f"<= 400 MB at 10,000 ({at_10k:.0f} MB)", "", at_10k <= 400)
+
+
+def anchor_rows(count: int, cold: float, anchors: dict[str, float], peak_mb: float) -> list[Row]:
     """The anchors' rows, and toolgen's cold build against them."""
     per = anchors["cli_per_contract"]
     speedup = anchors["cli_extrapolated"] / cold
@@ -159,6 +169,13 @@ def anchor_rows(count: int, cold: float, anchors: dict[str, float]) -> list[Row]
         Row(f"datamodel-codegen CLI per contract ({per:.2f} s each) x {count}", _s(anchors["cli_extrapolated"])),
         ratio_row(
             f"toolgen cold build, {count} contracts", cold, anchors["generate_default"], "<= 1.0 x generate() default"
+        ),
+        ratio_row(
+            f"toolgen cold build peak memory, {count} contracts",
+            peak_mb,
+            anchors.get("generate_default_peak_mb", 0.0),
+            "<= 1.0 x generate() default's peak",
+            "MB",
         ),
         Row("speed-up over the CLI per contract", f"{speedup:.1f} x", ">= 50 x", f"{50 / speedup:.2f}", speedup >= 50),
     ]

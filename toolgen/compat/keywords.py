@@ -60,9 +60,12 @@ def is_annotation(keyword: str) -> bool:
     return keyword in ANNOTATIONS or keyword.startswith("x-")
 
 
-def _listed(value: object) -> Sequence[object]:
-    """A list keyword's items (`enum`, a `type` list); a validated contract has no other shape."""
-    return value if isinstance(value, list | tuple) else ()
+def listed(value: object) -> Sequence[object]:
+    """A list keyword's items (`enum`, `prefixItems`, a combinator, a `type` list); any other shape is
+    a malformed schema: TypeError, which the walk reports as one TG441 finding (it fails closed)."""
+    if not isinstance(value, list | tuple):
+        raise TypeError(f"expected a list, found {type(value).__name__}")
+    return value
 
 
 def _get(schema: Mapping[str, object], keyword: str) -> object:
@@ -73,7 +76,7 @@ def _types(schema: Mapping[str, object]) -> frozenset[str] | None:
     raw = schema.get("type")
     if raw is None:
         return None
-    return frozenset([str(t) for t in raw] if isinstance(raw, list | tuple) else [str(raw)])
+    return frozenset([raw] if isinstance(raw, str) else [str(t) for t in listed(raw)])
 
 
 def _covers(types: frozenset[str] | None, one: str) -> bool:
@@ -99,11 +102,11 @@ def _values(schema: Mapping[str, object]) -> dict[str, object] | None:
     if "const" in schema:
         found = {canonical(schema["const"]): thaw(schema["const"])}
         if "enum" in schema:
-            allowed = {canonical(v) for v in _listed(schema["enum"])}
+            allowed = {canonical(v) for v in listed(schema["enum"])}
             found = {k: v for k, v in found.items() if k in allowed}
         return found
     if "enum" in schema:
-        return {canonical(v): thaw(v) for v in _listed(schema["enum"])}
+        return {canonical(v): thaw(v) for v in listed(schema["enum"])}
     return None
 
 

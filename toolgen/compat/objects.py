@@ -38,9 +38,12 @@ def _names(value: object) -> set[str]:
 
 
 def _properties(schema: Mapping[str, object]) -> Mapping[str, object]:
-    """The `properties` of an object schema (none when absent or not an object)."""
-    found = schema.get("properties")
-    return found if isinstance(found, Mapping) else {}
+    """The `properties` of an object schema (none when absent); any other shape is a malformed
+    schema: TypeError, which the walk reports as one TG441 finding (it fails closed)."""
+    found = schema.get("properties") or {}
+    if not isinstance(found, Mapping):
+        raise TypeError(f"properties must be an object, found {type(found).__name__}")
+    return found
 
 
 def compare_objects(

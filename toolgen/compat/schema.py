@@ -10,7 +10,6 @@ a major bump (fail closed).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from toolgen.compat import keywords as kw
 from toolgen.compat.canonical import COMBINATORS, kinds, normalize, within
@@ -47,8 +46,8 @@ class SchemaDiff:
     def __init__(
         self,
         direction: Direction,
-        base: Any,
-        head: Any,
+        base: object,
+        head: object,
         base_at: str,
         head_at: str,
         *,
@@ -64,7 +63,7 @@ class SchemaDiff:
 
     quote = staticmethod(_quote)
 
-    def probe(self, direction: Direction, old: Any, new: Any, at: tuple[str, str], depth: int) -> list[Change]:
+    def probe(self, direction: Direction, old: object, new: object, at: tuple[str, str], depth: int) -> list[Change]:
         """The changes between two parts of these schemas, found by a separate walk (nothing is recorded here)."""
         walk = SchemaDiff(direction, *self.roots, *self.prefixes, assume=self.assume)
         walk.compare(old, new, at[0], at[1], depth)
@@ -75,7 +74,7 @@ class SchemaDiff:
         self.compare(self.roots[0], self.roots[1], self.prefixes[0], self.prefixes[1], 0)
         return self.changes
 
-    def add(self, code: str, at: tuple[str, str], old: Any, new: Any, message: str) -> None:
+    def add(self, code: str, at: tuple[str, str], old: object, new: object, message: str) -> None:
         """Record a finding of rule `code` at (base pointer, head pointer), naming the property it is in:
         the longer path of the two, preferring a side that is not inside `$defs` (whose path starts
         at a definition's name, not at a property callers know)."""
@@ -109,7 +108,7 @@ class SchemaDiff:
             index += 1
         return "".join(parts)
 
-    def _resolve(self, schema: Any, pointer: str, side: int) -> tuple[Any, str] | None:
+    def _resolve(self, schema: object, pointer: str, side: int) -> tuple[object, str] | None:
         seen: set[str] = set()
         while isinstance(schema, Mapping) and "$ref" in schema:
             ref = schema["$ref"]
@@ -125,12 +124,12 @@ class SchemaDiff:
             schema, pointer = merge(found[0], siblings), pointer if own else self.prefixes[side] + found[1]
         return schema, pointer
 
-    def content(self, schema: Any, side: int) -> Any:
+    def content(self, schema: object, side: int) -> object:
         """What a schema stands for once its `$ref` is followed (itself when it cannot be)."""
         found = self._resolve(schema, "", side)
         return schema if found is None else found[0]
 
-    def _canonical(self, old: Any, new: Any) -> tuple[Any, Any]:
+    def _canonical(self, old: object, new: object) -> tuple[object, object]:
         """Both sides in canonical form where their spellings differ: a combinator only one side uses."""
         for _ in range(4):
             keys = frozenset(k for k in COMBINATORS if isinstance(old, Mapping) and k in old) ^ frozenset(
@@ -147,7 +146,7 @@ class SchemaDiff:
                 break
         return old, new
 
-    def compare(self, old: Any, new: Any, base_at: str, head_at: str, depth: int) -> None:
+    def compare(self, old: object, new: object, base_at: str, head_at: str, depth: int) -> None:
         """Compare two subschemas found at these pointers (following `$ref` first)."""
         resolved_old, resolved_new = self._resolve(old, base_at, 0), self._resolve(new, head_at, 1)
         if resolved_old is None or resolved_new is None:
@@ -170,7 +169,7 @@ class SchemaDiff:
             self._active.discard(key)
             self._done.add(key)
 
-    def _compare_resolved(self, old: Any, new: Any, at: tuple[str, str], depth: int) -> None:
+    def _compare_resolved(self, old: object, new: object, at: tuple[str, str], depth: int) -> None:
         old = {} if old is True or old is None else old
         new = {} if new is True or new is None else new
         if old is False or new is False:
@@ -201,18 +200,22 @@ class SchemaDiff:
         self._arrays(old, new, at, depth)
         self._combinators(old, new, at, depth)
 
-    def _report(self, finding: kw.Finding | None, old: Mapping[str, Any], new: Mapping[str, Any], at: Any) -> None:
+    def _report(
+        self, finding: kw.Finding | None, old: Mapping[str, object], new: Mapping[str, object], at: tuple[str, str]
+    ) -> None:
         if finding is not None:
             where = self.keyword_at(at, old, new, finding.keyword)
             self.add(finding.code, where, finding.old, finding.new, finding.message)
 
     @staticmethod
-    def keyword_at(at: tuple[str, str], old: Mapping[str, Any], new: Mapping[str, Any], key: str) -> tuple[str, str]:
+    def keyword_at(
+        at: tuple[str, str], old: Mapping[str, object], new: Mapping[str, object], key: str
+    ) -> tuple[str, str]:
         base = f"{at[0]}/{escape(key)}" if key in old else at[0]
         head = f"{at[1]}/{escape(key)}" if key in new else at[1]
         return base, head
 
-    def rest(self, old: Mapping[str, Any], new: Mapping[str, Any], at: tuple[str, str]) -> None:
+    def rest(self, old: Mapping[str, object], new: Mapping[str, object], at: tuple[str, str]) -> None:
         """`default`, annotations, and every keyword no rule handles (fail closed)."""
         for key in sorted(set(old) | set(new)):
             if key in _HANDLED and key != "default":
@@ -232,11 +235,11 @@ class SchemaDiff:
             else:
                 self.add("TG441", where, before, after, f"{key} changed, and no rule proves the change safe")
 
-    def _arrays(self, old: Mapping[str, Any], new: Mapping[str, Any], at: tuple[str, str], depth: int) -> None:
+    def _arrays(self, old: Mapping[str, object], new: Mapping[str, object], at: tuple[str, str], depth: int) -> None:
         if "items" in old or "items" in new:
             where = self.keyword_at(at, old, new, "items")
             self.compare(old.get("items", True), new.get("items", True), where[0], where[1], depth + 1)
-        before, after = old.get("prefixItems", ()), new.get("prefixItems", ())
+        before, after = kw.listed(old.get("prefixItems", ())), kw.listed(new.get("prefixItems", ()))
         if len(before) == len(after):
             for index, (a, b) in enumerate(zip(before, after, strict=True)):
                 self.compare(a, b, f"{at[0]}/prefixItems/{index}", f"{at[1]}/prefixItems/{index}", depth + 1)
@@ -252,7 +255,9 @@ class SchemaDiff:
             else:
                 self.compare(old["contains"], new["contains"], where[0], where[1], depth + 1)
 
-    def _combinators(self, old: Mapping[str, Any], new: Mapping[str, Any], at: tuple[str, str], depth: int) -> None:
+    def _combinators(
+        self, old: Mapping[str, object], new: Mapping[str, object], at: tuple[str, str], depth: int
+    ) -> None:
         for key in ("anyOf", "oneOf", "allOf"):
             if key in old or key in new:
                 self._combinator(key, old.get(key), new.get(key), self.keyword_at(at, old, new, key), depth)
@@ -262,20 +267,21 @@ class SchemaDiff:
                 where = self.keyword_at(at, old, new, "not")
                 self.add("TG438", where, before, after, "not changed")
 
-    def _combinator(self, key: str, before: Any, after: Any, at: tuple[str, str], depth: int) -> None:
+    def _combinator(self, key: str, before: object, after: object, at: tuple[str, str], depth: int) -> None:
         if before is None or after is None:
             code, verb = ("TG437", "added") if before is None else ("TG436", "removed")
             self.add(code, at, thaw(before) if before else ABSENT, thaw(after) if after else ABSENT, f"{key} {verb}")
             return
-        if len(before) == len(after):
+        olds, news = kw.listed(before), kw.listed(after)
+        if len(olds) == len(news):
             mark = len(self.changes)
-            for i, j in _pair_branches(before, after):
-                self.compare(before[i], after[j], f"{at[0]}/{i}", f"{at[1]}/{j}", depth + 1)
+            for i, j in _pair_branches(olds, news):
+                self.compare(olds[i], news[j], f"{at[0]}/{i}", f"{at[1]}/{j}", depth + 1)
             if key == "oneOf" and any(c.bump > Bump.PATCH for c in self.changes[mark:]):
                 message = "a oneOf branch changed: a value may now match two branches or none"
                 self.add("TG438", at, thaw(before), thaw(after), message)
             return
-        old_set, new_set = {kw.canonical(b) for b in before}, {kw.canonical(b) for b in after}
+        old_set, new_set = {kw.canonical(b) for b in olds}, {kw.canonical(b) for b in news}
         added, removed = bool(new_set - old_set), bool(old_set - new_set)
         if not added and not removed:
             return
@@ -289,7 +295,7 @@ class SchemaDiff:
         self.add(code, at, thaw(before), thaw(after), f"{key} branches {'added' if added else 'removed'}")
 
 
-def _pair_branches(before: Sequence[Any], after: Sequence[Any]) -> list[tuple[int, int]]:
+def _pair_branches(before: Sequence[object], after: Sequence[object]) -> list[tuple[int, int]]:
     """Index pairs to compare (same length): identical branches wherever they moved, then the rest in order.
 
     So a reorder is no change. Identical branches are still compared: their `$ref`s may resolve apart.
@@ -309,7 +315,7 @@ def _pair_branches(before: Sequence[Any], after: Sequence[Any]) -> list[tuple[in
 
 
 def diff_schema(
-    direction: Direction, base: Any, head: Any, base_at: str, head_at: str, *, assume: Assume = Assume.DECLARED
+    direction: Direction, base: object, head: object, base_at: str, head_at: str, *, assume: Assume = Assume.DECLARED
 ) -> list[Change]:
     """Every change between two versions of one schema; `base_at`/`head_at` prefix the pointers.
 

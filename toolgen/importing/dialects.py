@@ -13,7 +13,6 @@ JSON Schema drafts spell differently (see `toolgen.importing.repair`).
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from toolgen.importing.repairnote import NOTE, Repair
 from toolgen.positions import join
@@ -35,7 +34,7 @@ _INT_KEYS = ("maxItems", "minItems", "maxLength", "minLength", "maxProperties", 
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 
-def drafts(node: dict[str, Any], where: str, notes: list[Repair]) -> None:
+def drafts(node: dict[str, object], where: str, notes: list[Repair]) -> None:
     """Translate one schema node written for an older draft into draft 2020-12 (in place)."""
     if "$schema" in node:
         value = node.pop("$schema")
@@ -62,7 +61,7 @@ def _number(text: str) -> int | float | None:
     return int(value) if value.is_integer() and "." not in text and "e" not in text.lower() else value
 
 
-def _gemini_type(out: dict[str, Any]) -> None:
+def _gemini_type(out: dict[str, object]) -> None:
     kind = out.get("type")
     if isinstance(kind, str):
         if kind.upper() == "TYPE_UNSPECIFIED":
@@ -70,8 +69,8 @@ def _gemini_type(out: dict[str, Any]) -> None:
         else:
             out["type"] = kind.lower()
     kind = out.get("type")
-    if isinstance(out.get("enum"), list) and kind in ("integer", "number"):
-        values = [_number(v) if isinstance(v, str) else v for v in out["enum"]]
+    if isinstance(enum := out.get("enum"), list) and kind in ("integer", "number"):
+        values = [_number(v) if isinstance(v, str) else v for v in enum]
         if all(v is not None for v in values):
             out["enum"] = values
             if out.get("format") == "enum":
@@ -80,20 +79,20 @@ def _gemini_type(out: dict[str, Any]) -> None:
         _allow_null(out)
 
 
-def _allow_null(out: dict[str, Any]) -> None:
+def _allow_null(out: dict[str, object]) -> None:
     kind = out.get("type")
     if isinstance(kind, str):
         out["type"] = [kind, "null"]
     elif isinstance(kind, list) and "null" not in kind:
         out["type"] = [*kind, "null"]
-    elif "type" not in out and isinstance(out.get("anyOf"), list):
-        out["anyOf"] = [*out["anyOf"], {"type": "null"}]
-    if isinstance(out.get("enum"), list) and None not in out["enum"]:
-        out["enum"] = [*out["enum"], None]
+    elif "type" not in out and isinstance(any_of := out.get("anyOf"), list):
+        out["anyOf"] = [*any_of, {"type": "null"}]
+    if isinstance(enum := out.get("enum"), list) and None not in enum:
+        out["enum"] = [*enum, None]
 
 
-def _gemini_node(node: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _gemini_node(node: dict[str, object]) -> dict[str, object]:
+    out: dict[str, object] = {}
     for key, value in node.items():
         name = _GEMINI_KEYS.get(key, key)
         if value is None:  # an unset field, as `model_dump()` writes it
@@ -117,7 +116,7 @@ def _gemini_node(node: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def gemini_schema(schema: Any) -> Any:
+def gemini_schema(schema: object) -> object:
     """A Gemini OpenAPI-subset `Schema` (camelCase or snake_case keys) as the same JSON Schema."""
     if not isinstance(schema, dict):
         return schema

@@ -26,7 +26,6 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from toolgen.catalog import PERMISSIONS, normalize_text
 from toolgen.config import Settings
@@ -61,7 +60,7 @@ class Planned:
 
     record: SourceRecord
     original_name: str
-    document: dict[str, Any]
+    document: dict[str, object]
     path: Path
     fmt: str
     repairs: tuple[Repair, ...]
@@ -98,7 +97,7 @@ def existing_contracts(settings: Settings) -> dict[str, Path]:
     return found
 
 
-def _name(raw: Any, notes: list[Repair]) -> str | None:
+def _name(raw: object, notes: list[Repair]) -> str | None:
     if not isinstance(raw, str) or not raw.strip():
         return None
     if _NAME_RE.match(raw) and len(raw) <= 64:
@@ -130,7 +129,7 @@ def _proposed(hints: Mapping[str, bool]) -> list[str]:
     return sorted(found)
 
 
-def _permissions(options: Options, parts: Parts, notes: list[str]) -> dict[str, Any]:
+def _permissions(options: Options, parts: Parts, notes: list[str]) -> dict[str, object]:
     if options.permissions is not None:
         return {"permissions": sorted(set(options.permissions))}
     if parts.hints:
@@ -144,7 +143,7 @@ def _permissions(options: Options, parts: Parts, notes: list[str]) -> dict[str, 
     return {"permissions": list(PERMISSIONS), "tags": [UNCONFIRMED_TAG]}
 
 
-def _description(raw: Any, notes: list[str]) -> str:
+def _description(raw: object, notes: list[str]) -> str:
     if not isinstance(raw, str) or not raw.strip():
         notes.append("the source has no description: a placeholder was written (TG201); describe the tool")
         return PLACEHOLDER
@@ -157,7 +156,7 @@ def _description(raw: Any, notes: list[str]) -> str:
     return text
 
 
-def _input(parts: Parts, decl: dict[str, Any], repairs: list[Repair], notes: list[str]) -> dict[str, Any]:
+def _input(parts: Parts, decl: dict[str, object], repairs: list[Repair], notes: list[str]) -> dict[str, object]:
     if parts.problem:
         raise _Reject("TG451", "", parts.problem)
     if parts.input_schema is None:
@@ -170,7 +169,7 @@ def _input(parts: Parts, decl: dict[str, Any], repairs: list[Repair], notes: lis
     return schema
 
 
-def _schema(raw: Any, where: str, repairs: list[Repair], optional: bool) -> dict[str, Any] | None:
+def _schema(raw: object, where: str, repairs: list[Repair], optional: bool) -> dict[str, object] | None:
     if raw is None:
         return None if optional else {"type": "object", "properties": {}}
     if not isinstance(raw, dict):
@@ -196,7 +195,7 @@ class _Reject(Exception):
         self.code, self.pointer, self.message = code, pointer, message
 
 
-def _examples(raw: Any, schema: dict[str, Any], repairs: list[Repair]) -> list[dict[str, Any]]:
+def _examples(raw: object, schema: dict[str, object], repairs: list[Repair]) -> list[dict[str, object]]:
     from jsonschema import Draft202012Validator
 
     from toolgen.validate.schemacheck import REGISTRY
@@ -204,7 +203,7 @@ def _examples(raw: Any, schema: dict[str, Any], repairs: list[Repair]) -> list[d
     if not isinstance(raw, list):
         return []
     validator = Draft202012Validator(schema, registry=REGISTRY)  # never fetches a remote $ref
-    kept: list[dict[str, Any]] = []
+    kept: list[dict[str, object]] = []
     for index, example in enumerate(raw):
         try:
             valid = isinstance(example, dict) and not any(validator.iter_errors(example))
@@ -219,11 +218,11 @@ def _examples(raw: Any, schema: dict[str, Any], repairs: list[Repair]) -> list[d
 
 def _document(
     record: SourceRecord, shape: Shape, name: str, options: Options, repairs: list[Repair]
-) -> tuple[dict[str, Any], list[str]]:
+) -> tuple[dict[str, object], list[str]]:
     decl = record.data
     notes: list[str] = []
     parts = shape.parts(decl)
-    document: dict[str, Any] = {"name": name, "version": "1.0.0"}
+    document: dict[str, object] = {"name": name, "version": "1.0.0"}
     if isinstance(parts.title, str) and parts.title.strip():
         document["title"] = parts.title.strip()
     document["description"] = _description(decl.get("description"), notes)
@@ -231,15 +230,16 @@ def _document(
     if parts.idempotent is not None:
         document["idempotent"] = parts.idempotent
     repairs.extend(parts.repairs)
-    document["input_schema"] = _input(parts, decl, repairs, notes)
+    document["input_schema"] = input_schema = _input(parts, decl, repairs, notes)
     output = _schema(parts.output_schema, parts.output_pointer, repairs, optional=True)
     if output is not None:
         document["output_schema"] = output
-    examples = _examples(parts.examples, document["input_schema"], repairs)
+    examples = _examples(parts.examples, input_schema, repairs)
     if examples:
         document["examples"] = examples
     if any(r.changes for r in repairs):
-        document["tags"] = [*document.get("tags", []), CHANGED_TAG]
+        tags = document.get("tags")
+        document["tags"] = [*(tags if isinstance(tags, list) else ()), CHANGED_TAG]
         notes.append(f"a repair changes what the tool accepts: tagged {CHANGED_TAG!r} (TG450); check it")
     return document, notes
 
@@ -268,7 +268,7 @@ class _Session:
             self.plan.diagnostics.append(_diag(record, source, "TG127", f"{record.label}: nested too deeply to import"))
             return
         if planned is not None:
-            self.taken[planned.document["name"]] = record
+            self.taken[str(planned.document["name"])] = record
             self.plan.planned.append(planned)
 
     def _plan(self, record: SourceRecord) -> Planned | None:
@@ -334,7 +334,7 @@ def _target(
     return settings.contracts_dir / f"{name}.{fmt}", fmt, None
 
 
-def _merge(path: Path, document: dict[str, Any], settings: Settings) -> tuple[dict[str, Any], tuple[str, ...]]:
+def _merge(path: Path, document: dict[str, object], settings: Settings) -> tuple[dict[str, object], tuple[str, ...]]:
     """`--update`: the existing contract with the source's keys, and which of them changed."""
     old = read_contract(path)
     if old is None:

@@ -96,7 +96,7 @@ def snake_case(name: str) -> str:
     return text[:MAX_NAME].rstrip("_")
 
 
-def fix_type(value: Any, where: str, notes: list[Repair]) -> tuple[bool, Any]:
+def fix_type(value: object, where: str, notes: list[Repair]) -> tuple[bool, object]:
     """The JSON Schema form of a `type` value: (keep, new value); keep is False for 'any value'."""
     names = value if isinstance(value, list) else [value]
     mapped: list[str] = []
@@ -125,7 +125,7 @@ def fix_type(value: Any, where: str, notes: list[Repair]) -> tuple[bool, Any]:
     return True, unique if isinstance(value, list) else unique[0]
 
 
-def _matches(value: Any, node: dict[str, Any]) -> bool:
+def _matches(value: object, node: dict[str, object]) -> bool:
     kind = node.get("type")
     kinds = kind if isinstance(kind, list) else [kind] if isinstance(kind, str) else []
     if kinds:
@@ -145,7 +145,7 @@ def _matches(value: Any, node: dict[str, Any]) -> bool:
     return not (isinstance(enum, list) and value not in enum)
 
 
-def _coerced(value: Any, node: dict[str, Any]) -> Any:
+def _coerced(value: object, node: dict[str, object]) -> object:
     """A string default read as the number or boolean its node's type asks for, else `value`."""
     kind = node.get("type")
     kinds = kind if isinstance(kind, list) else [kind]
@@ -161,7 +161,7 @@ def _coerced(value: Any, node: dict[str, Any]) -> Any:
     return value
 
 
-def _fix_node_keys(node: dict[str, Any], where: str, notes: list[Repair]) -> None:
+def _fix_node_keys(node: dict[str, object], where: str, notes: list[Repair]) -> None:
     drafts(node, where, notes)
     if "type" in node:
         keep, new = fix_type(node["type"], join(where, "type"), notes)
@@ -184,7 +184,7 @@ def _fix_node_keys(node: dict[str, Any], where: str, notes: list[Repair]) -> Non
             notes.append(Repair(join(where, "default"), message))
 
 
-def _flag(prop: dict[str, Any], name: str, wanted: list[str], here: str, notes: list[Repair]) -> None:
+def _flag(prop: dict[str, object], name: str, wanted: list[str], here: str, notes: list[Repair]) -> None:
     """Honour a property's non-standard `optional`/`required` flag in the parent's `required` list."""
     for flag, optional_when in (("optional", True), ("required", False)):
         if not isinstance(prop.get(flag), bool):
@@ -199,7 +199,7 @@ def _flag(prop: dict[str, Any], name: str, wanted: list[str], here: str, notes: 
             notes.append(Repair(join(here, flag), message))
 
 
-def _fix_properties(node: dict[str, Any], where: str, notes: list[Repair]) -> None:
+def _fix_properties(node: dict[str, object], where: str, notes: list[Repair]) -> None:
     props = node.get("properties")
     if props is None:
         return
@@ -227,7 +227,7 @@ def _words(name: str) -> str:
     return snake_case(name).replace("tool_", "", 1) if name[:1].isdigit() else snake_case(name)
 
 
-def _meant(name: str, props: dict[str, Any], taken: list[str]) -> str | None:
+def _meant(name: str, props: dict[str, object], taken: list[str]) -> str | None:
     """The one property a required name that is not a property evidently means, if exactly one."""
     words = _words(name)
     singular = words[:-1] if words.endswith("s") else words
@@ -244,7 +244,7 @@ def _meant(name: str, props: dict[str, Any], taken: list[str]) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def _fix_required(node: dict[str, Any], where: str, notes: list[Repair], outer: frozenset[str]) -> None:
+def _fix_required(node: dict[str, object], where: str, notes: list[Repair], outer: frozenset[str]) -> None:
     if "required" not in node:
         return
     required = node["required"]
@@ -255,7 +255,7 @@ def _fix_required(node: dict[str, Any], where: str, notes: list[Repair], outer: 
         notes.append(Repair.changed(join(where, "required"), "`required` is not a list of names; removed"))
         del node["required"]
         return
-    props: dict[str, Any] = node["properties"] if isinstance(node.get("properties"), dict) else {}
+    props: dict[str, object] = given if isinstance(given := node.get("properties"), dict) else {}
     open_to = "patternProperties" in node or isinstance(node.get("additionalProperties"), dict)
     kept: list[str] = []
     for index, name in enumerate(required):
@@ -271,11 +271,12 @@ def _fix_required(node: dict[str, Any], where: str, notes: list[Repair], outer: 
     node["required"] = kept
 
 
-def _stray(name: str, node: dict[str, Any], kept: list[str], at: str, notes: list[Repair]) -> None:
+def _stray(name: str, node: dict[str, object], kept: list[str], at: str, notes: list[Repair]) -> None:
     """A required name no property defines: renamed to the property it evidently means, dropped when
     no value could have it (`additionalProperties: false`), else kept (it still demands the key)."""
-    props: dict[str, Any] = node["properties"] if isinstance(node.get("properties"), dict) else {}
-    meant = _meant(name, props, [*node["required"], *kept])
+    props: dict[str, object] = given if isinstance(given := node.get("properties"), dict) else {}
+    listed = node.get("required")
+    meant = _meant(name, props, [*(listed if isinstance(listed, list) else ()), *kept])
     if meant is not None:
         kept.append(meant)
         notes.append(Repair.changed(at, f"required {name!r} is not a property; {meant!r} is required instead"))
@@ -286,12 +287,12 @@ def _stray(name: str, node: dict[str, Any], kept: list[str], at: str, notes: lis
         kept.append(name)
 
 
-def repair_schema(schema: dict[str, Any], where: str, notes: list[Repair]) -> dict[str, Any]:
+def repair_schema(schema: dict[str, object], where: str, notes: list[Repair]) -> dict[str, object]:
     """Fix a (mutable, owned) schema in place and return it; every change is appended to `notes`."""
     if "type" not in schema and not any(k in schema for k in ("anyOf", "oneOf", "allOf", "$ref")):
         schema["type"] = "object"
         notes.append(Repair(join(where, "type"), 'the root has no `type`; set it to "object"'))
-    stack: list[tuple[dict[str, Any], str, frozenset[str]]] = [(schema, where, frozenset())]
+    stack: list[tuple[dict[str, object], str, frozenset[str]]] = [(schema, where, frozenset())]
     seen: set[int] = set()
     while stack:
         node, here, outer = stack.pop()
@@ -313,7 +314,7 @@ def repair_schema(schema: dict[str, Any], where: str, notes: list[Repair]) -> di
     return schema
 
 
-def _coerce_keyword(keyword: Any, value: Any) -> Any:
+def _coerce_keyword(keyword: object, value: object) -> object:
     """A keyword value written as a string or single item, in the form the metaschema asks; else None."""
     if keyword in _NUMERIC_KEYWORDS and isinstance(value, str):
         text = value.strip()
@@ -326,7 +327,7 @@ def _coerce_keyword(keyword: Any, value: Any) -> Any:
     return None
 
 
-def _fix_metaschema(schema: dict[str, Any], where: str, notes: list[Repair]) -> None:
+def _fix_metaschema(schema: dict[str, object], where: str, notes: list[Repair]) -> None:
     """Coerce, else remove, keyword by keyword, whatever the draft 2020-12 metaschema still rejects."""
     for _ in range(50):
         errors = list(_META.iter_errors(schema))
@@ -336,7 +337,7 @@ def _fix_metaschema(schema: dict[str, Any], where: str, notes: list[Repair]) -> 
         path = list(error.absolute_path)
         if not path:
             return
-        parent: Any = schema
+        parent: Any = schema  # a JSON document: the path the error names runs through its dicts and lists
         for part in path[:-1]:
             parent = parent[part]
         key = path[-1]

@@ -15,8 +15,7 @@ never equals the value it replaces; when no candidate fits, the string `***` is 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
 
 import jsonschema
 from referencing.exceptions import Unresolvable
@@ -28,7 +27,7 @@ MASK = "***"
 """What a sensitive string is shown as."""
 
 
-def mask(value: Any, schema: Mapping[str, Any] | None) -> Any:
+def mask(value: object, schema: Mapping[str, object] | None) -> object:
     """A plain copy of `value` with every sensitive part replaced by a placeholder, at any depth."""
     if schema is None:
         return thaw(value)
@@ -36,7 +35,7 @@ def mask(value: Any, schema: Mapping[str, Any] | None) -> Any:
     return _mask(thaw(value), [root], _Root(root))
 
 
-def holds_sensitive(value: Any, schema: Mapping[str, Any] | None) -> bool:
+def holds_sensitive(value: object, schema: Mapping[str, object] | None) -> bool:
     """Whether any part of `value` is sensitive (what `mask` would replace), a boolean or null included."""
     if schema is None:
         return False
@@ -44,7 +43,7 @@ def holds_sensitive(value: Any, schema: Mapping[str, Any] | None) -> bool:
     return _holds(thaw(value), [root], _Root(root))
 
 
-def _holds(value: Any, schemas: list[Mapping[str, Any]], root: _Root) -> bool:
+def _holds(value: object, schemas: list[Mapping[str, object]], root: _Root) -> bool:
     applying = _all(schemas, root)
     if any(s.get("x-sensitive") is True for s in applying):
         return True
@@ -58,11 +57,11 @@ def _holds(value: Any, schemas: list[Mapping[str, Any]], root: _Root) -> bool:
 class _Root:
     """The root schema and a validator for it, to check placeholders against subschemas (`$ref`s resolve)."""
 
-    def __init__(self, schema: Mapping[str, Any]) -> None:
+    def __init__(self, schema: Mapping[str, object]) -> None:
         self.schema = schema
-        self._validator: Any = None
+        self._validator: jsonschema.Draft202012Validator | None = None
 
-    def accepts(self, value: Any, schemas: list[Mapping[str, Any]]) -> bool:
+    def accepts(self, value: object, schemas: list[Mapping[str, object]]) -> bool:
         if self._validator is None:
             self._validator = jsonschema.Draft202012Validator(self.schema)
         try:
@@ -71,7 +70,9 @@ class _Root:
             return True
 
 
-def _applying(schema: Mapping[str, Any], root: Mapping[str, Any], seen: frozenset[str]) -> Iterator[Mapping[str, Any]]:
+def _applying(
+    schema: Mapping[str, object], root: Mapping[str, object], seen: frozenset[str]
+) -> Iterator[Mapping[str, object]]:
     """`schema` and every schema that applies alongside it through `$ref` and the combinators."""
     yield schema
     ref = schema.get("$ref")
@@ -80,16 +81,16 @@ def _applying(schema: Mapping[str, Any], root: Mapping[str, Any], seen: frozense
         if target:
             yield from _applying(target, root, seen | {ref})
     for keyword in ("allOf", "anyOf", "oneOf"):
-        for branch in schema.get(keyword, ()):
+        for branch in _listed(schema.get(keyword, ())):
             if isinstance(branch, Mapping):
                 yield from _applying(branch, root, seen)
 
 
-def _all(schemas: list[Mapping[str, Any]], root: _Root) -> list[Mapping[str, Any]]:
+def _all(schemas: list[Mapping[str, object]], root: _Root) -> list[Mapping[str, object]]:
     return [a for s in schemas for a in _applying(s, root.schema, frozenset())]
 
 
-def _mask(value: Any, schemas: list[Mapping[str, Any]], root: _Root) -> Any:
+def _mask(value: object, schemas: list[Mapping[str, object]], root: _Root) -> object:
     applying = _all(schemas, root)
     if any(s.get("x-sensitive") is True for s in applying):
         return _hidden(value, schemas, root)
@@ -100,7 +101,7 @@ def _mask(value: Any, schemas: list[Mapping[str, Any]], root: _Root) -> Any:
     return value
 
 
-def _hidden(value: Any, schemas: list[Mapping[str, Any]], root: _Root) -> Any:
+def _hidden(value: object, schemas: list[Mapping[str, object]], root: _Root) -> object:
     """`value` with its shape kept and every string, number and boolean in it replaced."""
     if isinstance(value, dict):
         applying = _all(schemas, root)
@@ -116,11 +117,11 @@ def _hidden(value: Any, schemas: list[Mapping[str, Any]], root: _Root) -> Any:
     return MASK
 
 
-def _candidates(value: Any, schemas: list[Mapping[str, Any]]) -> Iterator[Any]:
+def _candidates(value: object, schemas: list[Mapping[str, object]]) -> Iterator[object]:
     """Placeholders for a scalar, most neutral first: `***`, then values the schemas themselves name."""
-    named: list[Any] = []
+    named: list[object] = []
     for schema in schemas:
-        named.extend(schema.get("enum") or ())
+        named.extend(_listed(schema.get("enum") or ()))
         if "const" in schema:
             named.append(schema["const"])
     if isinstance(value, bool):
@@ -129,8 +130,8 @@ def _candidates(value: Any, schemas: list[Mapping[str, Any]]) -> Iterator[Any]:
         yield MASK
         yield from (v for v in named if isinstance(v, str))
         for schema in schemas:
-            if isinstance(schema.get("minLength"), int):
-                yield "*" * schema["minLength"]
+            if isinstance(least := schema.get("minLength"), int):
+                yield "*" * least
         yield "*" * len(value)
     elif isinstance(value, int | float):
         yield 0
@@ -139,25 +140,26 @@ def _candidates(value: Any, schemas: list[Mapping[str, Any]]) -> Iterator[Any]:
             yield from _bounds(schema, integer=isinstance(value, int))
 
 
-def _bounds(schema: Mapping[str, Any], *, integer: bool) -> Iterator[Any]:
+def _bounds(schema: Mapping[str, object], *, integer: bool) -> Iterator[object]:
     step = 1 if integer else 0.5
     for key, offset in (("minimum", 0), ("exclusiveMinimum", step), ("maximum", 0), ("exclusiveMaximum", -step)):
         bound = schema.get(key)
         if isinstance(bound, int | float) and not isinstance(bound, bool):
             yield bound + offset
-    if isinstance(schema.get("multipleOf"), int | float):
-        yield schema["multipleOf"]
+    if isinstance(multiple := schema.get("multipleOf"), int | float):
+        yield multiple
 
 
-def _for_key(schemas: list[Mapping[str, Any]], key: str) -> list[Mapping[str, Any]]:
-    found: list[Mapping[str, Any]] = []
+def _for_key(schemas: list[Mapping[str, object]], key: str) -> list[Mapping[str, object]]:
+    found: list[Mapping[str, object]] = []
     for schema in schemas:
         properties = schema.get("properties")
-        if isinstance(properties, Mapping) and isinstance(properties.get(key), Mapping):
-            found.append(properties[key])
+        if isinstance(properties, Mapping) and isinstance(named := properties.get(key), Mapping):
+            found.append(named)
             continue
         patterns = schema.get("patternProperties")
-        matched = [s for p, s in (patterns or {}).items() if isinstance(s, Mapping) and _search(p, key)]
+        pairs = patterns.items() if isinstance(patterns, Mapping) else ()
+        matched = [s for p, s in pairs if isinstance(s, Mapping) and _search(p, key)]
         found.extend(matched)
         extra = schema.get("additionalProperties")
         if not matched and isinstance(extra, Mapping):
@@ -165,15 +167,22 @@ def _for_key(schemas: list[Mapping[str, Any]], key: str) -> list[Mapping[str, An
     return found
 
 
-def _for_index(schemas: list[Mapping[str, Any]], index: int) -> list[Mapping[str, Any]]:
-    found: list[Mapping[str, Any]] = []
+def _for_index(schemas: list[Mapping[str, object]], index: int) -> list[Mapping[str, object]]:
+    found: list[Mapping[str, object]] = []
     for schema in schemas:
-        prefix = schema.get("prefixItems") or ()
-        if index < len(prefix) and isinstance(prefix[index], Mapping):
-            found.append(prefix[index])
-        elif isinstance(schema.get("items"), Mapping):
-            found.append(schema["items"])
+        prefix = _listed(schema.get("prefixItems") or ())
+        items = schema.get("items")
+        at = prefix[index] if index < len(prefix) else None
+        if isinstance(at, Mapping):
+            found.append(at)
+        elif isinstance(items, Mapping):
+            found.append(items)
     return found
+
+
+def _listed(value: object) -> Sequence[object]:
+    """The items of a list keyword (`enum`, `prefixItems`, a combinator); nothing for another shape."""
+    return value if isinstance(value, list | tuple) else ()
 
 
 def _search(pattern: str, key: str) -> bool:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from toolgen.frozen import thaw
 from toolgen.positions import unescape
@@ -82,13 +81,12 @@ class Row:
     sensitive: bool
 
 
-def follow_ref(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any]:
+def follow_ref(schema: Mapping[str, object], root: Mapping[str, object]) -> Mapping[str, object]:
     """Follow a local `$ref` chain (`#/...`) to the schema it names; unknown refs resolve to `{}`."""
     seen: set[str] = set()
-    while isinstance(schema.get("$ref"), str) and schema["$ref"] not in seen:
-        ref = schema["$ref"]
+    while isinstance(ref := schema.get("$ref"), str) and ref not in seen:
         seen.add(ref)
-        target: Any = root
+        target: object = root
         for part in ref.removeprefix("#").strip("/").split("/") if ref != "#" else ():
             key = unescape(part)
             target = target.get(key) if isinstance(target, Mapping) else None
@@ -98,7 +96,7 @@ def follow_ref(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[st
     return schema
 
 
-def schema_type_label(schema: Mapping[str, Any], root: Mapping[str, Any], depth: int = 0) -> str:
+def schema_type_label(schema: Mapping[str, object], root: Mapping[str, object], depth: int = 0) -> str:
     """A short human type: `string`, `integer or null`, `array of object`, `enum`, `const`.
 
     A value with several real variants says how many: `object (one of 2 variants)`.
@@ -127,8 +125,8 @@ def schema_type_label(schema: Mapping[str, Any], root: Mapping[str, Any], depth:
         kinds = [
             k for k in (schema_type_label(b, root, depth + 1) for b in every if isinstance(b, Mapping)) if k != "any"
         ]
-    if "array" in kinds and isinstance(target.get("items"), Mapping):
-        items = schema_type_label(target["items"], root, depth + 1)
+    if "array" in kinds and isinstance(of := target.get("items"), Mapping):
+        items = schema_type_label(of, root, depth + 1)
         kinds = [f"array of {items}" if k == "array" else k for k in kinds]
     if not kinds and isinstance(ref, str):
         return ref.rsplit("/", 1)[-1]
@@ -139,7 +137,7 @@ def schema_type_label(schema: Mapping[str, Any], root: Mapping[str, Any], depth:
     return shown
 
 
-def variants(target: Mapping[str, Any], root: Mapping[str, Any]) -> tuple[str, list[Mapping[str, Any]]]:
+def variants(target: Mapping[str, object], root: Mapping[str, object]) -> tuple[str, list[Mapping[str, object]]]:
     """The keyword and the real (not `null`) branches of an `anyOf`/`oneOf` with more than one."""
     for key in ("oneOf", "anyOf"):
         options = target.get(key)
@@ -150,7 +148,7 @@ def variants(target: Mapping[str, Any], root: Mapping[str, Any]) -> tuple[str, l
     return "", []
 
 
-def constraints(schema: Mapping[str, Any], root: Mapping[str, Any], depth: int = 0) -> tuple[Constraint, ...]:
+def constraints(schema: Mapping[str, object], root: Mapping[str, object], depth: int = 0) -> tuple[Constraint, ...]:
     """Every constraint of a value as short text, in a fixed order; `allOf` branches add theirs, and
     so does the one real branch of an optional value (`anyOf: [schema, null]`)."""
     target = follow_ref(schema, root)
@@ -159,8 +157,8 @@ def constraints(schema: Mapping[str, Any], root: Mapping[str, Any], depth: int =
         return ()
     if "const" in target:
         out.append(Constraint("=", (_json(target["const"]),), code=True))
-    if isinstance(target.get("enum"), list | tuple):
-        out.append(Constraint("one of", tuple(_json(v) for v in target["enum"]), code=True))
+    if isinstance(enum := target.get("enum"), list | tuple):
+        out.append(Constraint("one of", tuple(_json(v) for v in enum), code=True))
     for key, label, code in _CONSTRAINTS:
         if key in target:
             value = target[key]
@@ -182,7 +180,7 @@ def constraints(schema: Mapping[str, Any], root: Mapping[str, Any], depth: int =
     return tuple(out)
 
 
-def rows(schema: Mapping[str, Any] | None) -> tuple[Row, ...]:
+def rows(schema: Mapping[str, object] | None) -> tuple[Row, ...]:
     """The rows of an object schema's properties, depth first, in the author's order, then the
     variants of a root `anyOf`/`oneOf` (`(variant 1)`, with the fields each one requires)."""
     if not schema:
@@ -200,7 +198,7 @@ def rows(schema: Mapping[str, Any] | None) -> tuple[Row, ...]:
 
 
 def _walk(
-    target: Mapping[str, Any], root: Mapping[str, Any], prefix: str, depth: int, refs: frozenset[str]
+    target: Mapping[str, object], root: Mapping[str, object], prefix: str, depth: int, refs: frozenset[str]
 ) -> Iterator[Row]:
     """The rows of `target`'s properties (and of the object branches of a longer `allOf`)."""
     if depth > MAX_DEPTH:
@@ -222,7 +220,7 @@ def _walk(
 
 
 def _children(
-    schema: Mapping[str, Any], root: Mapping[str, Any], path: str, depth: int, refs: frozenset[str]
+    schema: Mapping[str, object], root: Mapping[str, object], path: str, depth: int, refs: frozenset[str]
 ) -> Iterator[Row]:
     """The rows nested in one value: its fields (`path.x`), items (`path[]`), map values, variants."""
     found = _container(schema, root, refs)
@@ -234,7 +232,8 @@ def _children(
     items = inner.get("items")
     if isinstance(items, Mapping):
         yield from _nested(items, root, path + "[]", depth, seen)
-    for index, item in enumerate(inner.get("prefixItems") or ()):
+    prefix = inner.get("prefixItems")
+    for index, item in enumerate(prefix if isinstance(prefix, list | tuple) else ()):
         if isinstance(item, Mapping):
             yield from _nested(item, root, f"{path}[{index}]", depth, seen, always=True)
     _, branches = variants(inner, root)
@@ -242,7 +241,7 @@ def _children(
         yield from _nested(branch, root, f"{path} (variant {index})", depth, seen, always=True, variant=True)
 
 
-def _required(schema: Mapping[str, Any], root: Mapping[str, Any]) -> tuple[Constraint, ...]:
+def _required(schema: Mapping[str, object], root: Mapping[str, object]) -> tuple[Constraint, ...]:
     """A variant's `required` names as a constraint ("requires `id`"), when it has them."""
     names = follow_ref(schema, root).get("required")
     if isinstance(names, list | tuple) and names:
@@ -251,7 +250,7 @@ def _required(schema: Mapping[str, Any], root: Mapping[str, Any]) -> tuple[Const
 
 
 def _map_values(
-    inner: Mapping[str, Any], root: Mapping[str, Any], path: str, depth: int, refs: frozenset[str]
+    inner: Mapping[str, object], root: Mapping[str, object], path: str, depth: int, refs: frozenset[str]
 ) -> Iterator[Row]:
     """A map's value rows: one per `patternProperties` pattern, then the `additionalProperties` schema."""
     patterns = inner.get("patternProperties")
@@ -266,8 +265,8 @@ def _map_values(
 
 
 def _nested(
-    schema: Mapping[str, Any],
-    root: Mapping[str, Any],
+    schema: Mapping[str, object],
+    root: Mapping[str, object],
     path: str,
     depth: int,
     refs: frozenset[str],
@@ -292,8 +291,8 @@ def _nested(
 
 
 def _container(
-    schema: Mapping[str, Any], root: Mapping[str, Any], refs: frozenset[str]
-) -> tuple[Mapping[str, Any], frozenset[str]] | None:
+    schema: Mapping[str, object], root: Mapping[str, object], refs: frozenset[str]
+) -> tuple[Mapping[str, object], frozenset[str]] | None:
     """The schema whose `properties`/`items` describe the values of `schema`, with the `$ref`s followed.
 
     A `$ref` is followed, and a wrapper with one real branch (`anyOf`/`oneOf` of a schema and
@@ -314,7 +313,7 @@ def _container(
     return None
 
 
-def _only_branch(target: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any] | None:
+def _only_branch(target: Mapping[str, object], root: Mapping[str, object]) -> Mapping[str, object] | None:
     if "properties" in target or "items" in target or "prefixItems" in target:
         return None
     for key in ("anyOf", "oneOf"):
@@ -329,7 +328,7 @@ def _only_branch(target: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[
     return None
 
 
-def _row(path: str, prop: Mapping[str, Any], root: Mapping[str, Any], required: bool | None) -> Row:
+def _row(path: str, prop: Mapping[str, object], root: Mapping[str, object], required: bool | None) -> Row:
     target = follow_ref(prop, root)
     description = prop.get("description", target.get("description", ""))
     if required is None:
@@ -348,5 +347,5 @@ def _row(path: str, prop: Mapping[str, Any], root: Mapping[str, Any], required: 
     )
 
 
-def _json(value: Any) -> str:
+def _json(value: object) -> str:
     return json.dumps(thaw(value), ensure_ascii=False)

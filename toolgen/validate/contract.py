@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
 from toolgen import provideroptions, rules
 from toolgen.catalog import CONTRACT_KEYS, PERMISSIONS, STANDARD_ERRORS
@@ -73,7 +72,7 @@ def suggest_name(name: str) -> str:
     return fixed[:MAX_NAME].rstrip("_") or "my_tool"
 
 
-def _keys(table: Mapping[str, Any], allowed: Sequence[str], pointer: str, what: str, report: Reporter) -> None:
+def _keys(table: Mapping[str, object], allowed: Sequence[str], pointer: str, what: str, report: Reporter) -> None:
     """Unknown keys (TG104, with a did-you-mean)."""
     for key in table:
         if key not in allowed:
@@ -81,13 +80,13 @@ def _keys(table: Mapping[str, Any], allowed: Sequence[str], pointer: str, what: 
             report("TG104", join(pointer, key), f"unknown key {key!r} in {what}{hint}")
 
 
-def _required(table: Mapping[str, Any], keys: Sequence[str], pointer: str, what: str, report: Reporter) -> None:
+def _required(table: Mapping[str, object], keys: Sequence[str], pointer: str, what: str, report: Reporter) -> None:
     for key in keys:
         if key not in table:
             report("TG105", pointer, f"{what} is missing the required key {key!r}; add it")
 
 
-def _string_list(value: Any, pointer: str, report: Reporter) -> list[str]:
+def _string_list(value: list[object], pointer: str, report: Reporter) -> list[str]:
     """The strings of a list of strings; other items are TG106."""
     out: list[str] = []
     for index, item in enumerate(value):
@@ -98,7 +97,7 @@ def _string_list(value: Any, pointer: str, report: Reporter) -> list[str]:
     return out
 
 
-def check_top(data: Mapping[str, Any], stem: str, report: Reporter) -> None:
+def check_top(data: Mapping[str, object], stem: str, report: Reporter) -> None:
     """Keys, types, name, version, description and permissions."""
     _keys(data, TOP_KEYS, "", "the contract", report)
     _required(data, REQUIRED, "", "the contract", report)
@@ -129,13 +128,13 @@ def check_top(data: Mapping[str, Any], stem: str, report: Reporter) -> None:
             "TG111", "/description", "description is blank; say when to use the tool, its limits and what it returns"
         )
     for key in ("owners", "tags"):
-        if isinstance(data.get(key), list):
-            _string_list(data[key], f"/{key}", report)
-    if isinstance(data.get("permissions"), list):
-        _check_permissions(data["permissions"], report)
+        if isinstance(listed := data.get(key), list):
+            _string_list(listed, f"/{key}", report)
+    if isinstance(permissions := data.get("permissions"), list):
+        _check_permissions(permissions, report)
 
 
-def _check_permissions(permissions: list[Any], report: Reporter) -> None:
+def _check_permissions(permissions: list[object], report: Reporter) -> None:
     seen: set[str] = set()
     choices = ", ".join(PERMISSIONS)
     for index, permission in enumerate(permissions):
@@ -151,7 +150,7 @@ def _check_permissions(permissions: list[Any], report: Reporter) -> None:
             seen.add(permission)
 
 
-def check_errors(errors: list[Any], report: Reporter) -> set[str]:
+def check_errors(errors: list[object], report: Reporter) -> set[str]:
     """Declared errors (TG104-TG106, TG122, TG123, TG125); returns the declared codes."""
     codes: set[str] = set()
     for index, error in enumerate(errors):
@@ -195,15 +194,16 @@ def check_errors(errors: list[Any], report: Reporter) -> set[str]:
 
 
 def check_examples(
-    data: Mapping[str, Any],
-    schemas: Mapping[str, Any],
+    data: Mapping[str, object],
+    schemas: Mapping[str, object],
     declared: set[str],
     report: Reporter,
     excluded: frozenset[str] | set[str] = frozenset(),
 ) -> None:
     """Examples: shape (TG104-TG106, TG124), input/output against the schemas, error codes (TG121)."""
     known = declared | (set(STANDARD_ERRORS) - set(excluded))
-    for index, example in enumerate(data.get("examples", [])):
+    examples = data.get("examples", [])
+    for index, example in enumerate(examples if isinstance(examples, list) else ()):
         pointer = join("/examples", index)
         if not isinstance(example, dict):
             report("TG106", pointer, "each example must be a table like { input = { ... }, output = { ... } }")
@@ -227,13 +227,13 @@ def check_examples(
                 report(
                     "TG120", join(pointer, part), "the example has an output but the contract has no `output_schema`"
                 )
-            elif f"{part}_schema" in schemas:
-                validate_instance(schemas[f"{part}_schema"], example[part], join(pointer, part), code, report)
+            elif isinstance(schema := schemas.get(f"{part}_schema"), Mapping):
+                validate_instance(schema, example[part], join(pointer, part), code, report)
         if "error" in example:
             _check_example_error(example["error"], join(pointer, "error"), known, report)
 
 
-def _check_example_error(error: Any, pointer: str, known: set[str], report: Reporter) -> None:
+def _check_example_error(error: object, pointer: str, known: set[str], report: Reporter) -> None:
     if not isinstance(error, dict):
         report("TG106", pointer, 'an example error must be a table like { code = "NOT_FOUND", message = "..." }')
         return
@@ -265,7 +265,7 @@ def _boolean_hint(value: object) -> str:
     return "" if meant is None else f"; write retryable = {str(meant).lower()}, without quotes"
 
 
-def check_rules_table(table: Mapping[str, Any], report: Reporter) -> dict[str, str]:
+def check_rules_table(table: Mapping[str, object], report: Reporter) -> dict[str, str]:
     """The contract's own `rules` overrides (TG128); returns the valid ones."""
     out: dict[str, str] = {}
     for code, level in table.items():
@@ -304,7 +304,7 @@ def check_document(document: RawDocument) -> tuple[list[Diagnostic], dict[str, s
     check_timeout(data, report)
     declared = check_errors(data["errors"], report) if isinstance(data.get("errors"), list) else set()
     excluded = check_excluded(data, declared, report)
-    schemas: dict[str, Any] = {}
+    schemas: dict[str, object] = {}
     for key in ("input_schema", "output_schema"):
         if key in data and check_schema(data[key], f"/{key}", report):
             schemas[key] = data[key]

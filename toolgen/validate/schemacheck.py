@@ -37,7 +37,7 @@ REGISTRY: referencing.Registry[Any] = referencing.Registry(retrieve=_refuse)  # 
 """A registry that never fetches: any non-local `$ref` stays unresolvable."""
 
 
-def _swap_dynamic(node: Any) -> Any:
+def _swap_dynamic(node: object) -> object:
     if isinstance(node, dict):
         out = {k: _swap_dynamic(v) for k, v in node.items() if k != "$dynamicRef"}
         ref = out.get("$ref")
@@ -49,7 +49,7 @@ def _swap_dynamic(node: Any) -> Any:
     return node
 
 
-def flat_metaschema() -> dict[str, Any]:
+def flat_metaschema() -> dict[str, object]:
     """The draft 2020-12 metaschema with its seven vocabularies merged into one schema.
 
     Same verdicts and error paths as the official one (a test checks this on thousands of real
@@ -57,8 +57,8 @@ def flat_metaschema() -> dict[str, Any]:
     since `#meta` always means the root here.
     """
     top = Draft202012Validator.META_SCHEMA
-    properties: dict[str, Any] = {}
-    defs: dict[str, Any] = {}
+    properties: dict[str, object] = {}
+    defs: dict[str, object] = {}
     for part in top["allOf"]:
         vocabulary = jsonschema_specifications.REGISTRY.contents(
             f"https://json-schema.org/draft/2020-12/{part['$ref']}"
@@ -66,16 +66,18 @@ def flat_metaschema() -> dict[str, Any]:
         properties.update(vocabulary.get("properties", {}))
         defs.update(vocabulary.get("$defs", {}))
     properties.update(top.get("properties", {}))
-    flat: dict[str, Any] = _swap_dynamic({"type": ["object", "boolean"], "properties": properties, "$defs": defs})
+    flat = _swap_dynamic({"type": ["object", "boolean"], "properties": properties, "$defs": defs})
+    if not isinstance(flat, dict):  # a dict stays a dict
+        raise TypeError("the flattened metaschema is not an object")
     return flat
 
 
 _META = Draft202012Validator(flat_metaschema(), format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 
-def walk_limits(data: Any, report: Reporter) -> bool:
+def walk_limits(data: object, report: Reporter) -> bool:
     """Check depth (TG127) and JSON-representable values (TG126) without recursion; False if too deep."""
-    stack: list[tuple[str, Any, int]] = [("", data, 0)]
+    stack: list[tuple[str, object, int]] = [("", data, 0)]
     while stack:
         pointer, value, depth = stack.pop()
         if depth > MAX_DEPTH:
@@ -96,9 +98,9 @@ def walk_limits(data: Any, report: Reporter) -> bool:
     return True
 
 
-def subschemas(schema: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+def subschemas(schema: Mapping[str, object], pointer: str) -> Iterator[tuple[str, Mapping[str, object]]]:
     """Every (pointer, schema object) inside `schema`, itself first (iterative, document order)."""
-    stack: list[tuple[str, Any]] = [(pointer, schema)]
+    stack: list[tuple[str, object]] = [(pointer, schema)]
     while stack:
         here, node = stack.pop()
         if not isinstance(node, Mapping):
@@ -107,7 +109,7 @@ def subschemas(schema: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, M
         stack.extend(reversed(list(children(node, here))))
 
 
-def check_schema(schema: Any, pointer: str, report: Reporter) -> bool:
+def check_schema(schema: object, pointer: str, report: Reporter) -> bool:
     """Check one schema (TG114-TG118, TG213, TG216-TG220); True when it is sound enough to validate examples with."""
     label = pointer.lstrip("/")
     if not isinstance(schema, dict):
@@ -162,7 +164,7 @@ _META_HINTS: Mapping[str, str] = {
 }
 
 
-def _check_refs(root: Mapping[str, Any], here: str, node: Mapping[str, Any], report: Reporter) -> None:
+def _check_refs(root: Mapping[str, object], here: str, node: Mapping[str, object], report: Reporter) -> None:
     for keyword in ("$ref", "$dynamicRef"):
         ref = node.get(keyword)
         if not isinstance(ref, str):
@@ -176,7 +178,7 @@ def _check_refs(root: Mapping[str, Any], here: str, node: Mapping[str, Any], rep
                 "copy the definition into `$defs` and use a local reference like '#/$defs/name'",
             )
         elif resolve(root, ref[1:]) is None:
-            names = sorted(root.get("$defs", {})) if isinstance(root.get("$defs"), Mapping) else []
+            names = sorted(defs) if isinstance(defs := root.get("$defs"), Mapping) else []
             hint = did_you_mean(ref[1:].rsplit("/", 1)[-1], names) if names else ""
             report(
                 "TG118",
@@ -185,7 +187,7 @@ def _check_refs(root: Mapping[str, Any], here: str, node: Mapping[str, Any], rep
             )
 
 
-def resolve(root: Mapping[str, Any], fragment: str) -> str | None:
+def resolve(root: Mapping[str, object], fragment: str) -> str | None:
     """The pointer (relative to `root`) of the schema a local fragment names, or None."""
     if not fragment.startswith("/"):
         if not fragment:
@@ -194,7 +196,7 @@ def resolve(root: Mapping[str, Any], fragment: str) -> str | None:
             if fragment in (schema.get("$anchor"), schema.get("$dynamicAnchor")):
                 return here
         return None
-    node: Any = root
+    node: object = root
     for raw in unquote(fragment)[1:].split("/"):
         token = unescape(raw)
         if isinstance(node, Mapping) and token in node:
@@ -210,7 +212,7 @@ _IN_PLACE_ONE = ("not", "if", "then", "else")
 _IN_PLACE_LISTS = ("allOf", "anyOf", "oneOf")
 
 
-def _in_place(root: Mapping[str, Any], here: str, node: Mapping[str, Any]) -> list[tuple[str, str]]:
+def _in_place(root: Mapping[str, object], here: str, node: Mapping[str, object]) -> list[tuple[str, str]]:
     """(keyword pointer, target) for every schema applied to the same value as `node`."""
     edges: list[tuple[str, str]] = []
     ref = node.get("$ref")
@@ -225,7 +227,7 @@ def _in_place(root: Mapping[str, Any], here: str, node: Mapping[str, Any]) -> li
     return edges
 
 
-def check_ref_cycles(root: Mapping[str, Any], pointer: str, report: Reporter) -> None:
+def check_ref_cycles(root: Mapping[str, object], pointer: str, report: Reporter) -> None:
     """TG118 for a `$ref` that leads back to itself without descending into a property or an item.
 
     Only `$ref` edges can point back up the tree, so every such cycle holds one; it is reported there.
@@ -262,7 +264,7 @@ def check_ref_cycles(root: Mapping[str, Any], pointer: str, report: Reporter) ->
                 cursor.append(0)
 
 
-def _check_keywords(here: str, node: Mapping[str, Any], report: Reporter) -> None:
+def _check_keywords(here: str, node: Mapping[str, object], report: Reporter) -> None:
     for key in node:
         if key in KEYWORDS or key.startswith("x-"):
             continue
@@ -275,7 +277,7 @@ def _check_keywords(here: str, node: Mapping[str, Any], report: Reporter) -> Non
             )
 
 
-def check_defaults(schema: Mapping[str, Any], pointer: str, report: Reporter) -> None:
+def check_defaults(schema: Mapping[str, object], pointer: str, report: Reporter) -> None:
     """TG214: each `default` in a sound schema must match the schema it sits in (formats checked)."""
     root = Draft202012Validator(schema, registry=REGISTRY, format_checker=FORMAT_CHECKER)
     for here, node in subschemas(schema, pointer):
@@ -298,7 +300,9 @@ def check_defaults(schema: Mapping[str, Any], pointer: str, report: Reporter) ->
             )
 
 
-def validate_instance(schema: Mapping[str, Any], instance: Any, pointer: str, code: str, report: Reporter) -> None:
+def validate_instance(
+    schema: Mapping[str, object], instance: object, pointer: str, code: str, report: Reporter
+) -> None:
     """Report every way `instance` fails `schema` (formats checked), at pointers under `pointer`."""
     validator = Draft202012Validator(schema, registry=REGISTRY, format_checker=FORMAT_CHECKER)
     what = "input" if code == "TG119" else "output"

@@ -177,23 +177,21 @@ def _declared(catalog: Catalog, gathered: _Gathered, identity: Mapping[str, str]
 
 
 class _Pairs(Mapping[str, tuple[tuple[str, str], ...]]):
-    """Per tool, its `(file, text)` declarations in `FILES` order, made from the payloads when
-    asked for: with a build cache the docs ask only for the pages they make again."""
+    """Per tool, its `(file, text)` declarations in `FILES` order, made from the payloads each time
+    they are asked for: with a build cache the docs ask only for the pages they make again, and a
+    page asks once. None is kept: in a cold build of 10,000 contracts, keeping them held a second
+    copy of every declaration (cut from the cached runs, which stay held) until the last page."""
 
     def __init__(self, names: Sequence[str], files: Sequence[tuple[str, Mapping[str, object]]]) -> None:
         self._names = names
         self._known = frozenset(names)
         self._files = sorted(files, key=lambda pair: FILES.index(pair[0]))
-        self._made: dict[str, tuple[tuple[str, str], ...]] = {}
 
     def __getitem__(self, name: str) -> tuple[tuple[str, str], ...]:
-        found = self._made.get(name)
-        if found is None:
-            if name not in self._known:
-                raise KeyError(name)
-            entries = ((file, tools.get(name)) for file, tools in self._files)  # one look-up a file
-            found = self._made[name] = tuple((file, _text(entry)) for file, entry in entries if entry is not None)
-        return found
+        if name not in self._known:
+            raise KeyError(name)
+        entries = ((file, tools.get(name)) for file, tools in self._files)  # one look-up a file
+        return tuple((file, _text(entry)) for file, entry in entries if entry is not None)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._names)

@@ -11,7 +11,6 @@ a type, `not`/`if`/`prefixItems`/..., recursion where the profile forbids it, a 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from toolgen.positions import escape
 from toolgen.render.providers.lower import (
@@ -101,7 +100,7 @@ OPENAI_LIMITS = {"properties": 5000, "depth": 10, "characters": 120_000, "enum_v
 """OpenAI strict-mode size limits (PROVIDERS.md 1.5, item 8)."""
 
 
-def accepts_null(node: Any) -> bool:
+def accepts_null(node: object) -> bool:
     """True when the schema node already admits `null`."""
     if not isinstance(node, dict):
         return node is True
@@ -159,7 +158,7 @@ def _compose(node: Schema, pointer: str, profile: StrictProfile, issues: list[Is
     return node
 
 
-def _has_objects(branches: list[Any]) -> bool:
+def _has_objects(branches: list[object]) -> bool:
     return any(isinstance(b, dict) and ("properties" in b or "object" in _types(b)) for b in branches)
 
 
@@ -214,11 +213,16 @@ def _booleans(node: Schema, pointer: str) -> list[str]:
     return found
 
 
-def _moved_text(key: str, value: Any, profile: StrictProfile) -> str | None:
+def _above(value: object, limit: int) -> bool:
+    """Whether a schema's number is above `limit` (a value of another type is not: validation refuses it)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and value > limit
+
+
+def _moved_text(key: str, value: object, profile: StrictProfile) -> str | None:
     """How `key: value` reads in the description when strict mode cannot keep it, or None to keep it."""
     if key == "format":
         return None if value in profile.formats else f"format: {value}"
-    if key == "minItems" and profile.max_min_items is not None and value > profile.max_min_items:
+    if key == "minItems" and profile.max_min_items is not None and _above(value, profile.max_min_items):
         return f"minItems: {value}"
     if key == "pattern" and uses_lookaround(value):
         return f"pattern: {render_value(value)}"
@@ -292,7 +296,7 @@ def _outermost(issues: list[Issue]) -> list[Issue]:
     return sorted(set(kept), key=lambda i: (i.pointer, i.message))
 
 
-def _depth(node: Any) -> int:
+def _depth(node: object) -> int:
     if not isinstance(node, dict):
         return 0
     deepest = max((_depth(sub) for _, sub in children(node, "")), default=0)
@@ -307,7 +311,7 @@ def openai_limits(schema: Schema, base: str) -> list[Issue]:
         names = list(node.get("properties") or {})
         properties += len(names)
         characters += sum(len(n) for n in names) + sum(len(n) for n in node.get("$defs") or {})
-        enum: list[Any] = node["enum"] if isinstance(node.get("enum"), list) else []
+        enum: list[object] = node["enum"] if isinstance(node.get("enum"), list) else []
         enum_values += len(enum)
         enum_chars = sum(len(str(v)) for v in enum) + (len(str(node["const"])) if "const" in node else 0)
         characters += enum_chars
