@@ -67,10 +67,11 @@ def _parts(pointer: str) -> list[str]:
     return [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
 
 
-def roles(declaration: Mapping[str, Any]) -> dict[str, str]:
+def roles(declaration: Mapping[str, object]) -> dict[str, str]:
     """The JSON pointer of each role's key in `declaration` (a `function` wrapper looked into)."""
-    wrapped = isinstance(declaration.get("function"), Mapping)
-    holder: Mapping[str, Any] = declaration["function"] if wrapped else declaration
+    function = declaration.get("function")
+    wrapped = isinstance(function, Mapping)
+    holder: Mapping[str, object] = function if isinstance(function, Mapping) else declaration
     base = "/function" if wrapped else ""
     found: dict[str, str] = {}
     for role, keys in ROLES:
@@ -94,7 +95,7 @@ def _move(value: dict[str, Any], source: str, target: str) -> None:
     node[last] = moved
 
 
-def _compact(value: Any) -> str:
+def _compact(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
@@ -102,7 +103,7 @@ Change = tuple[str, str, str]
 """One change: the pointer of the object it is in, and its line there (`- key`, `+ key: value`)."""
 
 
-def _diff(old: Mapping[str, Any], new: Mapping[str, Any], pointer: str, out: list[Change]) -> None:
+def _diff(old: Mapping[str, object], new: Mapping[str, object], pointer: str, out: list[Change]) -> None:
     for key in old:
         if key not in new:
             out.append((pointer, "-", _escape(key)))
@@ -120,10 +121,10 @@ def _diff(old: Mapping[str, Any], new: Mapping[str, Any], pointer: str, out: lis
             out.append((pointer, "+", line))
 
 
-def changes(canonical: Mapping[str, Any], other: Mapping[str, Any]) -> list[str]:
+def changes(canonical: Mapping[str, object], other: Mapping[str, object]) -> list[str]:
     """The lines that turn `canonical` into `other`: moves first (from the root), then removals and
     additions, each after an `@@ /pointer @@` line naming the object they change (none for the root)."""
-    moved: dict[str, Any] = copy.deepcopy(dict(canonical))
+    moved: dict[str, object] = copy.deepcopy(dict(canonical))
     lines: list[str] = []
     before, after = roles(canonical), roles(other)
     for role, _ in ROLES:
@@ -141,14 +142,14 @@ def changes(canonical: Mapping[str, Any], other: Mapping[str, Any]) -> list[str]
     return lines
 
 
-def _strict(declaration: Mapping[str, Any]) -> str:
+def _strict(declaration: Mapping[str, object]) -> str:
     for holder in (declaration, declaration.get("function")):
         if isinstance(holder, Mapping) and isinstance(holder.get("strict"), bool):
             return "yes" if holder["strict"] else "no"
     return "not set"
 
 
-def _sizes(declared: Mapping[str, Any], labels: Mapping[str, str]) -> list[list[str]]:
+def _sizes(declared: Mapping[str, Mapping[str, object]], labels: Mapping[str, str]) -> list[list[str]]:
     """The size table, a column per provider: a header row, then `Strict` and `Tokens` (a changed
     word of the contract changes one row of it, not one per provider)."""
     from toolgen.render.providers import stats
@@ -181,7 +182,9 @@ def _description(declared: str, contract: str) -> str | None:
     return ", ".join(said)
 
 
-def _changes(declared: Mapping[str, Any], file: str, labels: Mapping[str, str]) -> list[ProviderChanges]:
+def _changes(
+    declared: Mapping[str, Mapping[str, object]], file: str, labels: Mapping[str, str]
+) -> list[ProviderChanges]:
     """Each provider's changes, to the canonical declaration or to one shown before it, whichever is shorter."""
     shown = [file]
     out = []
