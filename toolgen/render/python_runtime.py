@@ -22,6 +22,8 @@ PACKAGE_MODULES: tuple[str, ...] = (
     "_redact",
     "_policy",
     "_invoke",
+    "_context",
+    "_calls",
     "_roundtrip",
     "_tracefile",
     "_enforce",

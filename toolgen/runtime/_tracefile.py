@@ -10,7 +10,8 @@ Part of the runtime: `_runtime` (and the package) re-export every public name he
   `"unchecked"`), `missing_permissions`, `duration_ms`, `code` (`"OK"` or the error code),
   `retryable`, `traceback`, `undeclared_reads` (`Registry(enforce=True)`); `full_input` (True
   when `input` was kept without shortening) and `output` (the result's payload, redacted the same
-  way, only for a tracer that records outputs). A sensitive value of the call is also scrubbed from
+  way, only for a tracer that records outputs), `call_id` and `events` (what the implementation
+  reported through its `ToolContext`). A sensitive value of the call is also scrubbed from
   every other text of `input` and `output` (a secret pasted into a plain field).
   `to_json()` gives one JSON object (with `record` = `TRACE_FORMAT` and the `package` it came
   from); `TraceRecord.from_json(data)` reads one back (a mapping or JSON text) and raises
@@ -64,6 +65,10 @@ class TraceRecord:
     """With `Registry(enforce=True)`: files the call read although the tool does not declare `read`."""
     full_input: bool = False
     output: Any = None
+    call_id: str | None = None
+    """The call's id (`ToolContext.call_id`); None for a call that did not reach its implementation."""
+    events: tuple[Mapping[str, Any], ...] = ()
+    """What the implementation reported through its `ToolContext` (progress, logs), redacted."""
 
     def to_json(self) -> dict[str, Any]:
         """The record as plain JSON data, with `record` and `package` first; `output` only when recorded."""
@@ -72,6 +77,14 @@ class TraceRecord:
         data["undeclared_reads"] = list(self.undeclared_reads)
         if self.output is None:
             del data["output"]
+        for key in (
+            "call_id",
+            "events",
+        ):  # only when there is something, as before the keys existed
+            if not data[key]:
+                del data[key]
+        if self.events:
+            data["events"] = [dict(e) for e in self.events]
         return {"record": TRACE_FORMAT, "package": PACKAGE, **data}
 
     @classmethod
@@ -92,6 +105,7 @@ class TraceRecord:
         _check_shape(found)
         found["missing_permissions"] = tuple(found["missing_permissions"])
         found["undeclared_reads"] = tuple(found.get("undeclared_reads", ()))
+        found["events"] = tuple(found.get("events", ()))
         return cls(**found)
 
 
@@ -126,12 +140,14 @@ def trace_record(  # noqa: PLR0917 (the registry's one internal call)
     result: ToolResult[Any],
     meta: tuple[str, tuple[str, ...], str | None, float, tuple[str, ...]],
     secrets: Secrets = NO_SECRETS,
+    extra: Mapping[str, Any] | None = None,
 ) -> TraceRecord:
     """The record of one call for `tracer` (its `full_input` / `record_output` say what to keep).
 
     `meta` is (permission, missing permissions, traceback, duration in ms, undeclared reads). The
     call's `secrets` (input and output) are scrubbed from every text of the record's input and output,
-    so a sensitive value pasted into a plain field is replaced there too.
+    so a sensitive value pasted into a plain field is replaced there too. `extra` holds the other
+    fields of the record the call knows (`call_id`, `events`).
     """
     full = bool(getattr(tracer, "full_input", False))
     summary: Any = None
@@ -160,6 +176,7 @@ def trace_record(  # noqa: PLR0917 (the registry's one internal call)
             if getattr(tracer, "record_output", False)
             else None
         ),
+        **(extra or {}),
     )
 
 

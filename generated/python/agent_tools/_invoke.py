@@ -75,9 +75,19 @@ def _timed_out(contract: Any, limit: float, after: str) -> Ran:
 
 
 def run(
-    implementation: Callable[[Any], Any], model: Any, contract: Any, limit: float | None
+    implementation: Callable[..., Any],
+    model: Any,
+    contract: Any,
+    limit: float | None,
+    tool_context: Any = None,
 ) -> Ran:
-    """Run `implementation(model)` for `Registry.call` (see the module docstring)."""
+    """Run `implementation(model)` for `Registry.call` (see the module docstring).
+
+    With a `tool_context` the call is `implementation(model, tool_context)`, and a timeout sets
+    its `cancellation`.
+    """
+    if tool_context is not None:
+        implementation = _with_context(implementation, tool_context)
     if is_async(implementation):
         return _run_async_here(implementation, model, contract, limit)
     if limit is None:
@@ -92,6 +102,7 @@ def run(
     worker.start()
     worker.join(limit)
     if worker.is_alive() or not box:
+        _cancel(tool_context)
         return _timed_out(
             contract,
             limit,
@@ -135,14 +146,21 @@ def _run_async_here(
 
 
 async def arun(
-    implementation: Callable[[Any], Any], model: Any, contract: Any, limit: float | None
+    implementation: Callable[..., Any],
+    model: Any,
+    contract: Any,
+    limit: float | None,
+    tool_context: Any = None,
 ) -> Ran:
-    """Run `implementation(model)` for `Registry.acall` (see the module docstring)."""
+    """Run `implementation(model)` for `Registry.acall` (see the module docstring and `run`)."""
+    if tool_context is not None:
+        implementation = _with_context(implementation, tool_context)
     try:
         async with asyncio.timeout(limit) as scope:
             return Ran(await _result(implementation, model))
     except TimeoutError:
         if scope.expired():
+            _cancel(tool_context)
             after = (
                 "the task was cancelled"
                 if is_async(implementation)
@@ -152,6 +170,26 @@ async def arun(
         return _crashed()
     except (Exception, SystemExit, GeneratorExit):
         return _crashed()
+
+
+def _with_context(implementation: Callable[..., Any], context: Any) -> Any:
+    """`implementation` with `context` as its second argument, async if it is."""
+    if is_async(implementation):
+
+        async def called_async(model: Any) -> Any:
+            return await implementation(model, context)
+
+        return called_async
+
+    def called(model: Any) -> Any:
+        return implementation(model, context)
+
+    return called
+
+
+def _cancel(context: Any) -> None:
+    if context is not None:
+        context.cancellation.set()
 
 
 async def _result(implementation: Callable[[Any], Any], model: Any) -> Any:

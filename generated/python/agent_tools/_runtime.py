@@ -79,7 +79,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Generic, Literal, TypeAlias
 
@@ -87,7 +87,9 @@ import jsonschema  # type: ignore[import-untyped,unused-ignore]
 from pydantic import BaseModel, ValidationError
 from typing_extensions import TypeVar
 
-from . import _invoke
+from . import _calls, _invoke
+from ._calls import UNSET, CallOptions
+from ._context import DepsT, LogLevel, Reporter, ToolContext, wants_context
 from ._contract import STANDARD_ERRORS, ErrorInfo, ToolContract
 from ._invoke import INTERNAL_MESSAGE
 from ._policy import PERMISSIONS, Policy
@@ -110,8 +112,11 @@ In = TypeVar("In", bound=BaseModel)
 Out = TypeVar("Out")
 
 
-Implementation: TypeAlias = Callable[[Any], "ToolResult[Any]"]
-"""What `Registry.register` accepts: called with the validated input model."""
+Implementation: TypeAlias = (
+    Callable[[Any], "ToolResult[Any]"]
+    | Callable[[Any, ToolContext[Any]], "ToolResult[Any]"]
+)
+"""What `Registry.register` accepts: called with the validated input model (and the context)."""
 
 
 @dataclass(slots=True)
@@ -123,6 +128,8 @@ class _Outcome:
     reads: tuple[str, ...] = ()
     secrets: Secrets = NO_SECRETS
     """The output's sensitive values (the input's are known to `call`)."""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """More for the trace record (`_calls`): call id, context events."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,9 +140,10 @@ class _Ready:
     model: BaseModel
     implementation: Implementation
     limit: float | None
+    wants_context: bool = False
 
 
-class Registry(Answers):
+class Registry(Answers, Generic[DepsT]):
     """Implementations by tool name; `call` and `acall` validate, enforce the policy and trace."""
 
     def __init__(
@@ -146,6 +154,7 @@ class Registry(Answers):
         default_timeout_s: float | None = None,
         *,
         enforce: bool = False,
+        deps: DepsT = None,  # type: ignore[assignment]
     ) -> None:
         if contracts is None:
             from . import CATALOG
@@ -161,8 +170,10 @@ class Registry(Answers):
         self.tracer = tracer
         self.default_timeout_s = default_timeout_s
         self.enforce = enforce
+        self.deps = deps
         self._contracts = {c.name: c for c in sorted(contracts, key=lambda c: c.name)}
         self._implementations: dict[str, Implementation] = {}
+        self._wants_context: dict[str, bool] = {}
         self._validators: dict[
             str,
             tuple[
@@ -195,49 +206,58 @@ class Registry(Answers):
             validator(output) if output is not None else None,
         )
         self._implementations[name] = implementation
+        self._wants_context[name] = wants_context(implementation)
 
     def tool(self, contract: ToolContract[In, Out]) -> Tool[In, Out]:
         """The typed way to call one tool: `registry.tool(read_file.CONTRACT).call({...})`."""
         return Tool(self, contract)
 
     def call(
-        self, name: str, arguments: Mapping[str, Any] | str | bytes
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | str | bytes,
+        *,
+        call_id: str | None = None,
+        deps: DepsT = UNSET,
+        trace_id: str | None = None,
+        reporter: Reporter | None = None,
     ) -> ToolResult[Any]:
         """Validate, check the policy, run the implementation and trace; never raises."""
         started = time.perf_counter()
         contract = self._contracts.get(name)
         parsed, step, secrets = self._begin(name, contract, arguments)
         if isinstance(step, _Ready):
+            options = CallOptions(call_id, deps, trace_id, reporter, secrets)
             try:
-                with self._guarded(step.contract) as guard:
-                    ran = _invoke.run(
-                        step.implementation, step.model, step.contract, step.limit
-                    )
+                step = _calls.run(self, step, options)
             except KeyboardInterrupt:
                 self._interrupted(name, contract, parsed, started, secrets)
                 raise
-            step = self._finish(step, ran, guard)
         step = _private(step, secrets)
         self._trace(name, contract, parsed, step, started)
         return step.result
 
     async def acall(
-        self, name: str, arguments: Mapping[str, Any] | str | bytes
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | str | bytes,
+        *,
+        call_id: str | None = None,
+        deps: DepsT = UNSET,
+        trace_id: str | None = None,
+        reporter: Reporter | None = None,
     ) -> ToolResult[Any]:
         """`call` for an event loop: awaits an async implementation, a sync one runs in a thread."""
         started = time.perf_counter()
         contract = self._contracts.get(name)
         parsed, step, secrets = self._begin(name, contract, arguments)
         if isinstance(step, _Ready):
+            options = CallOptions(call_id, deps, trace_id, reporter, secrets)
             try:
-                with self._guarded(step.contract) as guard:
-                    ran = await _invoke.arun(
-                        step.implementation, step.model, step.contract, step.limit
-                    )
+                step = await _calls.arun(self, step, options)
             except KeyboardInterrupt:
                 self._interrupted(name, contract, parsed, started, secrets)
                 raise
-            step = self._finish(step, ran, guard)
         step = _private(step, secrets)
         self._trace(name, contract, parsed, step, started)
         return step.result
@@ -352,9 +372,9 @@ class Registry(Answers):
             ]
             return _Outcome(invalid(found, "arguments"), "granted")
         limit = _invoke.time_limit(contract.timeout_ms, self.default_timeout_s)
-        return _Ready(
-            contract, model, self._implementations[name], limit
-        )  # run by `call` / `acall`
+        implementation = self._implementations[name]
+        wants = self._wants_context[name]
+        return _Ready(contract, model, implementation, limit, wants)  # run by `_calls`
 
     def _trace(
         self,
@@ -386,6 +406,7 @@ class Registry(Answers):
                     outcome.result,
                     meta,
                     outcome.secrets,
+                    outcome.extra,
                 )
             )
 
@@ -394,7 +415,7 @@ class Registry(Answers):
 class Tool(Generic[In, Out]):
     """One tool of a registry, typed: `call` returns `ToolResult[<Tool>Output]` (`Any` data without one)."""
 
-    registry: Registry
+    registry: Registry[Any]
     contract: ToolContract[In, Out]
 
     def call(self, arguments: In | Mapping[str, Any] | str | bytes) -> ToolResult[Out]:
@@ -417,7 +438,13 @@ def _private(outcome: _Outcome, secrets: Secrets) -> _Outcome:
         )
     trace = found.scrub(outcome.traceback) if outcome.traceback is not None else None
     return _Outcome(
-        result, outcome.permission, outcome.missing, trace, outcome.reads, found
+        result,
+        outcome.permission,
+        outcome.missing,
+        trace,
+        outcome.reads,
+        found,
+        outcome.extra,
     )
 
 
@@ -486,10 +513,13 @@ __all__ = [
     "ErrorInfo",
     "Implementation",
     "JsonlTracer",
+    "LogLevel",
     "Ok",
     "Policy",
     "Registry",
+    "Reporter",
     "Tool",
+    "ToolContext",
     "ToolContract",
     "ToolModel",
     "ToolResult",

@@ -9,13 +9,22 @@ through `Registry.acall`, and every outcome is a `CallToolResult` (`ToolResult.t
 failures, invalid input and an unknown tool included, are results with `isError: true` and the
 error in `structuredContent`, never protocol errors. `toolgen mock-server` is this server over
 `mocks.mock_registry()`. The `mcp` package is imported when `server` is called.
+
+An implementation's `ToolContext` reports reach the client: `progress(...)` as
+`notifications/progress` (only when the client's request carried a `progressToken`) and
+`log(level, message)` as `notifications/message` (logger: the server's name; on 2026-07-28
+connections only when the request opted in to that level, as the protocol says). Each is sent
+before the call's result; the request's id is the context's `call_id`.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import warnings
 from typing import Any
 
-from .._runtime import Registry, thaw
+from .._runtime import LogLevel, Registry, ToolContext, thaw
 
 SERVER_NAME = __name__.split(".")[0]
 """The server name the MCP handshake reports (the package's name, unless `server` is given one)."""
@@ -43,12 +52,71 @@ def server(registry: Registry, name: str = SERVER_NAME, version: str = "") -> An
         return listed
 
     async def call_tool(ctx: Any, params: Any) -> Any:
-        result = await registry.acall(params.name, dict(params.arguments or {}))
+        notifier = Notifier(ctx.session, name)
+        call_id = str(ctx.request_id) if ctx.request_id is not None else None
+        arguments = dict(params.arguments or {})
+        result = await registry.acall(
+            params.name, arguments, call_id=call_id, reporter=notifier
+        )
+        await notifier.drain()
         return types.CallToolResult.model_validate(result.to_mcp())
 
     return Server(
         name, version=version, on_list_tools=list_tools, on_call_tool=call_tool
     )
+
+
+class Notifier:
+    """A `Reporter` that sends a call's progress and logs to the MCP client, in order.
+
+    A report made in a worker thread (a sync implementation) is handed to the event loop; `drain`
+    waits until every report was sent (the server calls it before answering).
+    """
+
+    def __init__(self, session: Any, logger: str) -> None:
+        self._session = session
+        self._logger = logger
+        self._loop = asyncio.get_running_loop()
+        self._sent: list[Any] = []
+
+    def _send(self, coroutine: Any) -> None:
+        try:
+            here = asyncio.get_running_loop() is self._loop
+        except RuntimeError:
+            here = False
+        if here:
+            self._sent.append(self._loop.create_task(coroutine))
+        else:
+            self._sent.append(asyncio.run_coroutine_threadsafe(coroutine, self._loop))
+
+    def progress(
+        self,
+        context: ToolContext[Any],
+        done: float,
+        total: float | None,
+        message: str | None,
+    ) -> None:
+        """`notifications/progress` (a no-op when the request carried no progress token)."""
+        self._send(self._session.report_progress(done, total, message))
+
+    def log(self, context: ToolContext[Any], level: LogLevel, message: str) -> None:
+        """`notifications/message` on the request's stream."""
+        with (
+            warnings.catch_warnings()
+        ):  # the SDK marks logging deprecated from 2026-07-28 on
+            warnings.simplefilter("ignore")
+            sending = self._session.send_log_message(level, message, self._logger)
+        self._send(sending)
+
+    async def drain(self) -> None:
+        """Wait until every report so far was sent (a failed send is dropped)."""
+        for sent in self._sent:
+            waited = (
+                sent if isinstance(sent, asyncio.Task) else asyncio.wrap_future(sent)
+            )
+            with contextlib.suppress(Exception):  # a report never changes the result
+                await waited
+        self._sent.clear()
 
 
 async def serve_stdio(
@@ -64,4 +132,4 @@ async def serve_stdio(
         )
 
 
-__all__ = ["SERVER_NAME", "serve_stdio", "server", "tools_list"]
+__all__ = ["SERVER_NAME", "Notifier", "serve_stdio", "server", "tools_list"]
