@@ -18,6 +18,7 @@ PACKAGE_MODULES: tuple[str, ...] = (
     "_runtime",
     "_contract",
     "_results",
+    "_content",
     "_schemas",
     "_redact",
     "_policy",

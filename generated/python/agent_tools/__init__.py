@@ -31,13 +31,17 @@ from . import (
 )
 from ._replay import Replayed, ReplayReport, replay
 from ._runtime import (
+    Audio,
     Err,
     ErrorInfo,
+    File,
+    Image,
     Implementation,
     JsonlTracer,
     Ok,
     Policy,
     Registry,
+    ResourceLink,
     Tool,
     ToolContext,
     ToolContract,
@@ -71,8 +75,11 @@ CONTRACTS: Mapping[str, ToolContract] = _runtime.catalog_mapping(CATALOG)
 __all__ = [
     "CATALOG",
     "CONTRACTS",
+    "Audio",
     "Err",
     "ErrorInfo",
+    "File",
+    "Image",
     "Implementation",
     "JsonlTracer",
     "Ok",
@@ -80,6 +87,7 @@ __all__ = [
     "Registry",
     "ReplayReport",
     "Replayed",
+    "ResourceLink",
     "Tool",
     "ToolContext",
     "ToolContract",

@@ -69,6 +69,8 @@ class ToolContract(Generic[InputT, OutputT]):
         default_factory=lambda: MappingProxyType({})
     )
     """The provider declarations toolgen built: `openai` (the Responses entry), `mcp` (the `Tool`)."""
+    content_kinds: tuple[str, ...] = ()
+    """The content beyond JSON a result may carry (`image`, `audio`, `file`, `resource_link`)."""
 
     def json_schema(
         self, which: Literal["input", "output"] = "input"

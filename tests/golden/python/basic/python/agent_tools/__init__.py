@@ -19,13 +19,17 @@ from . import (
 )
 from ._replay import Replayed, ReplayReport, replay
 from ._runtime import (
+    Audio,
     Err,
     ErrorInfo,
+    File,
+    Image,
     Implementation,
     JsonlTracer,
     Ok,
     Policy,
     Registry,
+    ResourceLink,
     Tool,
     ToolContext,
     ToolContract,
@@ -47,8 +51,11 @@ CONTRACTS: Mapping[str, ToolContract] = _runtime.catalog_mapping(CATALOG)
 __all__ = [
     "CATALOG",
     "CONTRACTS",
+    "Audio",
     "Err",
     "ErrorInfo",
+    "File",
+    "Image",
     "Implementation",
     "JsonlTracer",
     "Ok",
@@ -56,6 +63,7 @@ __all__ = [
     "Registry",
     "ReplayReport",
     "Replayed",
+    "ResourceLink",
     "Tool",
     "ToolContext",
     "ToolContract",

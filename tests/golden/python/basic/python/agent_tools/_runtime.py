@@ -87,8 +87,9 @@ import jsonschema  # type: ignore[import-untyped,unused-ignore]
 from pydantic import BaseModel, ValidationError
 from typing_extensions import TypeVar
 
-from . import _calls, _invoke
+from . import _calls, _content, _invoke
 from ._calls import UNSET, CallOptions
+from ._content import Audio, Content, File, Image, ResourceLink
 from ._context import DepsT, LogLevel, Reporter, ToolContext, wants_context
 from ._contract import STANDARD_ERRORS, ErrorInfo, ToolContract
 from ._invoke import INTERNAL_MESSAGE
@@ -466,6 +467,10 @@ def _checked(  # noqa: PLR0911 (one return per kind of result)
     if not isinstance(result, Ok):
         note = f"{contract.name} returned {type(result).__name__}, not Ok or Err"
         return _Outcome(Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), note)
+    wrong = _content.undeclared(result.content, contract.content_kinds)
+    if wrong is not None:
+        note = f"{contract.name} {wrong}"
+        return _Outcome(Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), note)
     secrets = NO_SECRETS
     try:
         data = thaw(result.data)
@@ -486,9 +491,8 @@ def _checked(  # noqa: PLR0911 (one return per kind of result)
                 note,
                 secrets=secrets,
             )
-        return _Outcome(
-            Ok(contract.output_model.model_validate(data)), "granted", secrets=secrets
-        )
+        checked = Ok(contract.output_model.model_validate(data), result.content)
+        return _Outcome(checked, "granted", secrets=secrets)
     except Exception:
         return _Outcome(
             Err("INTERNAL", INTERNAL_MESSAGE, False),
@@ -509,8 +513,12 @@ __all__ = [
     "PERMISSIONS",
     "REDACTED",
     "STANDARD_ERRORS",
+    "Audio",
+    "Content",
     "Err",
     "ErrorInfo",
+    "File",
+    "Image",
     "Implementation",
     "JsonlTracer",
     "LogLevel",
@@ -518,6 +526,7 @@ __all__ = [
     "Policy",
     "Registry",
     "Reporter",
+    "ResourceLink",
     "Tool",
     "ToolContext",
     "ToolContract",
