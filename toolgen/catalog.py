@@ -37,6 +37,7 @@ STANDARD_ERRORS: Mapping[str, bool] = {
     "TIMEOUT": True,
     "RATE_LIMITED": True,
     "UNAVAILABLE": True,
+    "APPROVAL_DENIED": False,
 }
 """Standard error codes every tool may return without declaring them, with their `retryable`."""
 
@@ -50,6 +51,7 @@ STANDARD_ERROR_MEANINGS: Mapping[str, str] = {
     "TIMEOUT": "the call took too long; retrying may succeed",
     "RATE_LIMITED": "too many calls; retry after a pause",
     "UNAVAILABLE": "a service the tool needs is down; retry later",
+    "APPROVAL_DENIED": "the call needed a person's approval, which was refused or not given; do not retry",
 }
 
 CONTRACT_KEYS: tuple[str, ...] = (

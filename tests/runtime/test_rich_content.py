@@ -109,7 +109,11 @@ def test_anthropic_tool_result_has_image_and_document_blocks(pkg: ModuleType) ->
     exact(anthropic.types.MessageParam, {"role": "user", "content": [block]})
     kinds = [b["type"] for b in block["content"]]
     assert kinds == ["text", "image", "text", "document", "document", "image"]
-    assert block["content"][1]["source"] == {"type": "base64", "media_type": "image/png", "data": base64.b64encode(PNG).decode()}
+    assert block["content"][1]["source"] == {
+        "type": "base64",
+        "media_type": "image/png",
+        "data": base64.b64encode(PNG).decode(),
+    }
     assert "audio content (audio/wav, 16 bytes) left out: Anthropic" in block["content"][2]["text"]
     assert block["content"][4]["source"] == {"type": "text", "media_type": "text/plain", "data": "plain words"}
     assert block["content"][5]["source"] == {"type": "url", "url": "https://example.com/page.png"}
@@ -182,7 +186,9 @@ def test_an_unknown_content_kind_is_tg106_at_its_place(tmp_path: Path) -> None:
     settings, problems = load_settings(root)
     assert not problems
     found = [(d.code, d.pointer, d.message) for d in validate_paths(settings, []) if d.is_error]
-    assert found == [("TG106", "/content_kinds/1", "unknown content kind 'video'; use one of image, audio, file, resource_link")]
+    assert found == [
+        ("TG106", "/content_kinds/1", "unknown content kind 'video'; use one of image, audio, file, resource_link")
+    ]
 
 
 def test_the_docs_page_says_what_content_a_result_may_carry(tmp_path: Path) -> None:

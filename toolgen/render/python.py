@@ -147,6 +147,7 @@ def _tool_view(contract: Contract, module: str, models: ToolModels, settings: Se
         "examples": pyblock([e.to_json() for e in contract.examples]),
         "timeout_ms": repr(contract.timeout_ms) if contract.timeout_ms is not None else None,
         "content_kinds": repr(contract.content_kinds) if contract.content_kinds else None,
+        "tags": repr(contract.tags) if contract.tags else None,
         "declarations": pyblock(declarations(contract, settings)),
     }
 

@@ -31,6 +31,8 @@ from . import (
 )
 from ._replay import Replayed, ReplayReport, replay
 from ._runtime import (
+    Approval,
+    ApprovalRequest,
     Audio,
     Err,
     ErrorInfo,
@@ -42,6 +44,8 @@ from ._runtime import (
     Policy,
     Registry,
     ResourceLink,
+    RetryPolicy,
+    Spans,
     Tool,
     ToolContext,
     ToolContract,
@@ -75,6 +79,8 @@ CONTRACTS: Mapping[str, ToolContract] = _runtime.catalog_mapping(CATALOG)
 __all__ = [
     "CATALOG",
     "CONTRACTS",
+    "Approval",
+    "ApprovalRequest",
     "Audio",
     "Err",
     "ErrorInfo",
@@ -88,6 +94,8 @@ __all__ = [
     "ReplayReport",
     "Replayed",
     "ResourceLink",
+    "RetryPolicy",
+    "Spans",
     "Tool",
     "ToolContext",
     "ToolContract",

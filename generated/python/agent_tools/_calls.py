@@ -3,20 +3,27 @@
 """How `Registry.call` / `acall` run a call that passed validation and the policy.
 
 Part of the runtime: the registry hands each checked call (`_Ready`) to `run` or `arun` here, with
-the call's `CallOptions`. They make the call's `ToolContext` (for an implementation that declares
-one), run the implementation under the registry's guard and check what it returned. What the
-trace needs besides the result (the context's events, the call id) comes back in `Outcome.extra`.
+the call's `CallOptions`. They ask for an approval when the policy answered "ask" (`_approval.py`),
+make the call's `ToolContext` (for an implementation that declares one), run the implementation
+under the registry's guard, once or as its `RetryPolicy` says (`_retry.py`), and check what it
+returned. What the trace needs besides the result (call id, context events, approval, attempts)
+comes back in `Outcome.extra`.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+import uuid
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from . import _invoke
+from . import _approval, _invoke
+from ._approval import Approval, ApprovalRequest, Approver
 from ._context import Reporter, ToolContext
 from ._redact import NO_SECRETS, Secrets
+from ._results import thaw
+from ._retry import Attempts
+from ._schemas import redact
 
 if TYPE_CHECKING:
     from ._runtime import Registry, _Outcome, _Ready
@@ -34,15 +41,35 @@ class CallOptions:
     trace_id: str | None = None
     reporter: Reporter | None = None
     secrets: Secrets = NO_SECRETS
+    approval: Approval | None = None
+    """Decided before the call (a framework asked its user); the approver is not asked."""
+    approver: Approver | None = None
+    """This call's approver, instead of the registry's."""
+    deadline: float | None = None
+    """A `time.monotonic()` instant no attempt runs past."""
 
-    def context(self, registry: Registry[Any], ready: _Ready) -> ToolContext[Any]:
-        """The call's `ToolContext` (made for every call: its id and events go to the trace)."""
-        limit = ready.limit
+    def given(
+        self,
+        approval: Approval | None,
+        approver: Approver | None,
+        deadline: float | None,
+    ) -> CallOptions:
+        """These options with the call's approval, approver and deadline."""
+        return replace(self, approval=approval, approver=approver, deadline=deadline)
+
+    def found(self, secrets: Secrets, trace_id: str | None) -> CallOptions:
+        """These options with the input's secrets, and the span's trace id unless one was given."""
+        return replace(self, secrets=secrets, trace_id=self.trace_id or trace_id)
+
+    def context(
+        self, registry: Registry[Any], ready: _Ready, limit: float | None, call_id: str
+    ) -> ToolContext[Any]:
+        """An attempt's `ToolContext` (made for every call: its id and events go to the trace)."""
         return ToolContext(
             ready.contract.name,
             ready.contract.version,
             registry.deps if self.deps is UNSET else self.deps,
-            call_id=self.call_id,
+            call_id=call_id,
             deadline=time.monotonic() + limit if limit is not None else None,
             trace_id=self.trace_id,
             reporter=self.reporter,
@@ -50,36 +77,112 @@ class CallOptions:
         )
 
 
-def _extra(context: ToolContext[Any]) -> dict[str, Any]:
-    return {"call_id": context.call_id, "events": context.events}
+class _Call:
+    """One checked call's state across its approval and attempts."""
+
+    def __init__(
+        self, registry: Registry[Any], ready: _Ready, options: CallOptions
+    ) -> None:
+        self.registry = registry
+        self.ready = ready
+        self.options = options
+        self.call_id = options.call_id or new_id()
+        self.attempts = Attempts(registry.retry, options.deadline)
+        self.events: list[Any] = []
+        self.extra: dict[str, Any] = {"call_id": self.call_id}
+
+    def request(self) -> ApprovalRequest:
+        contract = self.ready.contract
+        shown = redact(thaw(self.ready.model), contract.input_schema)
+        shown = self.options.secrets.scrub_data(shown)
+        return ApprovalRequest(
+            contract.name, contract, shown, self.call_id, self.ready.asks
+        )
+
+    def approver(self) -> Approver | None:
+        return self.options.approver or self.registry.approver
+
+    def refused(self, approval: Approval) -> _Outcome | None:
+        """The outcome of a refused call, None when granted (either way the trace records it)."""
+        self.extra["approval"] = approval.to_json()
+        if approval.granted:
+            return None
+        from ._runtime import _Outcome
+
+        return self.finish(
+            _Outcome(_approval.refusal(self.ready.contract, approval), "denied")
+        )
+
+    def attempt(self) -> tuple[float | None, ToolContext[Any] | None, ToolContext[Any]]:
+        self.attempts.begin()
+        limit = self.attempts.limit(self.ready.limit)
+        context = self.options.context(self.registry, self.ready, limit, self.call_id)
+        return limit, context if self.ready.wants_context else None, context
+
+    def after(
+        self, context: ToolContext[Any], ran: _invoke.Ran, guard: Any
+    ) -> tuple[_Outcome, float | None]:
+        self.events.extend(context.events)
+        outcome = self.registry._finish(self.ready, ran, guard)
+        return outcome, self.attempts.wait(outcome.result)
+
+    def finish(self, outcome: _Outcome) -> _Outcome:
+        self.extra["events"] = tuple(self.events)
+        if self.registry.retry is not None and self.attempts.record:
+            self.extra["attempts"] = tuple(self.attempts.record)
+        outcome.extra = self.extra
+        return outcome
+
+
+def new_id() -> str:
+    """A fresh call id (`call_<hex>`), for a call that was given none."""
+    return f"call_{uuid.uuid4().hex}"
 
 
 def run(registry: Registry[Any], ready: _Ready, options: CallOptions) -> _Outcome:
     """Run a checked call in this thread (`Registry.call`)."""
-    context = options.context(registry, ready)
-    given = context if ready.wants_context else None
-    with registry._guarded(ready.contract) as guard:
-        ran = _invoke.run(
-            ready.implementation, ready.model, ready.contract, ready.limit, given
+    call = _Call(registry, ready, options)
+    if ready.asks:
+        approval = options.approval or _approval.ask(
+            call.approver(), call.request(), registry.approval_timeout_s
         )
-    outcome = registry._finish(ready, ran, guard)
-    outcome.extra = _extra(context)
-    return outcome
+        refused = call.refused(approval)
+        if refused is not None:
+            return refused
+    while True:
+        limit, given, context = call.attempt()
+        with registry._guarded(ready.contract) as guard:
+            ran = _invoke.run(
+                ready.implementation, ready.model, ready.contract, limit, given
+            )
+        outcome, pause = call.after(context, ran, guard)
+        if pause is None:
+            return call.finish(outcome)
+        registry.retry.sleep(pause)  # type: ignore[union-attr]
 
 
 async def arun(
     registry: Registry[Any], ready: _Ready, options: CallOptions
 ) -> _Outcome:
     """Run a checked call on the event loop (`Registry.acall`)."""
-    context = options.context(registry, ready)
-    given = context if ready.wants_context else None
-    with registry._guarded(ready.contract) as guard:
-        ran = await _invoke.arun(
-            ready.implementation, ready.model, ready.contract, ready.limit, given
+    call = _Call(registry, ready, options)
+    if ready.asks:
+        approval = options.approval or await _approval.aask(
+            call.approver(), call.request(), registry.approval_timeout_s
         )
-    outcome = registry._finish(ready, ran, guard)
-    outcome.extra = _extra(context)
-    return outcome
+        refused = call.refused(approval)
+        if refused is not None:
+            return refused
+    while True:
+        limit, given, context = call.attempt()
+        with registry._guarded(ready.contract) as guard:
+            ran = await _invoke.arun(
+                ready.implementation, ready.model, ready.contract, limit, given
+            )
+        outcome, pause = call.after(context, ran, guard)
+        if pause is None:
+            return call.finish(outcome)
+        await registry.retry.asleep(pause)  # type: ignore[union-attr]
 
 
-__all__ = ["UNSET", "CallOptions", "arun", "run"]
+__all__ = ["UNSET", "CallOptions", "arun", "new_id", "run"]

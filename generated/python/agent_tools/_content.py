@@ -113,16 +113,14 @@ def checked(content: Iterable[Any]) -> tuple[Content, ...]:
     return found
 
 
-def undeclared(content: Iterable[Content], declared: Iterable[str]) -> str | None:
-    """What the trace says when `content` holds a kind `declared` does not name; None when all fit."""
-    allowed = set(declared)
+def undeclared(contract: Any, content: Iterable[Content]) -> str | None:
+    """What the trace says when `content` holds a kind `contract` does not declare; None when all fit."""
+    allowed = set(contract.content_kinds)
     extra = sorted({p.kind for p in content} - allowed)
     if not extra:
         return None
     named = ", ".join(sorted(allowed)) or "none"
-    return (
-        f"returned content of kind(s) {', '.join(extra)}; its contract declares {named}"
-    )
+    return f"{contract.name} returned content of kind(s) {', '.join(extra)}; its contract declares {named}"
 
 
 def _b64(data: bytes) -> str:

@@ -87,15 +87,18 @@ import jsonschema  # type: ignore[import-untyped,unused-ignore]
 from pydantic import BaseModel, ValidationError
 from typing_extensions import TypeVar
 
-from . import _calls, _content, _invoke
+from . import _calls, _content, _invoke, _otel
+from ._approval import Approval, ApprovalRequest, Approver
 from ._calls import UNSET, CallOptions
 from ._content import Audio, Content, File, Image, ResourceLink
 from ._context import DepsT, LogLevel, Reporter, ToolContext, wants_context
 from ._contract import STANDARD_ERRORS, ErrorInfo, ToolContract
 from ._invoke import INTERNAL_MESSAGE
+from ._otel import Spans
 from ._policy import PERMISSIONS, Policy
 from ._redact import NO_SECRETS, REDACTED, Secrets, combined, find_secrets, redact
 from ._results import Err, Ok, ToolModel, ToolResult, freeze, thaw
+from ._retry import RetryPolicy
 from ._roundtrip import Answers
 from ._schemas import (
     drop_invited_nulls,
@@ -142,6 +145,8 @@ class _Ready:
     implementation: Implementation
     limit: float | None
     wants_context: bool = False
+    asks: tuple[str, ...] = ()
+    """Why the policy asks for an approval of this call (empty: it does not)."""
 
 
 class Registry(Answers, Generic[DepsT]):
@@ -156,6 +161,10 @@ class Registry(Answers, Generic[DepsT]):
         *,
         enforce: bool = False,
         deps: DepsT = None,  # type: ignore[assignment]
+        approver: Approver | None = None,
+        approval_timeout_s: float | None = None,
+        retry: RetryPolicy | None = None,
+        spans: Spans | None = None,
     ) -> None:
         if contracts is None:
             from . import CATALOG
@@ -172,6 +181,10 @@ class Registry(Answers, Generic[DepsT]):
         self.default_timeout_s = default_timeout_s
         self.enforce = enforce
         self.deps = deps
+        self.approver = approver
+        self.approval_timeout_s = approval_timeout_s
+        self.retry = retry
+        self.spans = spans
         self._contracts = {c.name: c for c in sorted(contracts, key=lambda c: c.name)}
         self._implementations: dict[str, Implementation] = {}
         self._wants_context: dict[str, bool] = {}
@@ -222,19 +235,26 @@ class Registry(Answers, Generic[DepsT]):
         deps: DepsT = UNSET,
         trace_id: str | None = None,
         reporter: Reporter | None = None,
+        approval: Approval | None = None,
+        approver: Approver | None = None,
+        deadline: float | None = None,
     ) -> ToolResult[Any]:
         """Validate, check the policy, run the implementation and trace; never raises."""
         started = time.perf_counter()
+        options = CallOptions(call_id or _calls.new_id(), deps, trace_id, reporter)
+        options = options.given(approval, approver, deadline)
         contract = self._contracts.get(name)
-        parsed, step, secrets = self._begin(name, contract, arguments)
-        if isinstance(step, _Ready):
-            options = CallOptions(call_id, deps, trace_id, reporter, secrets)
-            try:
-                step = _calls.run(self, step, options)
-            except KeyboardInterrupt:
-                self._interrupted(name, contract, parsed, started, secrets)
-                raise
-        step = _private(step, secrets)
+        with _otel.span(self.spans, name, contract, options.call_id) as span:
+            parsed, step, secrets = self._begin(name, contract, arguments)
+            if isinstance(step, _Ready):
+                options = options.found(secrets, span.trace_id)
+                try:
+                    step = _calls.run(self, step, options)
+                except KeyboardInterrupt:
+                    self._interrupted(name, contract, parsed, started, secrets)
+                    raise
+            step = _private(step, secrets, options.call_id)
+            span.close(contract, parsed, step, step.secrets)
         self._trace(name, contract, parsed, step, started)
         return step.result
 
@@ -247,19 +267,26 @@ class Registry(Answers, Generic[DepsT]):
         deps: DepsT = UNSET,
         trace_id: str | None = None,
         reporter: Reporter | None = None,
+        approval: Approval | None = None,
+        approver: Approver | None = None,
+        deadline: float | None = None,
     ) -> ToolResult[Any]:
         """`call` for an event loop: awaits an async implementation, a sync one runs in a thread."""
         started = time.perf_counter()
+        options = CallOptions(call_id or _calls.new_id(), deps, trace_id, reporter)
+        options = options.given(approval, approver, deadline)
         contract = self._contracts.get(name)
-        parsed, step, secrets = self._begin(name, contract, arguments)
-        if isinstance(step, _Ready):
-            options = CallOptions(call_id, deps, trace_id, reporter, secrets)
-            try:
-                step = await _calls.arun(self, step, options)
-            except KeyboardInterrupt:
-                self._interrupted(name, contract, parsed, started, secrets)
-                raise
-        step = _private(step, secrets)
+        with _otel.span(self.spans, name, contract, options.call_id) as span:
+            parsed, step, secrets = self._begin(name, contract, arguments)
+            if isinstance(step, _Ready):
+                options = options.found(secrets, span.trace_id)
+                try:
+                    step = await _calls.arun(self, step, options)
+                except KeyboardInterrupt:
+                    self._interrupted(name, contract, parsed, started, secrets)
+                    raise
+            step = _private(step, secrets, options.call_id)
+            span.close(contract, parsed, step, step.secrets)
         self._trace(name, contract, parsed, step, started)
         return step.result
 
@@ -353,8 +380,9 @@ class Registry(Answers, Generic[DepsT]):
                     False,
                 )
             )
-        missing = self.policy.missing(contract.permissions)
-        if missing:
+        decision, why = self.policy.decide(contract)
+        if decision == "deny":
+            missing = why
             message = f"Tool {name!r} needs permission(s) {', '.join(missing)}, which the policy does not grant."
             return _Outcome(Err("PERMISSION_DENIED", message, False), "denied", missing)
         if isinstance(parsed, Err):
@@ -375,7 +403,10 @@ class Registry(Answers, Generic[DepsT]):
         limit = _invoke.time_limit(contract.timeout_ms, self.default_timeout_s)
         implementation = self._implementations[name]
         wants = self._wants_context[name]
-        return _Ready(contract, model, implementation, limit, wants)  # run by `_calls`
+        asks = why if decision == "ask" else ()
+        return _Ready(
+            contract, model, implementation, limit, wants, asks
+        )  # by `_calls`
 
     def _trace(
         self,
@@ -426,7 +457,9 @@ class Tool(Generic[In, Out]):
         return result
 
 
-def _private(outcome: _Outcome, secrets: Secrets) -> _Outcome:
+def _private(
+    outcome: _Outcome, secrets: Secrets, call_id: str | None = None
+) -> _Outcome:
     """`outcome` with every sensitive value of the call (input and output) scrubbed from its texts."""
     found = combined(secrets, outcome.secrets)
     result = outcome.result
@@ -445,7 +478,7 @@ def _private(outcome: _Outcome, secrets: Secrets) -> _Outcome:
         trace,
         outcome.reads,
         found,
-        outcome.extra,
+        {"call_id": call_id, **outcome.extra} if call_id else outcome.extra,
     )
 
 
@@ -467,10 +500,8 @@ def _checked(  # noqa: PLR0911 (one return per kind of result)
     if not isinstance(result, Ok):
         note = f"{contract.name} returned {type(result).__name__}, not Ok or Err"
         return _Outcome(Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), note)
-    wrong = _content.undeclared(result.content, contract.content_kinds)
-    if wrong is not None:
-        note = f"{contract.name} {wrong}"
-        return _Outcome(Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), note)
+    if (wrong := _content.undeclared(contract, result.content)) is not None:
+        return _Outcome(Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), wrong)
     secrets = NO_SECRETS
     try:
         data = thaw(result.data)
@@ -513,6 +544,9 @@ __all__ = [
     "PERMISSIONS",
     "REDACTED",
     "STANDARD_ERRORS",
+    "Approval",
+    "ApprovalRequest",
+    "Approver",
     "Audio",
     "Content",
     "Err",
@@ -527,6 +561,8 @@ __all__ = [
     "Registry",
     "Reporter",
     "ResourceLink",
+    "RetryPolicy",
+    "Spans",
     "Tool",
     "ToolContext",
     "ToolContract",

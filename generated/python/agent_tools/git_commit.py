@@ -74,6 +74,7 @@ class GitCommitOutput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "CONFLICT",
     "HOOK_FAILED",
     "INTERNAL",
@@ -284,6 +285,68 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "openWorldHint": False,
         },
     },
+    "gemini": {
+        "name": "git_commit",
+        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status`\nor `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change\nto tracked files is staged too. The author comes from the repository's git configuration, and\nthe repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit.\nIt never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many\nfiles and lines it changed.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["message"],
+            "properties": {
+                "message": {
+                    "type": "string",
+                    "description": "Commit message: a summary line of at most 72 characters, a blank line, then the why.\n\nminLength: 1; maxLength: 10000.",
+                },
+                "paths": {
+                    "type": "array",
+                    "description": "Files or folders to stage before committing, relative to the workspace root.\n\nuniqueItems: true; Default: [].",
+                    "maxItems": 500,
+                    "items": {
+                        "type": "string",
+                        "description": "One file or folder.\n\nminLength: 1; maxLength: 4096.",
+                    },
+                },
+                "all": {
+                    "type": "boolean",
+                    "description": "Stage every change to tracked files first, like `git commit -a`; new files still need `paths`.\n\nDefault: false.",
+                },
+                "allow_empty": {
+                    "type": "boolean",
+                    "description": "Create the commit even when nothing is staged.\n\nDefault: false.",
+                },
+            },
+        },
+        "responseJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["commit", "files_changed", "insertions", "deletions"],
+            "properties": {
+                "commit": {
+                    "type": "string",
+                    "description": 'Full hash of the new commit.\n\npattern: "^[0-9a-f]{40}$".',
+                },
+                "branch": {
+                    "type": "string",
+                    "description": "Branch the commit was added to; absent when HEAD is detached.",
+                },
+                "files_changed": {
+                    "type": "integer",
+                    "description": "Number of files the commit changes.",
+                    "minimum": 0,
+                },
+                "insertions": {
+                    "type": "integer",
+                    "description": "Lines added by the commit.",
+                    "minimum": 0,
+                },
+                "deletions": {
+                    "type": "integer",
+                    "description": "Lines removed by the commit.",
+                    "minimum": 0,
+                },
+            },
+        },
+    },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
@@ -323,6 +386,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=GitCommitInput,
     output_model=GitCommitOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    tags=('git',),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""

@@ -120,6 +120,7 @@ class RunCommandOutput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "COMMAND_NOT_FOUND",
     "CONFLICT",
     "INTERNAL",
@@ -402,6 +403,82 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "openWorldHint": True,
         },
     },
+    "gemini": {
+        "name": "run_command",
+        "description": "Run a program in the workspace and return its exit code and output.\n\nUse it for builds, linters, formatters and one-off scripts; to run a test suite prefer `run_tests`,\nwhich returns structured results. The command is an argument list run directly, not through a\nshell, so pipes, globs and `&&` do not work; run `sh -c` explicitly if you need them. It runs with\nno terminal, no network sandbox and the workspace's permissions, so it can change any file and\nreach any host the machine can (hence `network`). Output over `max_output_bytes` per stream is cut\nfrom the middle. A non-zero exit code is a result, not an error. Returns the exit code, stdout,\nstderr and the run time.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["argv"],
+            "properties": {
+                "argv": {
+                    "type": "array",
+                    "description": 'The program and its arguments, for example `["ruff", "check", "src"]`.',
+                    "minItems": 1,
+                    "maxItems": 256,
+                    "items": {
+                        "type": "string",
+                        "description": "One argument, passed unchanged.\n\nmaxLength: 32768.",
+                    },
+                },
+                "cwd": {
+                    "type": "string",
+                    "description": 'Folder to run in, relative to the workspace root.\n\nminLength: 1; maxLength: 4096; Default: ".".',
+                },
+                "env": {
+                    "type": "object",
+                    "description": 'Extra environment variables, added to a minimal environment; values may hold credentials and are never logged.\n\nmaxProperties: 64; propertyNames: {"description": "pattern: \\"^[A-Za-z_][A-Za-z0-9_]*$\\"."}.',
+                    "additionalProperties": {"type": "string", "description": "maxLength: 32768."},
+                },
+                "stdin": {
+                    "type": ["string", "null"],
+                    "description": "Text sent to the program's standard input; null closes it at once.\n\nmaxLength: 1048576.",
+                },
+                "timeout_seconds": {
+                    "type": "integer",
+                    "description": "Seconds before the program is killed and the call fails with `TIMEOUT`.\n\nDefault: 120.",
+                    "minimum": 1,
+                    "maximum": 1800,
+                },
+                "max_output_bytes": {
+                    "type": "integer",
+                    "description": "Largest number of bytes kept from each of stdout and stderr.\n\nDefault: 65536.",
+                    "minimum": 1024,
+                    "maximum": 1048576,
+                },
+            },
+        },
+        "responseJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["exit_code", "stdout", "stderr", "duration_ms", "truncated"],
+            "properties": {
+                "exit_code": {
+                    "type": "integer",
+                    "description": "The program's exit status; 128 plus the signal number when a signal ended it.",
+                    "minimum": 0,
+                    "maximum": 255,
+                },
+                "stdout": {
+                    "type": "string",
+                    "description": "Standard output, decoded as UTF-8 with invalid bytes replaced.",
+                },
+                "stderr": {
+                    "type": "string",
+                    "description": "Standard error, decoded as UTF-8 with invalid bytes replaced.",
+                },
+                "duration_ms": {
+                    "type": "integer",
+                    "description": "Wall-clock run time in milliseconds.",
+                    "minimum": 0,
+                },
+                "truncated": {
+                    "type": "boolean",
+                    "description": "True when either stream was longer than `max_output_bytes`.",
+                },
+            },
+        },
+    },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
@@ -436,6 +513,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=RunCommandInput,
     output_model=RunCommandOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    tags=('execution',),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""

@@ -19,6 +19,8 @@ from . import (
 )
 from ._replay import Replayed, ReplayReport, replay
 from ._runtime import (
+    Approval,
+    ApprovalRequest,
     Audio,
     Err,
     ErrorInfo,
@@ -30,6 +32,8 @@ from ._runtime import (
     Policy,
     Registry,
     ResourceLink,
+    RetryPolicy,
+    Spans,
     Tool,
     ToolContext,
     ToolContract,
@@ -51,6 +55,8 @@ CONTRACTS: Mapping[str, ToolContract] = _runtime.catalog_mapping(CATALOG)
 __all__ = [
     "CATALOG",
     "CONTRACTS",
+    "Approval",
+    "ApprovalRequest",
     "Audio",
     "Err",
     "ErrorInfo",
@@ -64,6 +70,8 @@ __all__ = [
     "ReplayReport",
     "Replayed",
     "ResourceLink",
+    "RetryPolicy",
+    "Spans",
     "Tool",
     "ToolContext",
     "ToolContract",

@@ -23,6 +23,7 @@ class PingInput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "CONFLICT",
     "INTERNAL",
     "INVALID_INPUT",
@@ -63,6 +64,11 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "idempotentHint": False,
             "openWorldHint": False,
         },
+    },
+    "gemini": {
+        "name": "ping",
+        "description": "Check that the agent runtime answers at all.",
+        "parametersJsonSchema": {"type": "object", "additionalProperties": False, "properties": {}},
     },
 }
 

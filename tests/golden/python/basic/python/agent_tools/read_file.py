@@ -46,6 +46,7 @@ class ReadFileOutput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "CONFLICT",
     "INTERNAL",
     "INVALID_INPUT",
@@ -169,6 +170,42 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "destructiveHint": False,
             "idempotentHint": True,
             "openWorldHint": False,
+        },
+    },
+    "gemini": {
+        "name": "read_file",
+        "description": "Read a UTF-8 text file from the workspace and return its lines.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "path": {"type": "string", "description": "Relative path.\n\nminLength: 1."},
+                "max_lines": {
+                    "type": "integer",
+                    "description": "At most this many.\n\nDefault: 200.",
+                    "minimum": 1,
+                },
+                "encoding": {"enum": ["utf-8", "latin-1"], "description": "Text encoding."},
+                "notify": {"type": "string", "format": "email", "description": "Who to tell."},
+                "token": {"type": "string", "format": "password", "description": "Access token."},
+            },
+            "required": ["path"],
+        },
+        "responseJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "content": {"type": "string", "description": "The lines."},
+                "lines": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": {"n": {"type": "integer"}, "text": {"type": "string"}},
+                    },
+                },
+            },
+            "required": ["content"],
         },
     },
 }

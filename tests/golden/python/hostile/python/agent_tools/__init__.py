@@ -27,6 +27,8 @@ from . import (
 )
 from ._replay import Replayed, ReplayReport, replay
 from ._runtime import (
+    Approval,
+    ApprovalRequest,
     Audio,
     Err,
     ErrorInfo,
@@ -38,6 +40,8 @@ from ._runtime import (
     Policy,
     Registry,
     ResourceLink,
+    RetryPolicy,
+    Spans,
     Tool,
     ToolContext,
     ToolContract,
@@ -67,6 +71,8 @@ CONTRACTS: Mapping[str, ToolContract] = _runtime.catalog_mapping(CATALOG)
 __all__ = [
     "CATALOG",
     "CONTRACTS",
+    "Approval",
+    "ApprovalRequest",
     "Audio",
     "Err",
     "ErrorInfo",
@@ -80,6 +86,8 @@ __all__ = [
     "ReplayReport",
     "Replayed",
     "ResourceLink",
+    "RetryPolicy",
+    "Spans",
     "Tool",
     "ToolContext",
     "ToolContract",

@@ -10,8 +10,9 @@ Part of the runtime: `_runtime` (and the package) re-export every public name he
   `"unchecked"`), `missing_permissions`, `duration_ms`, `code` (`"OK"` or the error code),
   `retryable`, `traceback`, `undeclared_reads` (`Registry(enforce=True)`); `full_input` (True
   when `input` was kept without shortening) and `output` (the result's payload, redacted the same
-  way, only for a tracer that records outputs), `call_id` and `events` (what the implementation
-  reported through its `ToolContext`). A sensitive value of the call is also scrubbed from
+  way, only for a tracer that records outputs), `call_id`, `events` (what the implementation
+  reported through its `ToolContext`), `approval` (who decided an "ask", and why) and `attempts`
+  (with a `RetryPolicy`). A sensitive value of the call is also scrubbed from
   every other text of `input` and `output` (a secret pasted into a plain field).
   `to_json()` gives one JSON object (with `record` = `TRACE_FORMAT` and the `package` it came
   from); `TraceRecord.from_json(data)` reads one back (a mapping or JSON text) and raises
@@ -69,6 +70,10 @@ class TraceRecord:
     """The call's id (`ToolContext.call_id`); None for a call that did not reach its implementation."""
     events: tuple[Mapping[str, Any], ...] = ()
     """What the implementation reported through its `ToolContext` (progress, logs), redacted."""
+    approval: Mapping[str, Any] | None = None
+    """For a call the policy asked an approval for: `granted`, `reason` and `by` (who decided)."""
+    attempts: tuple[Mapping[str, Any], ...] = ()
+    """With a `RetryPolicy`: each attempt's number, code, retryable, duration and the wait after it."""
 
     def to_json(self) -> dict[str, Any]:
         """The record as plain JSON data, with `record` and `package` first; `output` only when recorded."""
@@ -77,14 +82,15 @@ class TraceRecord:
         data["undeclared_reads"] = list(self.undeclared_reads)
         if self.output is None:
             del data["output"]
-        for key in (
-            "call_id",
-            "events",
-        ):  # only when there is something, as before the keys existed
+        # each only when there is something, as before the keys existed
+        for key in ("call_id", "events", "approval", "attempts"):
             if not data[key]:
                 del data[key]
-        if self.events:
-            data["events"] = [dict(e) for e in self.events]
+        for key in ("events", "attempts"):
+            if getattr(self, key):
+                data[key] = [dict(e) for e in getattr(self, key)]
+        if self.approval is not None:
+            data["approval"] = dict(self.approval)
         return {"record": TRACE_FORMAT, "package": PACKAGE, **data}
 
     @classmethod
@@ -106,6 +112,7 @@ class TraceRecord:
         found["missing_permissions"] = tuple(found["missing_permissions"])
         found["undeclared_reads"] = tuple(found.get("undeclared_reads", ()))
         found["events"] = tuple(found.get("events", ()))
+        found["attempts"] = tuple(found.get("attempts", ()))
         return cls(**found)
 
 

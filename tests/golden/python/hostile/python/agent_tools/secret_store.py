@@ -66,6 +66,7 @@ class SecretStoreOutput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "CONFLICT",
     "INTERNAL",
     "INVALID_INPUT",
@@ -229,6 +230,62 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "destructiveHint": True,
             "idempotentHint": False,
             "openWorldHint": True,
+        },
+    },
+    "gemini": {
+        "name": "secret_store",
+        "description": "Stores secrets for a user; returns a receipt.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "api_key": {"type": "string", "description": "minLength: 8."},
+                "label": {"type": "string"},
+                "creds": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": {"user": {"type": "string"}, "password": {"type": "string"}},
+                        "required": ["user"],
+                    },
+                },
+                "nested": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {
+                        "deeper": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "properties": {"pin": {"type": "integer"}},
+                        },
+                    },
+                },
+                "either": {
+                    "anyOf": [
+                        {"type": "string"},
+                        {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "properties": {"user": {"type": "string"}, "password": {"type": "string"}},
+                            "required": ["user"],
+                        },
+                    ],
+                },
+                "headers": {"type": "object", "additionalProperties": {"type": "string"}},
+                "blob": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"x": {"type": "string"}},
+                },
+            },
+            "required": ["api_key"],
+        },
+        "responseJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"receipt": {"type": "string"}},
+            "required": ["receipt"],
         },
     },
 }

@@ -24,6 +24,7 @@ class TypingInput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "CONFLICT",
     "INTERNAL",
     "INVALID_INPUT",
@@ -71,6 +72,15 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "destructiveHint": False,
             "idempotentHint": False,
             "openWorldHint": False,
+        },
+    },
+    "gemini": {
+        "name": "typing",
+        "description": "Tool named typing, which a module might shadow.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"q": {"type": "string", "description": "A query."}},
         },
     },
 }
