@@ -155,3 +155,51 @@ def test_an_unknown_log_level_is_an_internal_error_of_the_call(pkg: ModuleType) 
     registry.register("pause", pause)
     assert registry.call("pause", {"ms": 0}).code == "INTERNAL"
     assert "unknown log level 'loud'" in traces[0].traceback
+
+
+USER_MODULE = '''
+from dataclasses import dataclass
+from typing import Any
+
+from context_tools import Ok, Policy, Registry, ToolContext, ToolResult, pause
+
+
+@dataclass
+class Deps:
+    root: str
+
+
+@dataclass
+class Other:
+    size: int
+
+
+def good(arguments: pause.PauseInput, context: ToolContext[Deps]) -> ToolResult[Any]:
+    return Ok({"waited_ms": len(context.deps.root) + (context.time_left() or 0)})
+
+
+def wrong(arguments: pause.PauseInput, context: ToolContext[Other]) -> ToolResult[Any]:
+    return Ok({"waited_ms": context.deps.size})
+
+
+registry: Registry[Deps] = Registry(Policy(), deps=Deps("."))
+registry.register("pause", good)
+registry.register("pause", wrong)
+registry.register("pause", lambda arguments: Ok({}))
+'''
+
+
+@pytest.mark.slow
+def test_mypy_checks_the_deps_an_implementation_expects(pkg: ModuleType, tmp_path: Any) -> None:
+    from tests.python_support import run_mypy
+
+    folder = str(next(iter(pkg.__path__))).rsplit("/", 1)[0]
+    (tmp_path / "user.py").write_text(USER_MODULE, encoding="utf-8")
+    import shutil
+
+    shutil.copytree(f"{folder}/{PACKAGE}", tmp_path / PACKAGE)
+    done = run_mypy(tmp_path, "user", module=True)
+    errors = [line for line in done.stdout.splitlines() if ": error:" in line]
+    assert len(errors) == 1, done.stdout
+    assert 'user.py:28: error: Argument 2 to "register" of "Registry" has incompatible type' in errors[0]
+    assert "ToolContext[Other]" in errors[0]

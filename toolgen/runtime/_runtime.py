@@ -122,6 +122,12 @@ Implementation: TypeAlias = (
 )
 """What `Registry.register` accepts: called with the validated input model (and the context)."""
 
+Typed: TypeAlias = (
+    Callable[[Any], "ToolResult[Any]"]
+    | Callable[[Any, ToolContext[DepsT]], "ToolResult[Any]"]
+)
+"""`Implementation` for a `Registry[Deps]`: a context parameter must take `ToolContext[Deps]`."""
+
 
 @dataclass(slots=True)
 class _Outcome:
@@ -205,8 +211,11 @@ class Registry(Answers, Generic[DepsT]):
         """Names of the tools with an implementation, sorted."""
         return tuple(sorted(self._implementations))
 
-    def register(self, name: str, implementation: Implementation) -> None:
-        """Add the implementation of `name`; raises for an unknown name or a second registration."""
+    def register(self, name: str, implementation: Typed[DepsT]) -> None:
+        """Add the implementation of `name`; raises for an unknown name or a second registration.
+
+        One that takes a second parameter gets the call's `ToolContext[Deps]` (mypy checks `Deps`).
+        """
         if name not in self._contracts:
             raise KeyError(
                 f"unknown tool {name!r}; known tools: {sorted(self._contracts)}"
