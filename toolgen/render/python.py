@@ -146,10 +146,18 @@ def _tool_view(contract: Contract, module: str, models: ToolModels, settings: Se
         "digest": pyliteral(contract.digest),
         "examples": pyblock([e.to_json() for e in contract.examples]),
         "timeout_ms": repr(contract.timeout_ms) if contract.timeout_ms is not None else None,
-        "content_kinds": repr(contract.content_kinds) if contract.content_kinds else None,
-        "tags": repr(contract.tags) if contract.tags else None,
+        "content_kinds": _tuple(contract.content_kinds),
+        "tags": _tuple(contract.tags),
         "declarations": pyblock(declarations(contract, settings)),
     }
+
+
+def _tuple(texts: tuple[str, ...]) -> str | None:
+    """A tuple of strings as black writes it (double quotes); None for an empty one."""
+    if not texts:
+        return None
+    items = ", ".join(pyliteral(t) for t in texts)
+    return f"({items},)" if len(texts) == 1 else f"({items})"
 
 
 def _render(settings: Settings, template: str, view: Mapping[str, Any], executor: Executor, varying: str = "") -> str:

@@ -537,7 +537,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=ApplyPatchInput,
     output_model=ApplyPatchOutput,
     examples=_runtime.freeze(_EXAMPLES),
-    tags=('editing', 'filesystem'),
+    tags=("editing", "filesystem"),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""

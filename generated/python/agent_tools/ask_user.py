@@ -437,7 +437,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=AskUserInput,
     output_model=AskUserOutput,
     examples=_runtime.freeze(_EXAMPLES),
-    tags=('interaction',),
+    tags=("interaction",),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""

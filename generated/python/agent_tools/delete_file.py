@@ -292,7 +292,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=DeleteFileInput,
     output_model=DeleteFileOutput,
     examples=_runtime.freeze(_EXAMPLES),
-    tags=('filesystem',),
+    tags=("filesystem",),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""

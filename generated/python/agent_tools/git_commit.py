@@ -386,7 +386,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=GitCommitInput,
     output_model=GitCommitOutput,
     examples=_runtime.freeze(_EXAMPLES),
-    tags=('git',),
+    tags=("git",),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""

@@ -530,7 +530,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=GitDiffInput,
     output_model=GitDiffOutput,
     examples=_runtime.freeze(_EXAMPLES),
-    tags=('git',),
+    tags=("git",),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""

@@ -480,7 +480,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=GitStatusInput,
     output_model=GitStatusOutput,
     examples=_runtime.freeze(_EXAMPLES),
-    tags=('git',),
+    tags=("git",),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""

@@ -298,7 +298,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=GrepFilesInput,
     output_model=GrepFilesOutput,
     examples=_runtime.freeze(_EXAMPLES),
-    tags=('filesystem', 'search'),
+    tags=("filesystem", "search"),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""

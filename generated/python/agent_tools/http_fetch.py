@@ -469,7 +469,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=HttpFetchInput,
     output_model=HttpFetchOutput,
     examples=_runtime.freeze(_EXAMPLES),
-    tags=('network',),
+    tags=("network",),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""

@@ -438,7 +438,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=ListFilesInput,
     output_model=ListFilesOutput,
     examples=_runtime.freeze(_EXAMPLES),
-    tags=('filesystem',),
+    tags=("filesystem",),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""

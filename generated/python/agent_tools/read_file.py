@@ -332,7 +332,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=ReadFileInput,
     output_model=ReadFileOutput,
     examples=_runtime.freeze(_EXAMPLES),
-    tags=('filesystem',),
+    tags=("filesystem",),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""

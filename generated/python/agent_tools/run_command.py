@@ -513,7 +513,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=RunCommandInput,
     output_model=RunCommandOutput,
     examples=_runtime.freeze(_EXAMPLES),
-    tags=('execution',),
+    tags=("execution",),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""

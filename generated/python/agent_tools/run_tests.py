@@ -603,7 +603,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=RunTestsInput,
     output_model=RunTestsOutput,
     examples=_runtime.freeze(_EXAMPLES),
-    tags=('execution', 'testing'),
+    tags=("execution", "testing"),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""

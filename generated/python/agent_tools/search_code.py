@@ -616,7 +616,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=SearchCodeInput,
     output_model=SearchCodeOutput,
     examples=_runtime.freeze(_EXAMPLES),
-    tags=('filesystem', 'search'),
+    tags=("filesystem", "search"),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""

@@ -345,7 +345,7 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=WriteFileInput,
     output_model=WriteFileOutput,
     examples=_runtime.freeze(_EXAMPLES),
-    tags=('filesystem',),
+    tags=("filesystem",),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""

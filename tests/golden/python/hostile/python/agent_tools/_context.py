@@ -4,8 +4,8 @@
 
 Part of the runtime: `_runtime` (and the package) re-export the public names here.
 
-An implementation that takes a second positional parameter is called with the validated input
-and a `ToolContext`; one that takes only the input is called as before. The context carries:
+An implementation that takes a second positional parameter (without a default) is called with the
+validated input and a `ToolContext`; one that takes only the input is called as before. The context carries:
 
 - `call_id` (the caller's, else a fresh one), `tool`, `version` (the contract's), `trace_id`
   (the caller's, or the OpenTelemetry trace when spans are on, else None);
@@ -163,7 +163,10 @@ class ToolContext(Generic[DepsT]):
 
 
 def wants_context(implementation: Any) -> bool:
-    """True when `implementation` takes a second positional parameter (the context)."""
+    """True when `implementation` takes a second positional parameter without a default.
+
+    That parameter is the context; `lambda model, name=name: ...` gets the input alone.
+    """
     import inspect
 
     try:
@@ -174,6 +177,7 @@ def wants_context(implementation: Any) -> bool:
         p
         for p in signature.parameters.values()
         if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        and p.default is p.empty
     ]
     return len(positional) >= 2
 
