@@ -19,6 +19,7 @@ PACKAGE_MODULES: tuple[str, ...] = (
     "_contract",
     "_results",
     "_schemas",
+    "_patterns",
     "_redact",
     "_policy",
     "_invoke",

@@ -6,7 +6,7 @@ The results live in `_results.py`, `Policy` in `_policy.py`, the secrets walk in
 the other schema walks (nulls, error messages) in `_schemas.py`; this module re-exports their public
 names, so import everything from here or from the package.
 
-Needs only the standard library, pydantic v2 and jsonschema.
+Needs only the standard library, pydantic v2, jsonschema and google-re2 (`_patterns.py`).
 
 Public API (other generated modules, such as `mocks.py`, build on exactly this):
 
@@ -84,7 +84,7 @@ from types import MappingProxyType
 from typing import Any, Generic, Literal, TypeAlias
 
 import jsonschema  # type: ignore[import-untyped,unused-ignore]
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from typing_extensions import TypeVar
 
 from . import _invoke
@@ -96,12 +96,11 @@ from ._results import Err, Ok, ToolModel, ToolResult, freeze, thaw
 from ._roundtrip import Answers
 from ._schemas import (
     drop_invited_nulls,
+    input_model,
     input_problems,
     invalid,
-    model_message,
     output_problems,
     parse_arguments,
-    pointer,
     validator,
 )
 from ._tracefile import JsonlTracer, TraceRecord, trace_record
@@ -206,12 +205,18 @@ class Registry(Answers):
         """Validate, check the policy, run the implementation and trace; never raises."""
         started = time.perf_counter()
         contract = self._contracts.get(name)
-        parsed, step, secrets = self._begin(name, contract, arguments)
+        limit = self._limit(contract)
+        begun = _invoke.bounded(limit, lambda: self._begin(name, contract, arguments))
+        parsed, step, secrets = begun or _late(contract, limit)
         if isinstance(step, _Ready):
             try:
                 with self._guarded(step.contract) as guard:
                     ran = _invoke.run(
-                        step.implementation, step.model, step.contract, step.limit
+                        step.implementation,
+                        step.model,
+                        step.contract,
+                        step.limit,
+                        time.perf_counter() - started,
                     )
             except KeyboardInterrupt:
                 self._interrupted(name, contract, parsed, started, secrets)
@@ -227,12 +232,20 @@ class Registry(Answers):
         """`call` for an event loop: awaits an async implementation, a sync one runs in a thread."""
         started = time.perf_counter()
         contract = self._contracts.get(name)
-        parsed, step, secrets = self._begin(name, contract, arguments)
+        limit = self._limit(contract)
+        begun = await _invoke.abounded(
+            limit, lambda: self._begin(name, contract, arguments)
+        )
+        parsed, step, secrets = begun or _late(contract, limit)
         if isinstance(step, _Ready):
             try:
                 with self._guarded(step.contract) as guard:
                     ran = await _invoke.arun(
-                        step.implementation, step.model, step.contract, step.limit
+                        step.implementation,
+                        step.model,
+                        step.contract,
+                        step.limit,
+                        time.perf_counter() - started,
                     )
             except KeyboardInterrupt:
                 self._interrupted(name, contract, parsed, started, secrets)
@@ -241,6 +254,12 @@ class Registry(Answers):
         step = _private(step, secrets)
         self._trace(name, contract, parsed, step, started)
         return step.result
+
+    def _limit(self, contract: ToolContract | None) -> float | None:
+        """The call's time limit (validation included), or None for a tool that does not exist."""
+        if contract is None:
+            return None
+        return _invoke.time_limit(contract.timeout_ms, self.default_timeout_s)
 
     def _begin(
         self,
@@ -343,14 +362,7 @@ class Registry(Answers):
         errors = input_problems(parsed, input_validator, secrets)
         if errors:
             return _Outcome(invalid(errors, "arguments"), "granted")
-        try:
-            model = contract.input_model.model_validate(parsed)
-        except ValidationError as exc:
-            found = [
-                (pointer(e["loc"]), model_message(e["loc"], e["msg"], secrets))
-                for e in exc.errors()
-            ]
-            return _Outcome(invalid(found, "arguments"), "granted")
+        model = input_model(contract.input_model, parsed)  # the schema judged it
         limit = _invoke.time_limit(contract.timeout_ms, self.default_timeout_s)
         return _Ready(
             contract, model, self._implementations[name], limit
@@ -402,6 +414,14 @@ class Tool(Generic[In, Out]):
         given = thaw(arguments) if isinstance(arguments, BaseModel) else arguments
         result: ToolResult[Out] = self.registry.call(self.contract.name, given)
         return result
+
+
+def _late(
+    contract: ToolContract | None, limit: float | None
+) -> tuple[Err, _Outcome, Secrets]:
+    """A call whose arguments were still being validated at its time limit: `TIMEOUT`, input unrecorded."""
+    ran = _invoke.validation_timed_out(contract, limit or 0.0)
+    return ran.result, _Outcome(ran.result, "unchecked", (), ran.note), NO_SECRETS
 
 
 def _private(outcome: _Outcome, secrets: Secrets) -> _Outcome:

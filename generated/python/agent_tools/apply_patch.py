@@ -86,8 +86,7 @@ class ApplyPatchOutput(ToolModel):
     sha256: Annotated[
         str,
         Field(
-            description="Hex sha256 of the resulting content (what it would be, for a dry run).",
-            pattern="^[0-9a-f]{64}$",
+            description="Hex sha256 of the resulting content (what it would be, for a dry run)."
         ),
     ]
 

@@ -21,8 +21,7 @@ class AskUserInputOption(ToolModel):
     id: Annotated[
         str,
         Field(
-            description="Stable identifier returned as `option_id` when this option is picked.",
-            pattern="^[a-z0-9_-]{1,32}$",
+            description="Stable identifier returned as `option_id` when this option is picked."
         ),
     ]
     label: Annotated[

@@ -55,9 +55,7 @@ class GitCommitOutput(ToolModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    commit: Annotated[
-        str, Field(description="Full hash of the new commit.", pattern="^[0-9a-f]{40}$")
-    ]
+    commit: Annotated[str, Field(description="Full hash of the new commit.")]
     branch: Annotated[
         str | None,
         Field(

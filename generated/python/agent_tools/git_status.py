@@ -71,13 +71,7 @@ class GitStatusOutput(ToolModel):
             description="Name of the checked-out branch; absent when HEAD is detached."
         ),
     ] = None
-    head: Annotated[
-        str,
-        Field(
-            description="Full hash of the commit HEAD points at.",
-            pattern="^[0-9a-f]{40}$",
-        ),
-    ]
+    head: Annotated[str, Field(description="Full hash of the commit HEAD points at.")]
     upstream: Annotated[
         str | None,
         Field(

@@ -32,9 +32,7 @@ class HttpFetchInput(ToolModel):
     ] = "GET"
     headers: Annotated[
         dict[
-            Annotated[
-                str, StringConstraints(pattern=r"^[A-Za-z0-9-]+$", max_length=128)
-            ],
+            Annotated[str, StringConstraints(max_length=128)],
             HttpFetchInputHeadersAdditionalProperty,
         ]
         | None,

@@ -55,8 +55,7 @@ class ReadFileOutput(ToolModel):
     sha256: Annotated[
         str,
         Field(
-            description="Hex sha256 of the whole file's bytes (not only the lines returned); pass it to `write_file` as `expected_sha256`.",
-            pattern="^[0-9a-f]{64}$",
+            description="Hex sha256 of the whole file's bytes (not only the lines returned); pass it to `write_file` as `expected_sha256`."
         ),
     ]
 

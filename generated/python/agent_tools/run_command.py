@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Final, Literal, Protocol
 
-from pydantic import ConfigDict, Field, RootModel, StringConstraints
+from pydantic import ConfigDict, Field, RootModel
 from typing_extensions import TypeAliasType
 
 from . import _runtime
@@ -47,11 +47,7 @@ class RunCommandInput(ToolModel):
         ),
     ] = "."
     env: Annotated[
-        dict[
-            Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")],
-            RunCommandInputEnvAdditionalProperty,
-        ]
-        | None,
+        dict[str, RunCommandInputEnvAdditionalProperty] | None,
         Field(
             description="Extra environment variables, added to a minimal environment; values may hold credentials and are never logged.",
             max_length=64,

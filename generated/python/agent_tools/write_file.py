@@ -39,8 +39,7 @@ class WriteFileInput(ToolModel):
     expected_sha256: Annotated[
         str | None,
         Field(
-            description="Hex sha256 the current content must have for the write to go ahead, as `read_file` returns it; null writes regardless.",
-            pattern="^[0-9a-f]{64}$",
+            description="Hex sha256 the current content must have for the write to go ahead, as `read_file` returns it; null writes regardless."
         ),
     ] = None
 
@@ -59,8 +58,7 @@ class WriteFileOutput(ToolModel):
     sha256: Annotated[
         str,
         Field(
-            description="Hex sha256 of the new content; pass it as `expected_sha256` in the next write.",
-            pattern="^[0-9a-f]{64}$",
+            description="Hex sha256 of the new content; pass it as `expected_sha256` in the next write."
         ),
     ]
 

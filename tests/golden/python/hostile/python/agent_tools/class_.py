@@ -204,10 +204,7 @@ class ClassInput(ToolModel):
     implementation: ClassInputImplementation | None = None
     error_code: ClassInputErrorCode | None = None
     items: list_aliased[ClassInputItem] | None = None
-    q_u_ote: Annotated[
-        str | None,
-        Field_aliased(alias="q'u\"ote", pattern='^it\'s "x" \\d+ \'\'\' """$'),
-    ] = None
+    q_u_ote: Annotated[str | None, Field_aliased(alias="q'u\"ote")] = None
     fixed: (
         Literal_aliased[
             'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>'
