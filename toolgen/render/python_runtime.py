@@ -17,6 +17,7 @@ RUNTIME = Path(__file__).resolve().parent.parent / "runtime"
 PACKAGE_MODULES: tuple[str, ...] = (
     "_runtime",
     "_contract",
+    "_implements",
     "_results",
     "_schemas",
     "_redact",

@@ -73,7 +73,6 @@ Public API (other generated modules, such as `mocks.py`, build on exactly this):
 
 from __future__ import annotations
 
-import contextlib
 import json
 import time
 import traceback
@@ -81,7 +80,7 @@ from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Generic, Literal, TypeAlias
+from typing import Any, Generic, Literal, overload
 
 import jsonschema  # type: ignore[import-untyped,unused-ignore]
 from pydantic import BaseModel, ValidationError
@@ -89,6 +88,13 @@ from typing_extensions import TypeVar
 
 from . import _invoke
 from ._contract import STANDARD_ERRORS, ErrorInfo, ToolContract
+from ._implements import (
+    Implementation,
+    Implements,
+    ToolReturn,
+    TypedImplementation,
+    contract_name,
+)
 from ._invoke import INTERNAL_MESSAGE
 from ._policy import PERMISSIONS, Policy
 from ._redact import NO_SECRETS, REDACTED, Secrets, combined, find_secrets, redact
@@ -104,14 +110,10 @@ from ._schemas import (
     pointer,
     validator,
 )
-from ._tracefile import JsonlTracer, TraceRecord, trace_record
+from ._tracefile import JsonlTracer, TraceFailures, TraceRecord, trace_record
 
 In = TypeVar("In", bound=BaseModel)
 Out = TypeVar("Out")
-
-
-Implementation: TypeAlias = Callable[[Any], "ToolResult[Any]"]
-"""What `Registry.register` accepts: called with the validated input model."""
 
 
 @dataclass(slots=True)
@@ -163,6 +165,7 @@ class Registry(Answers):
         self.enforce = enforce
         self._contracts = {c.name: c for c in sorted(contracts, key=lambda c: c.name)}
         self._implementations: dict[str, Implementation] = {}
+        self._trace_failures = TraceFailures()
         self._validators: dict[
             str,
             tuple[
@@ -176,12 +179,31 @@ class Registry(Answers):
         return tuple(self._contracts.values())
 
     @property
+    def trace_failures(self) -> int:
+        """How many trace records the tracer failed to take (the first is logged)."""
+        return self._trace_failures.count
+
+    @property
     def registered(self) -> tuple[str, ...]:
         """Names of the tools with an implementation, sorted."""
         return tuple(sorted(self._implementations))
 
-    def register(self, name: str, implementation: Implementation) -> None:
-        """Add the implementation of `name`; raises for an unknown name or a second registration."""
+    @overload
+    def register(
+        self, name: ToolContract[In, Out], implementation: TypedImplementation[In, Out]
+    ) -> None: ...
+
+    @overload
+    def register(self, name: str, implementation: Implementation) -> None: ...
+
+    def register(
+        self, name: str | ToolContract[Any, Any], implementation: Implementation
+    ) -> None:
+        """Add the implementation of a tool, by name or by contract record (then type-checked).
+
+        Raises `KeyError` for an unknown tool and `ValueError` for a second registration.
+        """
+        name = contract_name(name)
         if name not in self._contracts:
             raise KeyError(
                 f"unknown tool {name!r}; known tools: {sorted(self._contracts)}"
@@ -195,6 +217,10 @@ class Registry(Answers):
             validator(output) if output is not None else None,
         )
         self._implementations[name] = implementation
+
+    def implements(self, contract: ToolContract[In, Out]) -> Implements[In, Out]:
+        """A decorator registering a sync or async implementation of the contract's tool, type-checked."""
+        return Implements(self.register, contract.name)
 
     def tool(self, contract: ToolContract[In, Out]) -> Tool[In, Out]:
         """The typed way to call one tool: `registry.tool(read_file.CONTRACT).call({...})`."""
@@ -374,9 +400,7 @@ class Registry(Answers):
             duration,
             outcome.reads,
         )
-        with contextlib.suppress(
-            Exception
-        ):  # a broken tracer must not change what the model sees
+        try:  # a broken tracer must not change what the model sees
             self.tracer(
                 trace_record(
                     self.tracer,
@@ -388,6 +412,8 @@ class Registry(Answers):
                     outcome.secrets,
                 )
             )
+        except Exception as exc:
+            self._trace_failures.lost(self.tracer, exc)
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,6 +427,14 @@ class Tool(Generic[In, Out]):
         """`Registry.call` for this tool; an input model instance is sent as the data it holds."""
         given = thaw(arguments) if isinstance(arguments, BaseModel) else arguments
         result: ToolResult[Out] = self.registry.call(self.contract.name, given)
+        return result
+
+    async def acall(
+        self, arguments: In | Mapping[str, Any] | str | bytes
+    ) -> ToolResult[Out]:
+        """`Registry.acall` for this tool, typed as `call` is."""
+        given = thaw(arguments) if isinstance(arguments, BaseModel) else arguments
+        result: ToolResult[Out] = await self.registry.acall(self.contract.name, given)
         return result
 
 
@@ -485,6 +519,7 @@ __all__ = [
     "Err",
     "ErrorInfo",
     "Implementation",
+    "Implements",
     "JsonlTracer",
     "Ok",
     "Policy",
@@ -493,7 +528,9 @@ __all__ = [
     "ToolContract",
     "ToolModel",
     "ToolResult",
+    "ToolReturn",
     "TraceRecord",
+    "TypedImplementation",
     "freeze",
     "redact",
     "thaw",

@@ -451,11 +451,11 @@ CONTRACT: Final = _runtime.ToolContract(
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: ApplyPatchInput, /
-    ) -> _runtime.ToolResult[ApplyPatchOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[ApplyPatchOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

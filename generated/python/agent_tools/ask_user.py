@@ -378,11 +378,11 @@ CONTRACT: Final = _runtime.ToolContract(
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: AskUserInput, /
-    ) -> _runtime.ToolResult[AskUserOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[AskUserOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -254,11 +254,11 @@ CONTRACT: Final = _runtime.ToolContract(
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: DeleteFileInput, /
-    ) -> _runtime.ToolResult[DeleteFileOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[DeleteFileOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -329,11 +329,11 @@ CONTRACT: Final = _runtime.ToolContract(
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: GitCommitInput, /
-    ) -> _runtime.ToolResult[GitCommitOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[GitCommitOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

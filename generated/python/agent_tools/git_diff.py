@@ -447,11 +447,11 @@ CONTRACT: Final = _runtime.ToolContract(
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: GitDiffInput, /
-    ) -> _runtime.ToolResult[GitDiffOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[GitDiffOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

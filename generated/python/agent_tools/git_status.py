@@ -395,11 +395,11 @@ CONTRACT: Final = _runtime.ToolContract(
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: GitStatusInput, /
-    ) -> _runtime.ToolResult[GitStatusOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[GitStatusOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -258,11 +258,11 @@ CONTRACT: Final = _runtime.ToolContract(
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: GrepFilesInput, /
-    ) -> _runtime.ToolResult[GrepFilesOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[GrepFilesOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

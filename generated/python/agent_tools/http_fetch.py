@@ -402,11 +402,11 @@ CONTRACT: Final = _runtime.ToolContract(
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: HttpFetchInput, /
-    ) -> _runtime.ToolResult[HttpFetchOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[HttpFetchOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -369,11 +369,11 @@ CONTRACT: Final = _runtime.ToolContract(
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: ListFilesInput, /
-    ) -> _runtime.ToolResult[ListFilesOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[ListFilesOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -286,11 +286,11 @@ CONTRACT: Final = _runtime.ToolContract(
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: ReadFileInput, /
-    ) -> _runtime.ToolResult[ReadFileOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[ReadFileOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -442,11 +442,11 @@ CONTRACT: Final = _runtime.ToolContract(
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: RunCommandInput, /
-    ) -> _runtime.ToolResult[RunCommandOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[RunCommandOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

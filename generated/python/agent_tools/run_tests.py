@@ -498,11 +498,11 @@ CONTRACT: Final = _runtime.ToolContract(
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: RunTestsInput, /
-    ) -> _runtime.ToolResult[RunTestsOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[RunTestsOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -517,11 +517,11 @@ CONTRACT: Final = _runtime.ToolContract(
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: SearchCodeInput, /
-    ) -> _runtime.ToolResult[SearchCodeOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[SearchCodeOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

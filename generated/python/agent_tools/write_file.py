@@ -299,11 +299,11 @@ CONTRACT: Final = _runtime.ToolContract(
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: WriteFileInput, /
-    ) -> _runtime.ToolResult[WriteFileOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[WriteFileOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

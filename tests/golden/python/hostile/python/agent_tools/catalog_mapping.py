@@ -96,11 +96,11 @@ CONTRACT: Final = _runtime.ToolContract(
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: CatalogMappingInput, /
-    ) -> _runtime.ToolResult[Any]: ...
+    ) -> _runtime.ToolReturn[Any]: ...
 
 
 __all__ = [

@@ -757,11 +757,11 @@ CONTRACT: Final = _runtime.ToolContract(
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: ClassInput, /
-    ) -> _runtime.ToolResult[ClassOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[ClassOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -96,9 +96,9 @@ CONTRACT: Final = _runtime.ToolContract(
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
-    def __call__(self, arguments: ImportInput, /) -> _runtime.ToolResult[Any]: ...
+    def __call__(self, arguments: ImportInput, /) -> _runtime.ToolReturn[Any]: ...
 
 
 __all__ = [

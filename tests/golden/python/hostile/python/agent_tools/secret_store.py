@@ -257,11 +257,11 @@ CONTRACT: Final = _runtime.ToolContract(
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: SecretStoreInput, /
-    ) -> _runtime.ToolResult[SecretStoreOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[SecretStoreOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [
