@@ -18,6 +18,7 @@ PACKAGE_MODULES: tuple[str, ...] = (
     "_runtime",
     "_contract",
     "_implements",
+    "_masking",
     "_results",
     "_schemas",
     "_redact",

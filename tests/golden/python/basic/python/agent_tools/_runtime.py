@@ -1,74 +1,15 @@
 # The toolgen runtime's _runtime.py, copied byte for byte into each generated package.
 # Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
-"""The runtime shared by every tool module of this package: results, policy, registry, traces.
+"""The runtime shared by every tool module of this package: the registry, re-exporting the rest.
 
-The results live in `_results.py`, `Policy` in `_policy.py`, the secrets walk in `_redact.py` and
-the other schema walks (nulls, error messages) in `_schemas.py`; this module re-exports their public
-names, so import everything from here or from the package.
+`Registry` validates, enforces the policy, runs the implementation (`_invoke.py`) and traces
+(`_tracefile.py`); `Tool` is its typed view of one tool. The results live in `_results.py`, the
+contract record in `_contract.py`, `Policy` in `_policy.py`, the implementation types and the
+`implements` decorator in `_implements.py`, the secrets walk in `_redact.py` and the other schema
+walks in `_schemas.py`; this module re-exports their public names, so import everything from here
+or from the package. Needs only the standard library, pydantic v2 and jsonschema.
 
-Needs only the standard library, pydantic v2 and jsonschema.
-
-Public API (other generated modules, such as `mocks.py`, build on exactly this):
-
-- `Ok(data)`: a success; `ok` is True. `Err(code, message, retryable=False, details=None)`: a
-  failure; `ok` is False. `ToolResult[T]` is `Ok[T] | Err`. Every result has `payload()` (plain
-  JSON data: the data, or `{"error": {...}}`) and the provider conversions `to_openai_chat(call_id)`,
-  `to_openai_responses(call_id)`, `to_anthropic(tool_use_id)`, `to_gemini(name, call_id=None)` and
-  `to_mcp()`, each returning plain JSON-ready data.
-- `ToolModel`: the pydantic base of every generated model (dumps use wire names, the aliases).
-- `ErrorInfo(code, description, retryable)` and `ToolContract`: the frozen record of one tool
-  (`name`, `version`, `title`, `description`, `permissions`, `input_schema`, `output_schema`,
-  `errors`, `idempotent`, `deprecated`, `digest`, `input_model`, `output_model`, `examples`).
-  `contract.error_codes` lists declared and standard codes; `contract.retryable(code)` and
-  `contract.error(code, message, details=None)` build an `Err` with the contract's `retryable`.
-  Each `<tool>.py` module has one as `CONTRACT`, typed `ToolContract[<Tool>Input, <Tool>Output]`
-  (`Any` output without an output schema); the package exports `CATALOG` (sorted by name) and
-  `CONTRACTS` (a read-only mapping name -> record).
-- `Policy()` grants nothing, `Policy(allow={"read"})` grants those permissions, `Policy.allow_all()`
-  grants all of them; `policy.missing(permissions)` lists what is not granted.
-- `Registry(policy=None, tracer=None, contracts=None)`: `policy=None` means `Policy()` (deny);
-  `contracts=None` means the package's `CATALOG`. `register(name, implementation)` raises
-  `KeyError` for an unknown name and `ValueError` for a second registration. `call(name, arguments)`
-  takes a mapping or a JSON text and returns a `ToolResult`: `UNKNOWN_TOOL`,
-  `PERMISSION_DENIED`, `INVALID_INPUT` (the failing paths in `details["errors"]`, at most 100, the
-  rest counted in `details["omitted"]`; a message quotes at most 200 characters of a value and
-  says how long it was), the
-  implementation's own `Err` (its `retryable` set from the contract), `Ok` (for a tool with an
-  output schema its data is the output model; a `None` in an optional field the schema does not
-  let be null counts as absent), or `INTERNAL` (an exception, a result that is not a `ToolResult`,
-  an undeclared error code, or output that fails the output schema; the message never carries
-  exception text, which goes to the trace). `contracts` and `registered` list what it knows.
-  `call` never raises: an implementation's `Exception`, `SystemExit` and `GeneratorExit` become
-  `INTERNAL` with a trace record. Only `KeyboardInterrupt` propagates, after its trace record
-  (code `INTERNAL`) has been given to the tracer.
-  `registry.tool(read_file.CONTRACT)` is the typed way: a `Tool` whose `call(arguments)` (a
-  mapping, a JSON text or a `ReadFileInput`) returns `ToolResult[ReadFileOutput]`.
-  Inputs are judged by draft 2020-12, with formats checked, whatever `$schema` a schema names
-  (`toolgen validate` refuses any other), as the build judges the contract's examples.
-  An implementation is called with the validated input model. Before validation, a `null` given
-  for an optional property whose schema does not accept null is dropped, at any depth the schema
-  describes (nested objects, array items, `$ref`): OpenAI strict declarations make every optional
-  property required and nullable, so models send `null` to mean "not given". A `null` for a
-  required property, or one the schema does not describe, is still `INVALID_INPUT`.
-- `await registry.acall(name, arguments)`: the same contract as `call`, for event loops; an async
-  implementation is awaited, a sync one runs in a worker thread. `Registry(default_timeout_s=...)`
-  and the contract's `timeout_ms` limit how long a call runs (`TIMEOUT`, retryable); how each kind
-  of implementation is run and stopped is in `_invoke.py`. The provider round trips
-  (`answer_openai_chat`, ...) are in `_roundtrip.py`.
-- Secrets: every value a schema marks `"x-sensitive": true`, in the input and in the output, at
-  any depth (through `$ref`, `allOf`/`anyOf`/`oneOf`, properties, pattern and additional
-  properties, array items), is kept out of every text the registry produces: an error message or
-  detail about it names the failing keyword but not the value, and any other message, detail or
-  traceback (an implementation's exception text or `Err`, an output-schema failure) has the value
-  replaced by `REDACTED`. `Ok` data is the tool's output and is returned as it is.
-- `TraceRecord`, `JsonlTracer`: one record per call, given to `tracer` (`_tracefile.py`).
-- `Registry(enforce=True)`: while an implementation runs, an operation its contract's permissions do
-  not declare (a write, a program run, a network connection) is stopped before it happens and the
-  call answers `PERMISSION_DENIED` with `details` naming the event and the missing permission;
-  undeclared reads are listed in the trace (`undeclared_reads`), not blocked (`_enforce.py` says
-  what it cannot see). It applies to `call` and `acall`, sync and async implementations alike.
-- `freeze(value)` / `thaw(value)`: deep read-only copies of JSON data and back; `redact(value,
-  schema)`: the value with its sensitive parts replaced.
+The reference of the public API is toolgen's docs/python.md ("The runtime API").
 """
 
 from __future__ import annotations

@@ -84,6 +84,8 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+# The models' repr() and str() mask what the schemas mark x-sensitive.
+PingInput.__toolgen_schema__ = CONTRACT.input_schema
 
 
 class Implementation(Protocol):
