@@ -37,6 +37,7 @@ from ._implements import (
     contract_name,
 )
 from ._invoke import INTERNAL_MESSAGE
+from ._masking import bind_schemas
 from ._policy import PERMISSIONS, Policy
 from ._redact import NO_SECRETS, REDACTED, Secrets, combined, find_secrets, redact
 from ._results import Err, Ok, ToolModel, ToolResult, freeze, thaw
@@ -472,6 +473,7 @@ __all__ = [
     "ToolReturn",
     "TraceRecord",
     "TypedImplementation",
+    "bind_schemas",
     "freeze",
     "redact",
     "thaw",

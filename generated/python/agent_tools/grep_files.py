@@ -255,9 +255,7 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
-# The models' repr() and str() mask what the schemas mark x-sensitive.
-GrepFilesInput.__toolgen_schema__ = CONTRACT.input_schema
-GrepFilesOutput.__toolgen_schema__ = CONTRACT.output_schema
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):

@@ -3,7 +3,8 @@
 """`repr()` and `str()` of a model with every `x-sensitive` value shown as `[REDACTED]`.
 
 Part of the runtime: `ToolModel.__repr_args__` calls `masked_args`. A tool module gives its input
-and output models their contract schema (`__toolgen_schema__`); the secrets walk of `_redact.py`
+and output models their contract schema (`bind_schemas(CONTRACT)` sets `__toolgen_schema__`); the
+secrets walk of `_redact.py`
 (`sensitive_paths`, every way a schema reaches a value) finds what to mask in the model's data, and
 the fields are shown as pydantic shows them, with nested models, lists and maps masked inside. A
 nested model shown on its own, outside its root model, has no schema of its own and is shown as
@@ -13,11 +14,14 @@ pydantic shows it: log the root model (the implementation's `arguments`), not a 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, RootModel
 
 from ._redact import REDACTED, sensitive_paths
+
+if TYPE_CHECKING:
+    from ._contract import ToolContract
 
 Args = Iterable[tuple[str | None, Any]]
 Paths = list[tuple[str, ...]]
@@ -92,4 +96,14 @@ def masked_args(model: BaseModel, args: Args) -> list[tuple[str | None, Any]]:
         return [(name, REDACTED) for name, _ in found]
 
 
-__all__ = ["masked_args"]
+def bind_schemas(contract: ToolContract[Any, Any]) -> None:
+    """Give the contract's input and output models their schemas, for `masked_args` (import time)."""
+    for model, schema in (
+        (contract.input_model, contract.input_schema),
+        (contract.output_model, contract.output_schema),
+    ):
+        if isinstance(model, type) and hasattr(model, "__toolgen_schema__"):
+            model.__toolgen_schema__ = schema
+
+
+__all__ = ["bind_schemas", "masked_args"]
