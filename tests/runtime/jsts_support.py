@@ -24,7 +24,7 @@ from toolgen.config import load_settings
 
 JSTS = Path(os.environ.get("TOOLGEN_JSTS") or REPO.parent / "shared" / "jsts")
 """The suite (its README and LICENSE beside `draft2020-12/`): $TOOLGEN_JSTS or ../shared/jsts."""
-SAMPLE = REPO / "tests" / "data" / "jsts_sample"
+SAMPLE = REPO / "tests" / "data" / "jsts_sample" / "draft2020-12"
 """A few of the suite's files, unchanged, with its MIT LICENSE: what the default tier runs."""
 PACKAGE = "jsts_tools"
 DOCUMENTED = {"format": "formats are asserted only as jsonschema's checker does"}

@@ -1,4 +1,4 @@
-"""The registry's other schema walks (`_schemas`), judged on the module rendered from its template.
+"""The registry's other schema walks (`_schemas`), judged on the runtime module itself.
 
 What users rely on: a `null` the OpenAI strict declarations invite (an optional property whose
 schema refuses null) is dropped as "not given", at any depth; a `null` for a property every value
@@ -8,21 +8,19 @@ error messages are bounded, listed in order, and never show a sensitive value.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from types import MappingProxyType, SimpleNamespace
 from typing import Any
 
 import pytest
 
-from tests.runtime.walks_support import walks
+from toolgen.runtime import _redact, _schemas
 
 SENSITIVE = {"type": "string", "x-sensitive": True}
 
 
 @pytest.fixture(scope="module")
-def rendered(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SimpleNamespace]:
-    with walks() as found:
-        yield found
+def rendered() -> SimpleNamespace:
+    return SimpleNamespace(redact=_redact, schemas=_schemas)
 
 
 @pytest.fixture(scope="module")

@@ -85,7 +85,7 @@ ErrorCode = Literal[
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -173,7 +173,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "git_commit",
-        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status`\nor `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change\nto tracked files is staged too. The author comes from the repository's git configuration, and\nthe repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit.\nIt never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many\nfiles and lines it changed.",
+        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status` or `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change to tracked files is staged too. The author comes from the repository's git configuration, and the repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit. It never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many files and lines it changed.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -207,7 +207,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "git_commit",
         "title": "Git commit",
-        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status`\nor `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change\nto tracked files is staged too. The author comes from the repository's git configuration, and\nthe repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit.\nIt never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many\nfiles and lines it changed.",
+        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status` or `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change to tracked files is staged too. The author comes from the repository's git configuration, and the repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit. It never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many files and lines it changed.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -324,14 +324,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: GitCommitInput, /
-    ) -> _runtime.ToolResult[GitCommitOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[GitCommitOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -124,7 +124,7 @@ ErrorCode = Literal[
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -267,7 +267,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "git_diff",
-        "description": "Show the changes between two commits, or between a commit and the working tree, as a unified diff.\n\nUse it to review your own edits before committing, or to see what a branch changed. By default it\ncompares HEAD with the working tree (staged and unstaged changes together); set `staged` to see\nonly what the next commit would record. Binary files are listed but their content is not shown.\nReturns the diff text, cut at `max_bytes`, and per file the kind of change and the number of lines\nadded and deleted.",
+        "description": "Show the changes between two commits, or between a commit and the working tree, as a unified diff.\n\nUse it to review your own edits before committing, or to see what a branch changed. By default it compares HEAD with the working tree (staged and unstaged changes together); set `staged` to see only what the next commit would record. Binary files are listed but their content is not shown. Returns the diff text, cut at `max_bytes`, and per file the kind of change and the number of lines added and deleted.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -313,7 +313,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "git_diff",
         "title": "Git diff",
-        "description": "Show the changes between two commits, or between a commit and the working tree, as a unified diff.\n\nUse it to review your own edits before committing, or to see what a branch changed. By default it\ncompares HEAD with the working tree (staged and unstaged changes together); set `staged` to see\nonly what the next commit would record. Binary files are listed but their content is not shown.\nReturns the diff text, cut at `max_bytes`, and per file the kind of change and the number of lines\nadded and deleted.",
+        "description": "Show the changes between two commits, or between a commit and the working tree, as a unified diff.\n\nUse it to review your own edits before committing, or to see what a branch changed. By default it compares HEAD with the working tree (staged and unstaged changes together); set `staged` to see only what the next commit would record. Binary files are listed but their content is not shown. Returns the diff text, cut at `max_bytes`, and per file the kind of change and the number of lines added and deleted.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -444,14 +444,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: GitDiffInput, /
-    ) -> _runtime.ToolResult[GitDiffOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[GitDiffOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

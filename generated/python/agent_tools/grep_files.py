@@ -72,7 +72,7 @@ ErrorCode = Literal[
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -143,7 +143,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "grep_files",
-        "description": "Deprecated. use search_code\n\nFind lines matching a regular expression in the workspace's files.\n\nDeprecated: use `search_code`, which also does literal searches, returns columns and context, and skips ignored files. This tool stays until agents built on it are migrated. It searches every text file under `path` (hidden and ignored files included), stops after `max_results` lines, and returns `path:line:text` strings in path order.",
+        "description": "Find lines matching a regular expression in the workspace's files.\n\nDeprecated: use `search_code`, which also does literal searches, returns columns and context, and skips ignored files. This tool stays until agents built on it are migrated. It searches every text file under `path` (hidden and ignored files included), stops after `max_results` lines, and returns `path:line:text` strings in path order.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -174,7 +174,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "grep_files",
         "title": "Grep files (deprecated)",
-        "description": "Deprecated. use search_code\n\nFind lines matching a regular expression in the workspace's files.\n\nDeprecated: use `search_code`, which also does literal searches, returns columns and context, and skips ignored files. This tool stays until agents built on it are migrated. It searches every text file under `path` (hidden and ignored files included), stops after `max_results` lines, and returns `path:line:text` strings in path order.",
+        "description": "Find lines matching a regular expression in the workspace's files.\n\nDeprecated: use `search_code`, which also does literal searches, returns columns and context, and skips ignored files. This tool stays until agents built on it are migrated. It searches every text file under `path` (hidden and ignored files included), stops after `max_results` lines, and returns `path:line:text` strings in path order.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -255,14 +255,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: GrepFilesInput, /
-    ) -> _runtime.ToolResult[GrepFilesOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[GrepFilesOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -98,7 +98,7 @@ ErrorCode = Literal[
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -213,7 +213,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "list_files",
-        "description": "List the files and folders under a folder of the workspace, optionally filtered by a glob.\n\nUse it to get your bearings in an unfamiliar project or to find a file whose name you partly know;\nto find text inside files, use `search_code` instead. Hidden entries (names starting with a dot)\nand anything ignored by the project's `.gitignore` are skipped unless asked for. Returns at most\n`max_entries` entries sorted by path, each with its kind (and size for files), and says whether\nthe list was cut short.",
+        "description": "List the files and folders under a folder of the workspace, optionally filtered by a glob.\n\nUse it to get your bearings in an unfamiliar project or to find a file whose name you partly know; to find text inside files, use `search_code` instead. Hidden entries (names starting with a dot) and anything ignored by the project's `.gitignore` are skipped unless asked for. Returns at most `max_entries` entries sorted by path, each with its kind (and size for files), and says whether the list was cut short.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -250,7 +250,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "list_files",
         "title": "List files",
-        "description": "List the files and folders under a folder of the workspace, optionally filtered by a glob.\n\nUse it to get your bearings in an unfamiliar project or to find a file whose name you partly know;\nto find text inside files, use `search_code` instead. Hidden entries (names starting with a dot)\nand anything ignored by the project's `.gitignore` are skipped unless asked for. Returns at most\n`max_entries` entries sorted by path, each with its kind (and size for files), and says whether\nthe list was cut short.",
+        "description": "List the files and folders under a folder of the workspace, optionally filtered by a glob.\n\nUse it to get your bearings in an unfamiliar project or to find a file whose name you partly know; to find text inside files, use `search_code` instead. Hidden entries (names starting with a dot) and anything ignored by the project's `.gitignore` are skipped unless asked for. Returns at most `max_entries` entries sorted by path, each with its kind (and size for files), and says whether the list was cut short.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -366,14 +366,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: ListFilesInput, /
-    ) -> _runtime.ToolResult[ListFilesOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[ListFilesOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

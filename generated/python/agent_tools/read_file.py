@@ -75,7 +75,7 @@ ErrorCode = Literal[
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -164,7 +164,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "read_file",
-        "description": "Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most\n`max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`. Returns the\nlines, the file's line count and the sha256 of the whole file, which `write_file` takes as\n`expected_sha256` to refuse a write when the file changed since this read.",
+        "description": "Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most `max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`. Returns the lines, the file's line count and the sha256 of the whole file, which `write_file` takes as `expected_sha256` to refuse a write when the file changed since this read.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -192,7 +192,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "read_file",
         "title": "Read file",
-        "description": "Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most\n`max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`. Returns the\nlines, the file's line count and the sha256 of the whole file, which `write_file` takes as\n`expected_sha256` to refuse a write when the file changed since this read.",
+        "description": "Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most `max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`. Returns the lines, the file's line count and the sha256 of the whole file, which `write_file` takes as `expected_sha256` to refuse a write when the file changed since this read.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -282,14 +282,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: ReadFileInput, /
-    ) -> _runtime.ToolResult[ReadFileOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[ReadFileOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

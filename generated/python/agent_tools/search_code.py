@@ -128,7 +128,7 @@ ErrorCode = Literal[
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -303,7 +303,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "search_code",
-        "description": "Search the text of the workspace's files for a literal string or a regular expression.\n\nUse it to find where a symbol is defined or used, or to locate an error message, before reading\nwhole files with `read_file`. Binary files, hidden files and paths ignored by `.gitignore` are\nskipped. Returns up to `max_results` matches sorted by path and line, each with its line, column,\nthe matching line and optional context lines, plus the number of files searched and whether\nresults were cut short. Lines longer than 500 characters are shortened.",
+        "description": "Search the text of the workspace's files for a literal string or a regular expression.\n\nUse it to find where a symbol is defined or used, or to locate an error message, before reading whole files with `read_file`. Binary files, hidden files and paths ignored by `.gitignore` are skipped. Returns up to `max_results` matches sorted by path and line, each with its line, column, the matching line and optional context lines, plus the number of files searched and whether results were cut short. Lines longer than 500 characters are shortened.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -361,7 +361,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "search_code",
         "title": "Search code",
-        "description": "Search the text of the workspace's files for a literal string or a regular expression.\n\nUse it to find where a symbol is defined or used, or to locate an error message, before reading\nwhole files with `read_file`. Binary files, hidden files and paths ignored by `.gitignore` are\nskipped. Returns up to `max_results` matches sorted by path and line, each with its line, column,\nthe matching line and optional context lines, plus the number of files searched and whether\nresults were cut short. Lines longer than 500 characters are shortened.",
+        "description": "Search the text of the workspace's files for a literal string or a regular expression.\n\nUse it to find where a symbol is defined or used, or to locate an error message, before reading whole files with `read_file`. Binary files, hidden files and paths ignored by `.gitignore` are skipped. Returns up to `max_results` matches sorted by path and line, each with its line, column, the matching line and optional context lines, plus the number of files searched and whether results were cut short. Lines longer than 500 characters are shortened.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -514,14 +514,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: SearchCodeInput, /
-    ) -> _runtime.ToolResult[SearchCodeOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[SearchCodeOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [
