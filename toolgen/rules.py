@@ -67,6 +67,9 @@ RULES: Mapping[str, Rule] = {
         Rule("TG135", _E, "an interrupted build left the output folder half updated"),
         Rule("TG136", _E, "two generated paths differ only in case"),
         Rule("TG137", _E, "text cannot be encoded as UTF-8"),
+        Rule("TG138", _E, "a template is a symlink leading out of the project, or not a readable file"),
+        Rule("TG139", _E, "a project template fails: syntax error, undefined name, or invalid Python"),
+        Rule("TG140", _E, "a standard error code cannot be excluded"),
         Rule("TG150", _W, "text is a placeholder left to fill in (TODO)"),
         Rule("TG151", _W, "an exclusion in the configuration names no contract"),
         # TG2xx: the review checklist (toolgen.validate.lint), TG24x the timeout key
@@ -90,6 +93,7 @@ RULES: Mapping[str, Rule] = {
         Rule("TG218", _E, "schema names another JSON Schema dialect"),
         Rule("TG219", _E, "bounds leave no valid value"),
         Rule("TG220", _W, "format is not one JSON Schema defines"),
+        Rule("TG221", _W, "pattern may take exponential time and RE2 cannot run it"),
         Rule("TG240", _E, "timeout_ms is not a positive whole number of milliseconds"),
         Rule("TG241", _W, "timeout_ms changed"),
         # TG30x-TG31x: provider projection (toolgen.render.providers.codes)
@@ -104,12 +108,14 @@ RULES: Mapping[str, Rule] = {
         Rule("TG309", _W, "subschema keyword Gemini does not document is stated in the description"),
         Rule("TG310", _W, "OpenAI Responses namespace is not declared in the configuration"),
         Rule("TG311", _W, "x-mcp-header on a property MCP does not allow it on"),
+        Rule("TG312", _W, "oneOf is declared as anyOf, which accepts a value matching several branches"),
         # TG35x: the python target (toolgen.render.python)
         Rule("TG350", _E, "python target cannot make models for a schema"),
         Rule("TG351", _W, "python model cannot carry a schema constraint"),
         Rule("TG352", _E, "a python template fails or renders invalid Python"),
         Rule("TG353", _W, "a model-typed field has an object default mypy rejects"),
         Rule("TG354", _E, "a property name changes under Unicode normalization"),
+        Rule("TG355", _W, "a python model holds a value wider than its schema states"),
         # TG40x-TG44x: compatibility between two versions of a catalog (toolgen.compat.table)
         Rule("TG401", _E, "tool removed"),
         Rule("TG402", _W, "tool added"),

@@ -17,10 +17,16 @@ RUNTIME = Path(__file__).resolve().parent.parent / "runtime"
 PACKAGE_MODULES: tuple[str, ...] = (
     "_runtime",
     "_contract",
+    "_outcome",
+    "_implements",
+    "_tool",
+    "_masking",
     "_results",
     "_content",
     "_schemas",
+    "_patterns",
     "_redact",
+    "_quote",
     "_policy",
     "_invoke",
     "_context",
@@ -40,7 +46,7 @@ PACKAGE_MODULES: tuple[str, ...] = (
 )
 """The runtime modules the python target writes (`<name>.py` under the package folder)."""
 
-MOCK_MODULES: tuple[str, ...] = ("mocks", "_mock_synth", "_mock_pattern")
+MOCK_MODULES: tuple[str, ...] = ("mocks", "_mock_synth", "_mock_values", "_mock_pattern")
 """The runtime modules the mocks target writes."""
 
 

@@ -74,6 +74,8 @@ class ToolContract(Generic[InputT, OutputT]):
     """The content beyond JSON a result may carry (`image`, `audio`, `file`, `resource_link`)."""
     tags: tuple[str, ...] = ()
     """The contract's tags, sorted (what `Policy(ask_tags=...)` and the adapters' `tags=` match)."""
+    excluded_errors: tuple[str, ...] = ()
+    """Standard codes the tool never returns (the contract's `excluded_standard_errors`)."""
 
     def json_schema(
         self, which: Literal["input", "output"] = "input"
@@ -84,8 +86,10 @@ class ToolContract(Generic[InputT, OutputT]):
 
     @property
     def error_codes(self) -> tuple[str, ...]:
-        """Declared and standard error codes, sorted."""
-        return tuple(sorted({e.code for e in self.errors} | set(STANDARD_ERRORS)))
+        """Declared and standard error codes, sorted; not the standard codes the contract
+        excludes."""
+        standard = set(STANDARD_ERRORS) - set(self.excluded_errors)
+        return tuple(sorted({e.code for e in self.errors} | standard))
 
     def retryable(self, code: str) -> bool:
         """Whether `code` is retryable for this tool (declared first, then the standard default)."""

@@ -2,7 +2,7 @@
 # Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """How `Registry.call` / `acall` run a call that passed validation and the policy.
 
-Part of the runtime: the registry hands each checked call (`_Ready`) to `run` or `arun` here, with
+Part of the runtime: the registry hands each checked call (`Ready`) to `run` or `arun` here, with
 the call's `CallOptions`. They ask for an approval when the policy answered "ask" (`_approval.py`),
 make the call's `ToolContext` (for an implementation that declares one), run the implementation
 under the registry's guard, once or as its `RetryPolicy` says (`_retry.py`), and check what it
@@ -14,19 +14,22 @@ from __future__ import annotations
 
 import time
 import uuid
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from . import _approval, _invoke
 from ._approval import Approval, ApprovalRequest, Approver
 from ._context import Reporter, ToolContext
+from ._outcome import Outcome, Ready
 from ._redact import NO_SECRETS, Secrets
 from ._results import thaw
 from ._retry import Attempts
 from ._schemas import redact
 
 if TYPE_CHECKING:
-    from ._runtime import Registry, _Outcome, _Ready
+    from ._contract import ToolContract
+    from ._runtime import Registry
 
 UNSET: Any = type("Unset", (), {"__repr__": lambda self: "UNSET"})()
 """The default of `deps=`: the registry's own deps."""
@@ -47,6 +50,8 @@ class CallOptions:
     """This call's approver, instead of the registry's."""
     deadline: float | None = None
     """A `time.monotonic()` instant no attempt runs past."""
+    spent: float = 0.0
+    """Seconds of the time limit validation used: the first attempt gets the rest."""
 
     def given(
         self,
@@ -57,12 +62,17 @@ class CallOptions:
         """These options with the call's approval, approver and deadline."""
         return replace(self, approval=approval, approver=approver, deadline=deadline)
 
-    def found(self, secrets: Secrets, trace_id: str | None) -> CallOptions:
-        """These options with the input's secrets, and the span's trace id unless one was given."""
-        return replace(self, secrets=secrets, trace_id=self.trace_id or trace_id)
+    def found(
+        self, secrets: Secrets, trace_id: str | None, spent: float
+    ) -> CallOptions:
+        """These options with the input's secrets, the span's trace id unless one was given, and
+        the time validation took."""
+        return replace(
+            self, secrets=secrets, trace_id=self.trace_id or trace_id, spent=spent
+        )
 
     def context(
-        self, registry: Registry[Any], ready: _Ready, limit: float | None, call_id: str
+        self, registry: Registry[Any], ready: Ready, limit: float | None, call_id: str
     ) -> ToolContext[Any]:
         """An attempt's `ToolContext` (made for every call: its id and events go to the trace)."""
         return ToolContext(
@@ -81,7 +91,7 @@ class _Call:
     """One checked call's state across its approval and attempts."""
 
     def __init__(
-        self, registry: Registry[Any], ready: _Ready, options: CallOptions
+        self, registry: Registry[Any], ready: Ready, options: CallOptions
     ) -> None:
         self.registry = registry
         self.ready = ready
@@ -102,31 +112,34 @@ class _Call:
     def approver(self) -> Approver | None:
         return self.options.approver or self.registry.approver
 
-    def refused(self, approval: Approval) -> _Outcome | None:
+    def refused(self, approval: Approval) -> Outcome | None:
         """The outcome of a refused call, None when granted (either way the trace records it)."""
         self.extra["approval"] = approval.to_json()
         if approval.granted:
             return None
-        from ._runtime import _Outcome
-
         return self.finish(
-            _Outcome(_approval.refusal(self.ready.contract, approval), "denied")
+            Outcome(_approval.refusal(self.ready.contract, approval), "denied")
         )
 
-    def attempt(self) -> tuple[float | None, ToolContext[Any] | None, ToolContext[Any]]:
+    def attempt(
+        self,
+    ) -> tuple[float | None, float, ToolContext[Any] | None, ToolContext[Any]]:
+        """The next attempt's limit, time already spent of it, and context (given, made)."""
+        spent = self.options.spent if not self.attempts.record else 0.0
         self.attempts.begin()
         limit = self.attempts.limit(self.ready.limit)
-        context = self.options.context(self.registry, self.ready, limit, self.call_id)
-        return limit, context if self.ready.wants_context else None, context
+        rest = None if limit is None else max(limit - spent, 0.0)
+        context = self.options.context(self.registry, self.ready, rest, self.call_id)
+        return limit, spent, context if self.ready.wants_context else None, context
 
     def after(
         self, context: ToolContext[Any], ran: _invoke.Ran, guard: Any
-    ) -> tuple[_Outcome, float | None]:
+    ) -> tuple[Outcome, float | None]:
         self.events.extend(context.events)
         outcome = self.registry._finish(self.ready, ran, guard)
         return outcome, self.attempts.wait(outcome.result)
 
-    def finish(self, outcome: _Outcome) -> _Outcome:
+    def finish(self, outcome: Outcome) -> Outcome:
         self.extra["events"] = tuple(self.events)
         if self.registry.retry is not None and self.attempts.record:
             self.extra["attempts"] = tuple(self.attempts.record)
@@ -134,12 +147,21 @@ class _Call:
         return outcome
 
 
+def guarded(enforce: bool, contract: ToolContract) -> AbstractContextManager[Any]:
+    """`_enforce.enforced(...)` around the implementation with `enforce=True`, else nothing."""
+    if not enforce:
+        return nullcontext(None)
+    from . import _enforce
+
+    return _enforce.enforced(contract.name, contract.permissions)
+
+
 def new_id() -> str:
     """A fresh call id (`call_<hex>`), for a call that was given none."""
     return f"call_{uuid.uuid4().hex}"
 
 
-def run(registry: Registry[Any], ready: _Ready, options: CallOptions) -> _Outcome:
+def run(registry: Registry[Any], ready: Ready, options: CallOptions) -> Outcome:
     """Run a checked call in this thread (`Registry.call`)."""
     call = _Call(registry, ready, options)
     if ready.asks:
@@ -150,10 +172,15 @@ def run(registry: Registry[Any], ready: _Ready, options: CallOptions) -> _Outcom
         if refused is not None:
             return refused
     while True:
-        limit, given, context = call.attempt()
-        with registry._guarded(ready.contract) as guard:
+        limit, spent, given, context = call.attempt()
+        with guarded(registry.enforce, ready.contract) as guard:
             ran = _invoke.run(
-                ready.implementation, ready.model, ready.contract, limit, given
+                ready.implementation,
+                ready.model,
+                ready.contract,
+                limit,
+                tool_context=given,
+                spent=spent,
             )
         outcome, pause = call.after(context, ran, guard)
         if pause is None:
@@ -161,9 +188,7 @@ def run(registry: Registry[Any], ready: _Ready, options: CallOptions) -> _Outcom
         registry.retry.sleep(pause)  # type: ignore[union-attr]
 
 
-async def arun(
-    registry: Registry[Any], ready: _Ready, options: CallOptions
-) -> _Outcome:
+async def arun(registry: Registry[Any], ready: Ready, options: CallOptions) -> Outcome:
     """Run a checked call on the event loop (`Registry.acall`)."""
     call = _Call(registry, ready, options)
     if ready.asks:
@@ -174,10 +199,15 @@ async def arun(
         if refused is not None:
             return refused
     while True:
-        limit, given, context = call.attempt()
-        with registry._guarded(ready.contract) as guard:
+        limit, spent, given, context = call.attempt()
+        with guarded(registry.enforce, ready.contract) as guard:
             ran = await _invoke.arun(
-                ready.implementation, ready.model, ready.contract, limit, given
+                ready.implementation,
+                ready.model,
+                ready.contract,
+                limit,
+                tool_context=given,
+                spent=spent,
             )
         outcome, pause = call.after(context, ran, guard)
         if pause is None:
@@ -185,4 +215,4 @@ async def arun(
         await registry.retry.asleep(pause)  # type: ignore[union-attr]
 
 
-__all__ = ["UNSET", "CallOptions", "arun", "new_id", "run"]
+__all__ = ["UNSET", "CallOptions", "arun", "guarded", "new_id", "run"]

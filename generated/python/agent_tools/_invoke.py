@@ -20,6 +20,11 @@ the trace.
   in the calling thread; inside a running loop the call is `INTERNAL`, with a message that says to
   use `acall` (blocking the loop to wait for it would stall every other task).
 - The time limit is the contract's `timeout_ms`, else the registry's `default_timeout_s`, else none.
+  It covers the whole call: reading and validating the arguments (`bounded` / `abounded` run them
+  in a daemon thread the caller waits for) and then the implementation, which gets what is left.
+  A validation still running at the limit is left to end on its own and the call is `TIMEOUT`;
+  its implementation is never called. A pattern runs on RE2 (`_patterns`), so only a pattern RE2
+  refuses can keep a validation busy, and then only its thread (`toolgen validate` warns: TG221).
   A `TIMEOUT` has the contract's `retryable` for the code (true unless the contract declares
   otherwise). An exception the implementation raises, `TimeoutError`, `SystemExit` and `GeneratorExit`
   included, is `INTERNAL`; `KeyboardInterrupt` propagates (after `Registry` has traced the call).
@@ -28,13 +33,14 @@ the trace.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import inspect
 import threading
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ._results import Err
 
@@ -54,6 +60,62 @@ class Ran:
 def time_limit(timeout_ms: int | None, default_s: float | None) -> float | None:
     """Seconds a call may run: the contract's `timeout_ms`, else the registry's default, else None."""
     return timeout_ms / 1000.0 if timeout_ms is not None else default_s
+
+
+T = TypeVar("T")
+
+
+def bounded(limit: float | None, work: Callable[[], T]) -> T | None:
+    """`work()`, or None when it has not returned within `limit` seconds (then it runs on alone)."""
+    if limit is None:
+        return work()
+    box: list[T] = []
+    context = contextvars.copy_context()
+    worker = threading.Thread(
+        target=lambda: box.append(context.run(work)),
+        name="toolgen-validate",
+        daemon=True,
+    )
+    worker.start()
+    worker.join(limit)
+    return box[0] if box else None
+
+
+async def abounded(limit: float | None, work: Callable[[], T]) -> T | None:
+    """`bounded` for an event loop: with a limit, `work` runs in a daemon thread of its own.
+
+    Not in the `to_thread` pool: sync implementations wait there, and a validation queued behind
+    them would spend the call's time waiting.
+    """
+    if limit is None:
+        return work()
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[T] = loop.create_future()
+    context = contextvars.copy_context()
+
+    def settle(result: T) -> None:
+        if not done.done():
+            done.set_result(result)
+
+    def target() -> None:
+        result = context.run(work)
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            loop.call_soon_threadsafe(settle, result)
+
+    threading.Thread(target=target, name="toolgen-validate", daemon=True).start()
+    try:
+        return await asyncio.wait_for(done, limit)
+    except TimeoutError:
+        return None
+
+
+def validation_timed_out(contract: Any, limit: float) -> Ran:
+    """The `TIMEOUT` of a call whose arguments were still being validated at the limit."""
+    return _timed_out(
+        contract,
+        limit,
+        "its arguments were still being validated; the implementation was not called",
+    )
 
 
 def is_async(implementation: Callable[..., Any]) -> bool:
@@ -79,17 +141,22 @@ def run(
     model: Any,
     contract: Any,
     limit: float | None,
+    *,
     tool_context: Any = None,
+    spent: float = 0.0,
 ) -> Ran:
     """Run `implementation(model)` for `Registry.call` (see the module docstring).
 
     With a `tool_context` the call is `implementation(model, tool_context)`, and a timeout sets
-    its `cancellation`.
+    its `cancellation`. `spent` is the part of `limit` the call has used already (validating): the
+    implementation gets the rest.
     """
+    if limit is not None and spent >= limit:
+        return validation_timed_out(contract, limit)
     if tool_context is not None:
         implementation = _with_context(implementation, tool_context)
     if is_async(implementation):
-        return _run_async_here(implementation, model, contract, limit)
+        return _run_async_here(implementation, model, contract, limit, spent)
     if limit is None:
         return _blocking(implementation, model)
     box: list[Ran] = []
@@ -100,7 +167,7 @@ def run(
         daemon=True,
     )
     worker.start()
-    worker.join(limit)
+    worker.join(limit - spent)
     if worker.is_alive() or not box:
         _cancel(tool_context)
         return _timed_out(
@@ -131,12 +198,16 @@ async def _awaited(awaitable: Any) -> Any:
 
 
 def _run_async_here(
-    implementation: Callable[[Any], Any], model: Any, contract: Any, limit: float | None
+    implementation: Callable[[Any], Any],
+    model: Any,
+    contract: Any,
+    limit: float | None,
+    spent: float,
 ) -> Ran:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(arun(implementation, model, contract, limit))
+        return asyncio.run(arun(implementation, model, contract, limit, spent=spent))
     message = (
         f"Tool {contract.name!r} has an async implementation and an event loop is running in this thread: "
         "call it with `await registry.acall(...)`."
@@ -150,13 +221,17 @@ async def arun(
     model: Any,
     contract: Any,
     limit: float | None,
+    *,
     tool_context: Any = None,
+    spent: float = 0.0,
 ) -> Ran:
     """Run `implementation(model)` for `Registry.acall` (see the module docstring and `run`)."""
+    if limit is not None and spent >= limit:
+        return validation_timed_out(contract, limit)
     if tool_context is not None:
         implementation = _with_context(implementation, tool_context)
     try:
-        async with asyncio.timeout(limit) as scope:
+        async with asyncio.timeout(None if limit is None else limit - spent) as scope:
             return Ran(await _result(implementation, model))
     except TimeoutError:
         if scope.expired():
@@ -202,4 +277,14 @@ async def _result(implementation: Callable[[Any], Any], model: Any) -> Any:
     return result
 
 
-__all__ = ["INTERNAL_MESSAGE", "Ran", "arun", "is_async", "run", "time_limit"]
+__all__ = [
+    "INTERNAL_MESSAGE",
+    "Ran",
+    "abounded",
+    "arun",
+    "bounded",
+    "is_async",
+    "run",
+    "time_limit",
+    "validation_timed_out",
+]

@@ -86,8 +86,7 @@ class ApplyPatchOutput(ToolModel):
     sha256: Annotated[
         str,
         Field(
-            description="Hex sha256 of the resulting content (what it would be, for a dry run).",
-            pattern="^[0-9a-f]{64}$",
+            description="Hex sha256 of the resulting content (what it would be, for a dry run)."
         ),
     ]
 
@@ -108,7 +107,7 @@ ErrorCode = Literal[
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -429,7 +428,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "properties": {
                 "path": {
                     "type": "string",
-                    "description": "File to change, relative to the workspace root.\n\nminLength: 1; maxLength: 4096.",
+                    "description": "File to change, relative to the workspace root.\n\nAt least 1 character. At most 4096 characters.",
                 },
                 "hunks": {
                     "type": "array",
@@ -464,7 +463,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
                 },
                 "dry_run": {
                     "type": "boolean",
-                    "description": "Check that every hunk applies, but write nothing.\n\nDefault: false.",
+                    "description": "Check that every hunk applies, but write nothing.\n\nDefault: `false`.",
                 },
             },
         },
@@ -505,7 +504,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
                 },
                 "sha256": {
                     "type": "string",
-                    "description": 'Hex sha256 of the resulting content (what it would be, for a dry run).\n\npattern: "^[0-9a-f]{64}$".',
+                    "description": "Hex sha256 of the resulting content (what it would be, for a dry run).\n\nMatches the regular expression `^[0-9a-f]{64}$`.",
                 },
             },
         },
@@ -541,14 +540,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: ApplyPatchInput, /
-    ) -> _runtime.ToolResult[ApplyPatchOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[ApplyPatchOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

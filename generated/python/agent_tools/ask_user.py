@@ -21,8 +21,7 @@ class AskUserInputOption(ToolModel):
     id: Annotated[
         str,
         Field(
-            description="Stable identifier returned as `option_id` when this option is picked.",
-            pattern="^[a-z0-9_-]{1,32}$",
+            description="Stable identifier returned as `option_id` when this option is picked."
         ),
     ]
     label: Annotated[
@@ -103,7 +102,7 @@ ErrorCode = Literal[
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -352,7 +351,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "properties": {
                 "question": {
                     "type": "string",
-                    "description": "The question, self-contained: the user may not have followed the conversation.\n\nminLength: 1; maxLength: 2000.",
+                    "description": "The question, self-contained: the user may not have followed the conversation.\n\nAt least 1 character. At most 2000 characters.",
                 },
                 "options": {
                     "type": "array",
@@ -365,26 +364,26 @@ _DECLARATIONS: Final[dict[str, Any]] = {
                         "properties": {
                             "id": {
                                 "type": "string",
-                                "description": 'Stable identifier returned as `option_id` when this option is picked.\n\npattern: "^[a-z0-9_-]{1,32}$".',
+                                "description": "Stable identifier returned as `option_id` when this option is picked.\n\nMatches the regular expression `^[a-z0-9_-]{1,32}$`.",
                             },
                             "label": {
                                 "type": "string",
-                                "description": "Short text on the button.\n\nminLength: 1; maxLength: 80.",
+                                "description": "Short text on the button.\n\nAt least 1 character. At most 80 characters.",
                             },
                             "detail": {
                                 "type": "string",
-                                "description": "One sentence on what this choice leads to.\n\nmaxLength: 300.",
+                                "description": "One sentence on what this choice leads to.\n\nAt most 300 characters.",
                             },
                         },
                     },
                 },
                 "allow_free_text": {
                     "type": "boolean",
-                    "description": "Let the user type an answer instead of picking an option; always true without options.\n\nDefault: true.",
+                    "description": "Let the user type an answer instead of picking an option; always true without options.\n\nDefault: `true`.",
                 },
                 "timeout_seconds": {
                     "type": "integer",
-                    "description": "Seconds to wait for an answer before failing with `TIMEOUT`.\n\nDefault: 900.",
+                    "description": "Seconds to wait for an answer before failing with `TIMEOUT`.\n\nDefault: `900`.",
                     "minimum": 10,
                     "maximum": 86400,
                 },
@@ -441,14 +440,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: AskUserInput, /
-    ) -> _runtime.ToolResult[AskUserOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[AskUserOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

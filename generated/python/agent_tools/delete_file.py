@@ -74,7 +74,7 @@ ErrorCode = Literal[
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -142,7 +142,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "delete_file",
-        "description": "Delete a file, or with `recursive` a whole folder, from the workspace.\n\nUse it to remove files that are no longer needed, such as a module replaced by another; do not\nuse it to empty a file (write empty content with `write_file`). Deletion is permanent: nothing\ngoes to a trash folder, so check the path with `list_files` first when unsure. Folders that are\nnot empty need `recursive`. Files tracked by git can be restored with git; untracked ones cannot.\nReturns whether anything was deleted and how many files went with it.",
+        "description": "Delete a file, or with `recursive` a whole folder, from the workspace.\n\nUse it to remove files that are no longer needed, such as a module replaced by another; do not use it to empty a file (write empty content with `write_file`). Deletion is permanent: nothing goes to a trash folder, so check the path with `list_files` first when unsure. Folders that are not empty need `recursive`. Files tracked by git can be restored with git; untracked ones cannot. Returns whether anything was deleted and how many files went with it.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -167,7 +167,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "delete_file",
         "title": "Delete file",
-        "description": "Delete a file, or with `recursive` a whole folder, from the workspace.\n\nUse it to remove files that are no longer needed, such as a module replaced by another; do not\nuse it to empty a file (write empty content with `write_file`). Deletion is permanent: nothing\ngoes to a trash folder, so check the path with `list_files` first when unsure. Folders that are\nnot empty need `recursive`. Files tracked by git can be restored with git; untracked ones cannot.\nReturns whether anything was deleted and how many files went with it.",
+        "description": "Delete a file, or with `recursive` a whole folder, from the workspace.\n\nUse it to remove files that are no longer needed, such as a module replaced by another; do not use it to empty a file (write empty content with `write_file`). Deletion is permanent: nothing goes to a trash folder, so check the path with `list_files` first when unsure. Folders that are not empty need `recursive`. Files tracked by git can be restored with git; untracked ones cannot. Returns whether anything was deleted and how many files went with it.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -220,7 +220,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "gemini": {
         "name": "delete_file",
-        "description": "Delete a file, or with `recursive` a whole folder, from the workspace.\n\nUse it to remove files that are no longer needed, such as a module replaced by another; do not\nuse it to empty a file (write empty content with `write_file`). Deletion is permanent: nothing\ngoes to a trash folder, so check the path with `list_files` first when unsure. Folders that are\nnot empty need `recursive`. Files tracked by git can be restored with git; untracked ones cannot.\nReturns whether anything was deleted and how many files went with it.",
+        "description": "Delete a file, or with `recursive` a whole folder, from the workspace.\n\nUse it to remove files that are no longer needed, such as a module replaced by another; do not use it to empty a file (write empty content with `write_file`). Deletion is permanent: nothing goes to a trash folder, so check the path with `list_files` first when unsure. Folders that are not empty need `recursive`. Files tracked by git can be restored with git; untracked ones cannot. Returns whether anything was deleted and how many files went with it.",
         "parametersJsonSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -228,15 +228,15 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "properties": {
                 "path": {
                     "type": "string",
-                    "description": "File or folder to delete, relative to the workspace root; the root itself is refused.\n\nminLength: 1; maxLength: 4096.",
+                    "description": "File or folder to delete, relative to the workspace root; the root itself is refused.\n\nAt least 1 character. At most 4096 characters.",
                 },
                 "recursive": {
                     "type": "boolean",
-                    "description": "Allow deleting a folder together with everything in it.\n\nDefault: false.",
+                    "description": "Allow deleting a folder together with everything in it.\n\nDefault: `false`.",
                 },
                 "missing_ok": {
                     "type": "boolean",
-                    "description": "Succeed with `deleted = false` when nothing exists at `path`, instead of `NOT_FOUND`.\n\nDefault: false.",
+                    "description": "Succeed with `deleted = false` when nothing exists at `path`, instead of `NOT_FOUND`.\n\nDefault: `false`.",
                 },
             },
         },
@@ -296,14 +296,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: DeleteFileInput, /
-    ) -> _runtime.ToolResult[DeleteFileOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[DeleteFileOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -55,9 +55,7 @@ class GitCommitOutput(ToolModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    commit: Annotated[
-        str, Field(description="Full hash of the new commit.", pattern="^[0-9a-f]{40}$")
-    ]
+    commit: Annotated[str, Field(description="Full hash of the new commit.")]
     branch: Annotated[
         str | None,
         Field(
@@ -88,7 +86,7 @@ ErrorCode = Literal[
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -176,7 +174,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "git_commit",
-        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status`\nor `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change\nto tracked files is staged too. The author comes from the repository's git configuration, and\nthe repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit.\nIt never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many\nfiles and lines it changed.",
+        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status` or `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change to tracked files is staged too. The author comes from the repository's git configuration, and the repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit. It never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many files and lines it changed.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -210,7 +208,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "git_commit",
         "title": "Git commit",
-        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status`\nor `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change\nto tracked files is staged too. The author comes from the repository's git configuration, and\nthe repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit.\nIt never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many\nfiles and lines it changed.",
+        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status` or `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change to tracked files is staged too. The author comes from the repository's git configuration, and the repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit. It never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many files and lines it changed.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -287,7 +285,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "gemini": {
         "name": "git_commit",
-        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status`\nor `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change\nto tracked files is staged too. The author comes from the repository's git configuration, and\nthe repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit.\nIt never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many\nfiles and lines it changed.",
+        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status` or `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change to tracked files is staged too. The author comes from the repository's git configuration, and the repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit. It never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many files and lines it changed.",
         "parametersJsonSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -295,24 +293,24 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "properties": {
                 "message": {
                     "type": "string",
-                    "description": "Commit message: a summary line of at most 72 characters, a blank line, then the why.\n\nminLength: 1; maxLength: 10000.",
+                    "description": "Commit message: a summary line of at most 72 characters, a blank line, then the why.\n\nAt least 1 character. At most 10000 characters.",
                 },
                 "paths": {
                     "type": "array",
-                    "description": "Files or folders to stage before committing, relative to the workspace root.\n\nuniqueItems: true; Default: [].",
+                    "description": "Files or folders to stage before committing, relative to the workspace root.\n\nNo item repeated. Default: `[]`.",
                     "maxItems": 500,
                     "items": {
                         "type": "string",
-                        "description": "One file or folder.\n\nminLength: 1; maxLength: 4096.",
+                        "description": "One file or folder.\n\nAt least 1 character. At most 4096 characters.",
                     },
                 },
                 "all": {
                     "type": "boolean",
-                    "description": "Stage every change to tracked files first, like `git commit -a`; new files still need `paths`.\n\nDefault: false.",
+                    "description": "Stage every change to tracked files first, like `git commit -a`; new files still need `paths`.\n\nDefault: `false`.",
                 },
                 "allow_empty": {
                     "type": "boolean",
-                    "description": "Create the commit even when nothing is staged.\n\nDefault: false.",
+                    "description": "Create the commit even when nothing is staged.\n\nDefault: `false`.",
                 },
             },
         },
@@ -323,7 +321,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "properties": {
                 "commit": {
                     "type": "string",
-                    "description": 'Full hash of the new commit.\n\npattern: "^[0-9a-f]{40}$".',
+                    "description": "Full hash of the new commit.\n\nMatches the regular expression `^[0-9a-f]{40}$`.",
                 },
                 "branch": {
                     "type": "string",
@@ -390,14 +388,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: GitCommitInput, /
-    ) -> _runtime.ToolResult[GitCommitOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[GitCommitOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -125,7 +125,7 @@ ErrorCode = Literal[
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -268,7 +268,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "git_diff",
-        "description": "Show the changes between two commits, or between a commit and the working tree, as a unified diff.\n\nUse it to review your own edits before committing, or to see what a branch changed. By default it\ncompares HEAD with the working tree (staged and unstaged changes together); set `staged` to see\nonly what the next commit would record. Binary files are listed but their content is not shown.\nReturns the diff text, cut at `max_bytes`, and per file the kind of change and the number of lines\nadded and deleted.",
+        "description": "Show the changes between two commits, or between a commit and the working tree, as a unified diff.\n\nUse it to review your own edits before committing, or to see what a branch changed. By default it compares HEAD with the working tree (staged and unstaged changes together); set `staged` to see only what the next commit would record. Binary files are listed but their content is not shown. Returns the diff text, cut at `max_bytes`, and per file the kind of change and the number of lines added and deleted.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -314,7 +314,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "git_diff",
         "title": "Git diff",
-        "description": "Show the changes between two commits, or between a commit and the working tree, as a unified diff.\n\nUse it to review your own edits before committing, or to see what a branch changed. By default it\ncompares HEAD with the working tree (staged and unstaged changes together); set `staged` to see\nonly what the next commit would record. Binary files are listed but their content is not shown.\nReturns the diff text, cut at `max_bytes`, and per file the kind of change and the number of lines\nadded and deleted.",
+        "description": "Show the changes between two commits, or between a commit and the working tree, as a unified diff.\n\nUse it to review your own edits before committing, or to see what a branch changed. By default it compares HEAD with the working tree (staged and unstaged changes together); set `staged` to see only what the next commit would record. Binary files are listed but their content is not shown. Returns the diff text, cut at `max_bytes`, and per file the kind of change and the number of lines added and deleted.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -420,41 +420,41 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "gemini": {
         "name": "git_diff",
-        "description": "Show the changes between two commits, or between a commit and the working tree, as a unified diff.\n\nUse it to review your own edits before committing, or to see what a branch changed. By default it\ncompares HEAD with the working tree (staged and unstaged changes together); set `staged` to see\nonly what the next commit would record. Binary files are listed but their content is not shown.\nReturns the diff text, cut at `max_bytes`, and per file the kind of change and the number of lines\nadded and deleted.",
+        "description": "Show the changes between two commits, or between a commit and the working tree, as a unified diff.\n\nUse it to review your own edits before committing, or to see what a branch changed. By default it compares HEAD with the working tree (staged and unstaged changes together); set `staged` to see only what the next commit would record. Binary files are listed but their content is not shown. Returns the diff text, cut at `max_bytes`, and per file the kind of change and the number of lines added and deleted.",
         "parametersJsonSchema": {
             "type": "object",
             "additionalProperties": False,
             "properties": {
                 "from": {
                     "type": "string",
-                    "description": 'Commit, branch or tag to compare from, for example `main` or `HEAD~3`.\n\nminLength: 1; maxLength: 256; Default: "HEAD".',
+                    "description": 'Commit, branch or tag to compare from, for example `main` or `HEAD~3`.\n\nAt least 1 character. At most 256 characters. Default: `"HEAD"`.',
                 },
                 "to": {
                     "type": ["string", "null"],
-                    "description": "Commit, branch or tag to compare to; null compares with the working tree (or the index with `staged`).\n\nminLength: 1; maxLength: 256.",
+                    "description": "Commit, branch or tag to compare to; null compares with the working tree (or the index with `staged`).\n\nAt least 1 character. At most 256 characters.",
                 },
                 "staged": {
                     "type": "boolean",
-                    "description": "Compare `from` with the index instead of the working tree; ignored when `to` is set.\n\nDefault: false.",
+                    "description": "Compare `from` with the index instead of the working tree; ignored when `to` is set.\n\nDefault: `false`.",
                 },
                 "paths": {
                     "type": "array",
-                    "description": "Only show changes under these paths, relative to the workspace root; empty shows all.\n\nuniqueItems: true; Default: [].",
+                    "description": "Only show changes under these paths, relative to the workspace root; empty shows all.\n\nNo item repeated. Default: `[]`.",
                     "maxItems": 100,
                     "items": {
                         "type": "string",
-                        "description": "One file or folder.\n\nminLength: 1; maxLength: 4096.",
+                        "description": "One file or folder.\n\nAt least 1 character. At most 4096 characters.",
                     },
                 },
                 "context_lines": {
                     "type": "integer",
-                    "description": "Unchanged lines shown around each change.\n\nDefault: 3.",
+                    "description": "Unchanged lines shown around each change.\n\nDefault: `3`.",
                     "minimum": 0,
                     "maximum": 50,
                 },
                 "max_bytes": {
                     "type": "integer",
-                    "description": "Largest size of the returned diff text in bytes.\n\nDefault: 262144.",
+                    "description": "Largest size of the returned diff text in bytes.\n\nDefault: `262144`.",
                     "minimum": 1024,
                     "maximum": 2097152,
                 },
@@ -534,14 +534,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: GitDiffInput, /
-    ) -> _runtime.ToolResult[GitDiffOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[GitDiffOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -71,13 +71,7 @@ class GitStatusOutput(ToolModel):
             description="Name of the checked-out branch; absent when HEAD is detached."
         ),
     ] = None
-    head: Annotated[
-        str,
-        Field(
-            description="Full hash of the commit HEAD points at.",
-            pattern="^[0-9a-f]{40}$",
-        ),
-    ]
+    head: Annotated[str, Field(description="Full hash of the commit HEAD points at.")]
     upstream: Annotated[
         str | None,
         Field(
@@ -122,7 +116,7 @@ ErrorCode = Literal[
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -249,7 +243,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "git_status",
-        "description": "Show the current branch of the workspace's git repository and which files are changed, staged or untracked.\n\nUse it before committing, to see what `git_commit` would record, and after edits to check what you\ntouched. Read only: it never stages or changes anything. Ignored files are not listed. Returns the\nbranch (absent when HEAD is detached), the commit HEAD points at, how far the branch is ahead of and\nbehind its upstream, and one entry per changed file with its state in the index and in the working\ntree, sorted by path.",
+        "description": "Show the current branch of the workspace's git repository and which files are changed, staged or untracked.\n\nUse it before committing, to see what `git_commit` would record, and after edits to check what you touched. Read only: it never stages or changes anything. Ignored files are not listed. Returns the branch (absent when HEAD is detached), the commit HEAD points at, how far the branch is ahead of and behind its upstream, and one entry per changed file with its state in the index and in the working tree, sorted by path.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -270,7 +264,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "git_status",
         "title": "Git status",
-        "description": "Show the current branch of the workspace's git repository and which files are changed, staged or untracked.\n\nUse it before committing, to see what `git_commit` would record, and after edits to check what you\ntouched. Read only: it never stages or changes anything. Ignored files are not listed. Returns the\nbranch (absent when HEAD is detached), the commit HEAD points at, how far the branch is ahead of and\nbehind its upstream, and one entry per changed file with its state in the index and in the working\ntree, sorted by path.",
+        "description": "Show the current branch of the workspace's git repository and which files are changed, staged or untracked.\n\nUse it before committing, to see what `git_commit` would record, and after edits to check what you touched. Read only: it never stages or changes anything. Ignored files are not listed. Returns the branch (absent when HEAD is detached), the commit HEAD points at, how far the branch is ahead of and behind its upstream, and one entry per changed file with its state in the index and in the working tree, sorted by path.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -371,18 +365,18 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "gemini": {
         "name": "git_status",
-        "description": "Show the current branch of the workspace's git repository and which files are changed, staged or untracked.\n\nUse it before committing, to see what `git_commit` would record, and after edits to check what you\ntouched. Read only: it never stages or changes anything. Ignored files are not listed. Returns the\nbranch (absent when HEAD is detached), the commit HEAD points at, how far the branch is ahead of and\nbehind its upstream, and one entry per changed file with its state in the index and in the working\ntree, sorted by path.",
+        "description": "Show the current branch of the workspace's git repository and which files are changed, staged or untracked.\n\nUse it before committing, to see what `git_commit` would record, and after edits to check what you touched. Read only: it never stages or changes anything. Ignored files are not listed. Returns the branch (absent when HEAD is detached), the commit HEAD points at, how far the branch is ahead of and behind its upstream, and one entry per changed file with its state in the index and in the working tree, sorted by path.",
         "parametersJsonSchema": {
             "type": "object",
             "additionalProperties": False,
             "properties": {
                 "path": {
                     "type": "string",
-                    "description": 'Only report files under this folder, relative to the workspace root.\n\nminLength: 1; maxLength: 4096; Default: ".".',
+                    "description": 'Only report files under this folder, relative to the workspace root.\n\nAt least 1 character. At most 4096 characters. Default: `"."`.',
                 },
                 "include_untracked": {
                     "type": "boolean",
-                    "description": "Also list files git does not track yet.\n\nDefault: true.",
+                    "description": "Also list files git does not track yet.\n\nDefault: `true`.",
                 },
             },
         },
@@ -397,7 +391,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
                 },
                 "head": {
                     "type": "string",
-                    "description": 'Full hash of the commit HEAD points at.\n\npattern: "^[0-9a-f]{40}$".',
+                    "description": "Full hash of the commit HEAD points at.\n\nMatches the regular expression `^[0-9a-f]{40}$`.",
                 },
                 "upstream": {
                     "type": "string",
@@ -484,14 +478,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: GitStatusInput, /
-    ) -> _runtime.ToolResult[GitStatusOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[GitStatusOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

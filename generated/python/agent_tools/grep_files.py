@@ -73,7 +73,7 @@ ErrorCode = Literal[
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -144,7 +144,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "grep_files",
-        "description": "Deprecated. use search_code\n\nFind lines matching a regular expression in the workspace's files.\n\nDeprecated: use `search_code`, which also does literal searches, returns columns and context, and skips ignored files. This tool stays until agents built on it are migrated. It searches every text file under `path` (hidden and ignored files included), stops after `max_results` lines, and returns `path:line:text` strings in path order.",
+        "description": "Find lines matching a regular expression in the workspace's files.\n\nDeprecated: use `search_code`, which also does literal searches, returns columns and context, and skips ignored files. This tool stays until agents built on it are migrated. It searches every text file under `path` (hidden and ignored files included), stops after `max_results` lines, and returns `path:line:text` strings in path order.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -175,7 +175,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "grep_files",
         "title": "Grep files (deprecated)",
-        "description": "Deprecated. use search_code\n\nFind lines matching a regular expression in the workspace's files.\n\nDeprecated: use `search_code`, which also does literal searches, returns columns and context, and skips ignored files. This tool stays until agents built on it are migrated. It searches every text file under `path` (hidden and ignored files included), stops after `max_results` lines, and returns `path:line:text` strings in path order.",
+        "description": "Find lines matching a regular expression in the workspace's files.\n\nDeprecated: use `search_code`, which also does literal searches, returns columns and context, and skips ignored files. This tool stays until agents built on it are migrated. It searches every text file under `path` (hidden and ignored files included), stops after `max_results` lines, and returns `path:line:text` strings in path order.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -233,7 +233,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "gemini": {
         "name": "grep_files",
-        "description": "Deprecated. use search_code\n\nFind lines matching a regular expression in the workspace's files.\n\nDeprecated: use `search_code`, which also does literal searches, returns columns and context, and skips ignored files. This tool stays until agents built on it are migrated. It searches every text file under `path` (hidden and ignored files included), stops after `max_results` lines, and returns `path:line:text` strings in path order.",
+        "description": "Find lines matching a regular expression in the workspace's files.\n\nDeprecated: use `search_code`, which also does literal searches, returns columns and context, and skips ignored files. This tool stays until agents built on it are migrated. It searches every text file under `path` (hidden and ignored files included), stops after `max_results` lines, and returns `path:line:text` strings in path order.",
         "parametersJsonSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -241,19 +241,19 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "properties": {
                 "pattern": {
                     "type": "string",
-                    "description": "Regular expression (POSIX extended syntax) to match against each line.\n\nminLength: 1; maxLength: 1000.",
+                    "description": "Regular expression (POSIX extended syntax) to match against each line.\n\nAt least 1 character. At most 1000 characters.",
                 },
                 "path": {
                     "type": "string",
-                    "description": 'Folder to search, relative to the workspace root.\n\nminLength: 1; maxLength: 4096; Default: ".".',
+                    "description": 'Folder to search, relative to the workspace root.\n\nAt least 1 character. At most 4096 characters. Default: `"."`.',
                 },
                 "ignore_case": {
                     "type": "boolean",
-                    "description": "Match without regard to letter case.\n\nDefault: false.",
+                    "description": "Match without regard to letter case.\n\nDefault: `false`.",
                 },
                 "max_results": {
                     "type": "integer",
-                    "description": "Largest number of matching lines to return.\n\nDefault: 200.",
+                    "description": "Largest number of matching lines to return.\n\nDefault: `200`.",
                     "minimum": 1,
                     "maximum": 1000,
                 },
@@ -302,14 +302,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: GrepFilesInput, /
-    ) -> _runtime.ToolResult[GrepFilesOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[GrepFilesOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

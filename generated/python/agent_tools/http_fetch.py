@@ -32,9 +32,7 @@ class HttpFetchInput(ToolModel):
     ] = "GET"
     headers: Annotated[
         dict[
-            Annotated[
-                str, StringConstraints(pattern=r"^[A-Za-z0-9-]+$", max_length=128)
-            ],
+            Annotated[str, StringConstraints(max_length=128)],
             HttpFetchInputHeadersAdditionalProperty,
         ]
         | None,
@@ -95,17 +93,14 @@ ErrorCode = Literal[
     "APPROVAL_DENIED",
     "BINARY_CONTENT",
     "BLOCKED_URL",
-    "CONFLICT",
     "INTERNAL",
     "INVALID_INPUT",
-    "NOT_FOUND",
     "PERMISSION_DENIED",
-    "RATE_LIMITED",
     "TIMEOUT",
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -371,32 +366,32 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "properties": {
                 "url": {
                     "type": "string",
-                    "description": 'Absolute http or https URL to fetch.\n\npattern: "^https?://"; maxLength: 8192.',
+                    "description": "Absolute http or https URL to fetch.\n\nMatches the regular expression `^https?://`. At most 8192 characters.",
                     "format": "uri",
                 },
                 "method": {
                     "type": "string",
-                    "description": '`GET` for the body, `HEAD` for the status and headers only.\n\nDefault: "GET".',
+                    "description": '`GET` for the body, `HEAD` for the status and headers only.\n\nDefault: `"GET"`.',
                     "enum": ["GET", "HEAD"],
                 },
                 "headers": {
                     "type": "object",
-                    "description": 'Extra request headers by name, for example `Accept`; put credentials in `authorization`, not here.\n\nmaxProperties: 32; propertyNames: {"description": "pattern: \\"^[A-Za-z0-9-]+$\\"; maxLength: 128."}.',
-                    "additionalProperties": {"type": "string", "description": "maxLength: 8192."},
+                    "description": "Extra request headers by name, for example `Accept`; put credentials in `authorization`, not here.\n\nAt most 32 properties. Property names: matches the regular expression `^[A-Za-z0-9-]+$`. At most 128 characters.",
+                    "additionalProperties": {"type": "string", "description": "At most 8192 characters."},
                 },
                 "authorization": {
                     "type": ["string", "null"],
-                    "description": "Value of the `Authorization` header, for example a bearer token; never logged or shown in traces.\n\nmaxLength: 8192.",
+                    "description": "Value of the `Authorization` header, for example a bearer token; never logged or shown in traces.\n\nAt most 8192 characters.",
                 },
                 "max_bytes": {
                     "type": "integer",
-                    "description": "Largest number of body bytes to read.\n\nDefault: 1048576.",
+                    "description": "Largest number of body bytes to read.\n\nDefault: `1048576`.",
                     "minimum": 1,
                     "maximum": 5242880,
                 },
                 "timeout_seconds": {
                     "type": "number",
-                    "description": "Seconds to wait for the whole response.\n\nexclusiveMinimum: 0; Default: 30.",
+                    "description": "Seconds to wait for the whole response.\n\nGreater than 0. Default: `30`.",
                     "maximum": 120,
                 },
             },
@@ -437,7 +432,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
 
 CONTRACT: Final = _runtime.ToolContract(
     name="http_fetch",
-    version="1.2.0",
+    version="1.3.0",
     title="Fetch a URL",
     description="Fetch a web page or API response over HTTP(S) with GET or HEAD and return its status, headers and text.\n\nUse it to read documentation, a changelog or a package's metadata that is not in the workspace. It cannot send bodies, so it never changes anything on the server. Hosts on private and loopback networks are refused. Redirects are followed up to 5 times. Bodies are decoded as text using the response's charset (binary bodies are refused) and cut at `max_bytes`. An HTTP error status such as 404 is a result, not an error; only a failure to get any response is an error.",
     permissions=("network",),
@@ -465,22 +460,24 @@ CONTRACT: Final = _runtime.ToolContract(
     ),
     idempotent=True,
     deprecated=False,
-    digest="sha256:571a792d836be502c7681a143cbf94d547bf5aecf90676ff4b73a00f11dd75bd",
+    digest="sha256:3dd972cb8262556b082933bcc473c3679f788491ce3e2d237b93a939c67d28ba",
     input_model=HttpFetchInput,
     output_model=HttpFetchOutput,
     examples=_runtime.freeze(_EXAMPLES),
     tags=("network",),
+    excluded_errors=("CONFLICT", "NOT_FOUND", "RATE_LIMITED"),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: HttpFetchInput, /
-    ) -> _runtime.ToolResult[HttpFetchOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[HttpFetchOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

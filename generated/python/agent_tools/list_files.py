@@ -99,7 +99,7 @@ ErrorCode = Literal[
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -214,7 +214,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "list_files",
-        "description": "List the files and folders under a folder of the workspace, optionally filtered by a glob.\n\nUse it to get your bearings in an unfamiliar project or to find a file whose name you partly know;\nto find text inside files, use `search_code` instead. Hidden entries (names starting with a dot)\nand anything ignored by the project's `.gitignore` are skipped unless asked for. Returns at most\n`max_entries` entries sorted by path, each with its kind (and size for files), and says whether\nthe list was cut short.",
+        "description": "List the files and folders under a folder of the workspace, optionally filtered by a glob.\n\nUse it to get your bearings in an unfamiliar project or to find a file whose name you partly know; to find text inside files, use `search_code` instead. Hidden entries (names starting with a dot) and anything ignored by the project's `.gitignore` are skipped unless asked for. Returns at most `max_entries` entries sorted by path, each with its kind (and size for files), and says whether the list was cut short.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -251,7 +251,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "list_files",
         "title": "List files",
-        "description": "List the files and folders under a folder of the workspace, optionally filtered by a glob.\n\nUse it to get your bearings in an unfamiliar project or to find a file whose name you partly know;\nto find text inside files, use `search_code` instead. Hidden entries (names starting with a dot)\nand anything ignored by the project's `.gitignore` are skipped unless asked for. Returns at most\n`max_entries` entries sorted by path, each with its kind (and size for files), and says whether\nthe list was cut short.",
+        "description": "List the files and folders under a folder of the workspace, optionally filtered by a glob.\n\nUse it to get your bearings in an unfamiliar project or to find a file whose name you partly know; to find text inside files, use `search_code` instead. Hidden entries (names starting with a dot) and anything ignored by the project's `.gitignore` are skipped unless asked for. Returns at most `max_entries` entries sorted by path, each with its kind (and size for files), and says whether the list was cut short.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -339,32 +339,32 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "gemini": {
         "name": "list_files",
-        "description": "List the files and folders under a folder of the workspace, optionally filtered by a glob.\n\nUse it to get your bearings in an unfamiliar project or to find a file whose name you partly know;\nto find text inside files, use `search_code` instead. Hidden entries (names starting with a dot)\nand anything ignored by the project's `.gitignore` are skipped unless asked for. Returns at most\n`max_entries` entries sorted by path, each with its kind (and size for files), and says whether\nthe list was cut short.",
+        "description": "List the files and folders under a folder of the workspace, optionally filtered by a glob.\n\nUse it to get your bearings in an unfamiliar project or to find a file whose name you partly know; to find text inside files, use `search_code` instead. Hidden entries (names starting with a dot) and anything ignored by the project's `.gitignore` are skipped unless asked for. Returns at most `max_entries` entries sorted by path, each with its kind (and size for files), and says whether the list was cut short.",
         "parametersJsonSchema": {
             "type": "object",
             "additionalProperties": False,
             "properties": {
                 "path": {
                     "type": "string",
-                    "description": 'Folder to list, relative to the workspace root; `.` is the root itself.\n\nminLength: 1; maxLength: 4096; Default: ".".',
+                    "description": 'Folder to list, relative to the workspace root; `.` is the root itself.\n\nAt least 1 character. At most 4096 characters. Default: `"."`.',
                 },
                 "pattern": {
                     "type": ["string", "null"],
-                    "description": "Glob matched against paths relative to `path`, for example `**/*.py`; null lists everything.\n\nminLength: 1; maxLength: 256.",
+                    "description": "Glob matched against paths relative to `path`, for example `**/*.py`; null lists everything.\n\nAt least 1 character. At most 256 characters.",
                 },
                 "max_depth": {
                     "type": "integer",
-                    "description": "How many folder levels to descend; 1 lists only the direct children of `path`.\n\nDefault: 3.",
+                    "description": "How many folder levels to descend; 1 lists only the direct children of `path`.\n\nDefault: `3`.",
                     "minimum": 1,
                     "maximum": 32,
                 },
                 "include_hidden": {
                     "type": "boolean",
-                    "description": "Also list hidden entries and entries ignored by `.gitignore`.\n\nDefault: false.",
+                    "description": "Also list hidden entries and entries ignored by `.gitignore`.\n\nDefault: `false`.",
                 },
                 "max_entries": {
                     "type": "integer",
-                    "description": "Largest number of entries to return.\n\nDefault: 500.",
+                    "description": "Largest number of entries to return.\n\nDefault: `500`.",
                     "minimum": 1,
                     "maximum": 5000,
                 },
@@ -442,14 +442,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: ListFilesInput, /
-    ) -> _runtime.ToolResult[ListFilesOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[ListFilesOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

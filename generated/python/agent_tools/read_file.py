@@ -55,8 +55,7 @@ class ReadFileOutput(ToolModel):
     sha256: Annotated[
         str,
         Field(
-            description="Hex sha256 of the whole file's bytes (not only the lines returned); pass it to `write_file` as `expected_sha256`.",
-            pattern="^[0-9a-f]{64}$",
+            description="Hex sha256 of the whole file's bytes (not only the lines returned); pass it to `write_file` as `expected_sha256`."
         ),
     ]
 
@@ -77,7 +76,7 @@ ErrorCode = Literal[
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -166,7 +165,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "read_file",
-        "description": "Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most\n`max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`. Returns the\nlines, the file's line count and the sha256 of the whole file, which `write_file` takes as\n`expected_sha256` to refuse a write when the file changed since this read.",
+        "description": "Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most `max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`. Returns the lines, the file's line count and the sha256 of the whole file, which `write_file` takes as `expected_sha256` to refuse a write when the file changed since this read.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -194,7 +193,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "read_file",
         "title": "Read file",
-        "description": "Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most\n`max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`. Returns the\nlines, the file's line count and the sha256 of the whole file, which `write_file` takes as\n`expected_sha256` to refuse a write when the file changed since this read.",
+        "description": "Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most `max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`. Returns the lines, the file's line count and the sha256 of the whole file, which `write_file` takes as `expected_sha256` to refuse a write when the file changed since this read.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -256,7 +255,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "gemini": {
         "name": "read_file",
-        "description": "Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most\n`max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`. Returns the\nlines, the file's line count and the sha256 of the whole file, which `write_file` takes as\n`expected_sha256` to refuse a write when the file changed since this read.",
+        "description": "Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most `max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`. Returns the lines, the file's line count and the sha256 of the whole file, which `write_file` takes as `expected_sha256` to refuse a write when the file changed since this read.",
         "parametersJsonSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -264,16 +263,16 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "properties": {
                 "path": {
                     "type": "string",
-                    "description": "Path relative to the workspace root, for example `src/app.py`.\n\nminLength: 1; maxLength: 4096.",
+                    "description": "Path relative to the workspace root, for example `src/app.py`.\n\nAt least 1 character. At most 4096 characters.",
                 },
                 "offset": {
                     "type": "integer",
-                    "description": "First line to return, counted from 1.\n\nDefault: 1.",
+                    "description": "First line to return, counted from 1.\n\nDefault: `1`.",
                     "minimum": 1,
                 },
                 "max_lines": {
                     "type": "integer",
-                    "description": "Largest number of lines to return.\n\nDefault: 2000.",
+                    "description": "Largest number of lines to return.\n\nDefault: `2000`.",
                     "minimum": 1,
                     "maximum": 5000,
                 },
@@ -300,7 +299,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
                 },
                 "sha256": {
                     "type": "string",
-                    "description": 'Hex sha256 of the whole file\'s bytes (not only the lines returned); pass it to `write_file` as `expected_sha256`.\n\npattern: "^[0-9a-f]{64}$".',
+                    "description": "Hex sha256 of the whole file's bytes (not only the lines returned); pass it to `write_file` as `expected_sha256`.\n\nMatches the regular expression `^[0-9a-f]{64}$`.",
                 },
             },
         },
@@ -336,14 +335,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: ReadFileInput, /
-    ) -> _runtime.ToolResult[ReadFileOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[ReadFileOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

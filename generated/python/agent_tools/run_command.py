@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Final, Literal, Protocol
 
-from pydantic import ConfigDict, Field, RootModel, StringConstraints
+from pydantic import ConfigDict, Field, RootModel
 from typing_extensions import TypeAliasType
 
 from . import _runtime
@@ -47,11 +47,7 @@ class RunCommandInput(ToolModel):
         ),
     ] = "."
     env: Annotated[
-        dict[
-            Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")],
-            RunCommandInputEnvAdditionalProperty,
-        ]
-        | None,
+        dict[str, RunCommandInputEnvAdditionalProperty] | None,
         Field(
             description="Extra environment variables, added to a minimal environment; values may hold credentials and are never logged.",
             max_length=64,
@@ -132,7 +128,7 @@ ErrorCode = Literal[
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -256,7 +252,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "run_command",
-        "description": "Run a program in the workspace and return its exit code and output.\n\nUse it for builds, linters, formatters and one-off scripts; to run a test suite prefer `run_tests`,\nwhich returns structured results. The command is an argument list run directly, not through a\nshell, so pipes, globs and `&&` do not work; run `sh -c` explicitly if you need them. It runs with\nno terminal, no network sandbox and the workspace's permissions, so it can change any file and\nreach any host the machine can (hence `network`). Output over `max_output_bytes` per stream is cut\nfrom the middle. A non-zero exit code is a result, not an error. Returns the exit code, stdout,\nstderr and the run time.",
+        "description": "Run a program in the workspace and return its exit code and output.\n\nUse it for builds, linters, formatters and one-off scripts; to run a test suite prefer `run_tests`, which returns structured results. The command is an argument list run directly, not through a shell, so pipes, globs and `&&` do not work; run `sh -c` explicitly if you need them. It runs with no terminal, no network sandbox and the workspace's permissions, so it can change any file and reach any host the machine can (hence `network`). Output over `max_output_bytes` per stream is cut from the middle. A non-zero exit code is a result, not an error. Returns the exit code, stdout, stderr and the run time.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -314,7 +310,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "run_command",
         "title": "Run command",
-        "description": "Run a program in the workspace and return its exit code and output.\n\nUse it for builds, linters, formatters and one-off scripts; to run a test suite prefer `run_tests`,\nwhich returns structured results. The command is an argument list run directly, not through a\nshell, so pipes, globs and `&&` do not work; run `sh -c` explicitly if you need them. It runs with\nno terminal, no network sandbox and the workspace's permissions, so it can change any file and\nreach any host the machine can (hence `network`). Output over `max_output_bytes` per stream is cut\nfrom the middle. A non-zero exit code is a result, not an error. Returns the exit code, stdout,\nstderr and the run time.",
+        "description": "Run a program in the workspace and return its exit code and output.\n\nUse it for builds, linters, formatters and one-off scripts; to run a test suite prefer `run_tests`, which returns structured results. The command is an argument list run directly, not through a shell, so pipes, globs and `&&` do not work; run `sh -c` explicitly if you need them. It runs with no terminal, no network sandbox and the workspace's permissions, so it can change any file and reach any host the machine can (hence `network`). Output over `max_output_bytes` per stream is cut from the middle. A non-zero exit code is a result, not an error. Returns the exit code, stdout, stderr and the run time.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -405,7 +401,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "gemini": {
         "name": "run_command",
-        "description": "Run a program in the workspace and return its exit code and output.\n\nUse it for builds, linters, formatters and one-off scripts; to run a test suite prefer `run_tests`,\nwhich returns structured results. The command is an argument list run directly, not through a\nshell, so pipes, globs and `&&` do not work; run `sh -c` explicitly if you need them. It runs with\nno terminal, no network sandbox and the workspace's permissions, so it can change any file and\nreach any host the machine can (hence `network`). Output over `max_output_bytes` per stream is cut\nfrom the middle. A non-zero exit code is a result, not an error. Returns the exit code, stdout,\nstderr and the run time.",
+        "description": "Run a program in the workspace and return its exit code and output.\n\nUse it for builds, linters, formatters and one-off scripts; to run a test suite prefer `run_tests`, which returns structured results. The command is an argument list run directly, not through a shell, so pipes, globs and `&&` do not work; run `sh -c` explicitly if you need them. It runs with no terminal, no network sandbox and the workspace's permissions, so it can change any file and reach any host the machine can (hence `network`). Output over `max_output_bytes` per stream is cut from the middle. A non-zero exit code is a result, not an error. Returns the exit code, stdout, stderr and the run time.",
         "parametersJsonSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -418,31 +414,31 @@ _DECLARATIONS: Final[dict[str, Any]] = {
                     "maxItems": 256,
                     "items": {
                         "type": "string",
-                        "description": "One argument, passed unchanged.\n\nmaxLength: 32768.",
+                        "description": "One argument, passed unchanged.\n\nAt most 32768 characters.",
                     },
                 },
                 "cwd": {
                     "type": "string",
-                    "description": 'Folder to run in, relative to the workspace root.\n\nminLength: 1; maxLength: 4096; Default: ".".',
+                    "description": 'Folder to run in, relative to the workspace root.\n\nAt least 1 character. At most 4096 characters. Default: `"."`.',
                 },
                 "env": {
                     "type": "object",
-                    "description": 'Extra environment variables, added to a minimal environment; values may hold credentials and are never logged.\n\nmaxProperties: 64; propertyNames: {"description": "pattern: \\"^[A-Za-z_][A-Za-z0-9_]*$\\"."}.',
-                    "additionalProperties": {"type": "string", "description": "maxLength: 32768."},
+                    "description": "Extra environment variables, added to a minimal environment; values may hold credentials and are never logged.\n\nAt most 64 properties. Property names: matches the regular expression `^[A-Za-z_][A-Za-z0-9_]*$`.",
+                    "additionalProperties": {"type": "string", "description": "At most 32768 characters."},
                 },
                 "stdin": {
                     "type": ["string", "null"],
-                    "description": "Text sent to the program's standard input; null closes it at once.\n\nmaxLength: 1048576.",
+                    "description": "Text sent to the program's standard input; null closes it at once.\n\nAt most 1048576 characters.",
                 },
                 "timeout_seconds": {
                     "type": "integer",
-                    "description": "Seconds before the program is killed and the call fails with `TIMEOUT`.\n\nDefault: 120.",
+                    "description": "Seconds before the program is killed and the call fails with `TIMEOUT`.\n\nDefault: `120`.",
                     "minimum": 1,
                     "maximum": 1800,
                 },
                 "max_output_bytes": {
                     "type": "integer",
-                    "description": "Largest number of bytes kept from each of stdout and stderr.\n\nDefault: 65536.",
+                    "description": "Largest number of bytes kept from each of stdout and stderr.\n\nDefault: `65536`.",
                     "minimum": 1024,
                     "maximum": 1048576,
                 },
@@ -517,14 +513,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: RunCommandInput, /
-    ) -> _runtime.ToolResult[RunCommandOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[RunCommandOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -133,7 +133,7 @@ ErrorCode = Literal[
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -285,7 +285,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "run_tests",
-        "description": "Run the project's tests, or a chosen subset, and return a structured summary of the results.\n\nUse it after a change to see whether it broke anything, and to reproduce a failure before fixing\nit. The runner is detected from the project files unless given (pytest, unittest, jest, go test,\ncargo test). Tests run the project's own code, so they can change files, start processes and reach\nthe network, like `run_command`. Returns counts per outcome and, for each failed test, its id, location and a\nmessage of at most 2,000 characters, plus the last 50 lines of the runner's output.",
+        "description": "Run the project's tests, or a chosen subset, and return a structured summary of the results.\n\nUse it after a change to see whether it broke anything, and to reproduce a failure before fixing it. The runner is detected from the project files unless given (pytest, unittest, jest, go test, cargo test). Tests run the project's own code, so they can change files, start processes and reach the network, like `run_command`. Returns counts per outcome and, for each failed test, its id, location and a message of at most 2,000 characters, plus the last 50 lines of the runner's output.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -331,7 +331,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "run_tests",
         "title": "Run tests",
-        "description": "Run the project's tests, or a chosen subset, and return a structured summary of the results.\n\nUse it after a change to see whether it broke anything, and to reproduce a failure before fixing\nit. The runner is detected from the project files unless given (pytest, unittest, jest, go test,\ncargo test). Tests run the project's own code, so they can change files, start processes and reach\nthe network, like `run_command`. Returns counts per outcome and, for each failed test, its id, location and a\nmessage of at most 2,000 characters, plus the last 50 lines of the runner's output.",
+        "description": "Run the project's tests, or a chosen subset, and return a structured summary of the results.\n\nUse it after a change to see whether it broke anything, and to reproduce a failure before fixing it. The runner is detected from the project files unless given (pytest, unittest, jest, go test, cargo test). Tests run the project's own code, so they can change files, start processes and reach the network, like `run_command`. Returns counts per outcome and, for each failed test, its id, location and a message of at most 2,000 characters, plus the last 50 lines of the runner's output.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -457,36 +457,36 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "gemini": {
         "name": "run_tests",
-        "description": "Run the project's tests, or a chosen subset, and return a structured summary of the results.\n\nUse it after a change to see whether it broke anything, and to reproduce a failure before fixing\nit. The runner is detected from the project files unless given (pytest, unittest, jest, go test,\ncargo test). Tests run the project's own code, so they can change files, start processes and reach\nthe network, like `run_command`. Returns counts per outcome and, for each failed test, its id, location and a\nmessage of at most 2,000 characters, plus the last 50 lines of the runner's output.",
+        "description": "Run the project's tests, or a chosen subset, and return a structured summary of the results.\n\nUse it after a change to see whether it broke anything, and to reproduce a failure before fixing it. The runner is detected from the project files unless given (pytest, unittest, jest, go test, cargo test). Tests run the project's own code, so they can change files, start processes and reach the network, like `run_command`. Returns counts per outcome and, for each failed test, its id, location and a message of at most 2,000 characters, plus the last 50 lines of the runner's output.",
         "parametersJsonSchema": {
             "type": "object",
             "additionalProperties": False,
             "properties": {
                 "paths": {
                     "type": "array",
-                    "description": "Test files or folders relative to the workspace root; empty runs the whole suite.\n\nuniqueItems: true; Default: [].",
+                    "description": "Test files or folders relative to the workspace root; empty runs the whole suite.\n\nNo item repeated. Default: `[]`.",
                     "maxItems": 100,
                     "items": {
                         "type": "string",
-                        "description": "One test file or folder.\n\nminLength: 1; maxLength: 4096.",
+                        "description": "One test file or folder.\n\nAt least 1 character. At most 4096 characters.",
                     },
                 },
                 "filter": {
                     "type": "string",
-                    "description": "Only run tests whose id contains this text (pytest `-k`, go `-run`, jest `-t`).\n\nminLength: 1; maxLength: 500.",
+                    "description": "Only run tests whose id contains this text (pytest `-k`, go `-run`, jest `-t`).\n\nAt least 1 character. At most 500 characters.",
                 },
                 "runner": {
                     "type": "string",
-                    "description": 'Test runner to use; `auto` detects it from the project files.\n\nDefault: "auto".',
+                    "description": 'Test runner to use; `auto` detects it from the project files.\n\nDefault: `"auto"`.',
                     "enum": ["auto", "pytest", "unittest", "jest", "go", "cargo"],
                 },
                 "fail_fast": {
                     "type": "boolean",
-                    "description": "Stop at the first failing test.\n\nDefault: false.",
+                    "description": "Stop at the first failing test.\n\nDefault: `false`.",
                 },
                 "timeout_seconds": {
                     "type": "integer",
-                    "description": "Seconds before the run is stopped and the call fails with `TIMEOUT`.\n\nDefault: 600.",
+                    "description": "Seconds before the run is stopped and the call fails with `TIMEOUT`.\n\nDefault: `600`.",
                     "minimum": 10,
                     "maximum": 3600,
                 },
@@ -544,7 +544,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
                             },
                             "message": {
                                 "type": "string",
-                                "description": "The assertion or exception message, shortened to 2,000 characters.\n\nmaxLength: 2000.",
+                                "description": "The assertion or exception message, shortened to 2,000 characters.\n\nAt most 2000 characters.",
                             },
                             "path": {
                                 "type": "string",
@@ -607,14 +607,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: RunTestsInput, /
-    ) -> _runtime.ToolResult[RunTestsOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[RunTestsOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

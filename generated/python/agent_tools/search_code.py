@@ -129,7 +129,7 @@ ErrorCode = Literal[
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -304,7 +304,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "search_code",
-        "description": "Search the text of the workspace's files for a literal string or a regular expression.\n\nUse it to find where a symbol is defined or used, or to locate an error message, before reading\nwhole files with `read_file`. Binary files, hidden files and paths ignored by `.gitignore` are\nskipped. Returns up to `max_results` matches sorted by path and line, each with its line, column,\nthe matching line and optional context lines, plus the number of files searched and whether\nresults were cut short. Lines longer than 500 characters are shortened.",
+        "description": "Search the text of the workspace's files for a literal string or a regular expression.\n\nUse it to find where a symbol is defined or used, or to locate an error message, before reading whole files with `read_file`. Binary files, hidden files and paths ignored by `.gitignore` are skipped. Returns up to `max_results` matches sorted by path and line, each with its line, column, the matching line and optional context lines, plus the number of files searched and whether results were cut short. Lines longer than 500 characters are shortened.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -362,7 +362,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "search_code",
         "title": "Search code",
-        "description": "Search the text of the workspace's files for a literal string or a regular expression.\n\nUse it to find where a symbol is defined or used, or to locate an error message, before reading\nwhole files with `read_file`. Binary files, hidden files and paths ignored by `.gitignore` are\nskipped. Returns up to `max_results` matches sorted by path and line, each with its line, column,\nthe matching line and optional context lines, plus the number of files searched and whether\nresults were cut short. Lines longer than 500 characters are shortened.",
+        "description": "Search the text of the workspace's files for a literal string or a regular expression.\n\nUse it to find where a symbol is defined or used, or to locate an error message, before reading whole files with `read_file`. Binary files, hidden files and paths ignored by `.gitignore` are skipped. Returns up to `max_results` matches sorted by path and line, each with its line, column, the matching line and optional context lines, plus the number of files searched and whether results were cut short. Lines longer than 500 characters are shortened.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -485,7 +485,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "gemini": {
         "name": "search_code",
-        "description": "Search the text of the workspace's files for a literal string or a regular expression.\n\nUse it to find where a symbol is defined or used, or to locate an error message, before reading\nwhole files with `read_file`. Binary files, hidden files and paths ignored by `.gitignore` are\nskipped. Returns up to `max_results` matches sorted by path and line, each with its line, column,\nthe matching line and optional context lines, plus the number of files searched and whether\nresults were cut short. Lines longer than 500 characters are shortened.",
+        "description": "Search the text of the workspace's files for a literal string or a regular expression.\n\nUse it to find where a symbol is defined or used, or to locate an error message, before reading whole files with `read_file`. Binary files, hidden files and paths ignored by `.gitignore` are skipped. Returns up to `max_results` matches sorted by path and line, each with its line, column, the matching line and optional context lines, plus the number of files searched and whether results were cut short. Lines longer than 500 characters are shortened.",
         "parametersJsonSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -493,39 +493,39 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "properties": {
                 "query": {
                     "type": "string",
-                    "description": "Text to look for; a regular expression (Rust `regex` syntax) when `mode` is `regex`.\n\nminLength: 1; maxLength: 1000.",
+                    "description": "Text to look for; a regular expression (Rust `regex` syntax) when `mode` is `regex`.\n\nAt least 1 character. At most 1000 characters.",
                 },
                 "mode": {
                     "type": "string",
-                    "description": 'How `query` is matched: `literal` text or a `regex`.\n\nDefault: "literal".',
+                    "description": 'How `query` is matched: `literal` text or a `regex`.\n\nDefault: `"literal"`.',
                     "enum": ["literal", "regex"],
                 },
                 "case_sensitive": {
                     "type": "boolean",
-                    "description": "Match letter case exactly.\n\nDefault: true.",
+                    "description": "Match letter case exactly.\n\nDefault: `true`.",
                 },
                 "path": {
                     "type": "string",
-                    "description": 'Folder or file to search, relative to the workspace root.\n\nminLength: 1; maxLength: 4096; Default: ".".',
+                    "description": 'Folder or file to search, relative to the workspace root.\n\nAt least 1 character. At most 4096 characters. Default: `"."`.',
                 },
                 "include": {
                     "type": "array",
-                    "description": "Globs a file path must match to be searched, for example `*.py`; empty searches every file.\n\nuniqueItems: true; Default: [].",
+                    "description": "Globs a file path must match to be searched, for example `*.py`; empty searches every file.\n\nNo item repeated. Default: `[]`.",
                     "maxItems": 20,
                     "items": {
                         "type": "string",
-                        "description": "One glob.\n\nminLength: 1; maxLength: 256.",
+                        "description": "One glob.\n\nAt least 1 character. At most 256 characters.",
                     },
                 },
                 "context_lines": {
                     "type": "integer",
-                    "description": "Lines of context to return before and after each match.\n\nDefault: 0.",
+                    "description": "Lines of context to return before and after each match.\n\nDefault: `0`.",
                     "minimum": 0,
                     "maximum": 10,
                 },
                 "max_results": {
                     "type": "integer",
-                    "description": "Largest number of matches to return.\n\nDefault: 100.",
+                    "description": "Largest number of matches to return.\n\nDefault: `100`.",
                     "minimum": 1,
                     "maximum": 1000,
                 },
@@ -620,14 +620,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: SearchCodeInput, /
-    ) -> _runtime.ToolResult[SearchCodeOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[SearchCodeOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -38,6 +38,7 @@ from ._runtime import (
     ToolContext,
     ToolContract,
     ToolResult,
+    ToolReturn,
     TraceRecord,
     thaw,
 )
@@ -76,6 +77,7 @@ __all__ = [
     "ToolContext",
     "ToolContract",
     "ToolResult",
+    "ToolReturn",
     "TraceRecord",
     "thaw",
     "replay",

@@ -57,7 +57,7 @@ ErrorCode = Literal[
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -179,10 +179,13 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "type": "object",
             "additionalProperties": False,
             "properties": {
-                "path": {"type": "string", "description": "Relative path.\n\nminLength: 1."},
+                "path": {
+                    "type": "string",
+                    "description": "Relative path.\n\nAt least 1 character.",
+                },
                 "max_lines": {
                     "type": "integer",
-                    "description": "At most this many.\n\nDefault: 200.",
+                    "description": "At most this many.\n\nDefault: `200`.",
                     "minimum": 1,
                 },
                 "encoding": {"enum": ["utf-8", "latin-1"], "description": "Text encoding."},
@@ -228,14 +231,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: ReadFileInput, /
-    ) -> _runtime.ToolResult[ReadFileOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[ReadFileOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -46,6 +46,7 @@ from ._runtime import (
     ToolContext,
     ToolContract,
     ToolResult,
+    ToolReturn,
     TraceRecord,
     thaw,
 )
@@ -92,6 +93,7 @@ __all__ = [
     "ToolContext",
     "ToolContract",
     "ToolResult",
+    "ToolReturn",
     "TraceRecord",
     "thaw",
     "replay",

@@ -204,10 +204,7 @@ class ClassInput(ToolModel):
     implementation: ClassInputImplementation | None = None
     error_code: ClassInputErrorCode | None = None
     items: list_aliased[ClassInputItem] | None = None
-    q_u_ote: Annotated[
-        str | None,
-        Field_aliased(alias="q'u\"ote", pattern='^it\'s "x" \\d+ \'\'\' """$'),
-    ] = None
+    q_u_ote: Annotated[str | None, Field_aliased(alias="q'u\"ote")] = None
     fixed: (
         Literal_aliased[
             'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>'
@@ -240,7 +237,7 @@ ErrorCode = Literal[
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -397,7 +394,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "class",
-        "description": 'Deprecated. x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>\n\nKeyword tool. x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        "description": 'Deprecated: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>.\n\nKeyword tool. x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -582,7 +579,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "class",
         "title": 'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-        "description": 'Deprecated. x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>\n\nKeyword tool. x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        "description": 'Deprecated: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>.\n\nKeyword tool. x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -731,7 +728,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "gemini": {
         "name": "class",
-        "description": 'Deprecated. x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>\n\nKeyword tool. x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        "description": 'Deprecated: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>.\n\nKeyword tool. x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
         "parametersJsonSchema": {
             "type": "object",
             "additionalProperties": False,
@@ -835,7 +832,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
                     "properties": {
                         "a": {
                             "type": "string",
-                            "description": 'Default: "x \\"\\"\\" \'\'\' \\\\ \\\\n {{ a }} {% if x %} \\u0001\x7f \u2028 \u2029 \u202e\u2066 \\"); import os; os.system(\\"echo pwned\\") # ${x} `rm -rf /` </script>".',
+                            "description": 'Default: `"x \\"\\"\\" \'\'\' \\\\ \\\\n {{ a }} {% if x %} \\u0001\x7f \u2028 \u2029 \u202e\u2066 \\"); import os; os.system(\\"echo pwned\\") # ${x} `rm -rf /` </script>"`.',
                         },
                     },
                 },
@@ -854,7 +851,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
                 },
                 'q\'u"ote': {
                     "type": "string",
-                    "description": 'pattern: "^it\'s \\"x\\" \\\\d+ \'\'\' \\"\\"\\"$".',
+                    "description": 'Matches the regular expression `^it\'s "x" \\d+ \'\'\' """$`.',
                 },
                 "fixed": {
                     "enum": [
@@ -902,14 +899,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: ClassInput, /
-    ) -> _runtime.ToolResult[ClassOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[ClassOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -78,7 +78,7 @@ ErrorCode = Literal[
     "UNKNOWN_TOOL",
     "VAULT_SEALED",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -239,7 +239,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "type": "object",
             "additionalProperties": False,
             "properties": {
-                "api_key": {"type": "string", "description": "minLength: 8."},
+                "api_key": {"type": "string", "description": "At least 8 characters."},
                 "label": {"type": "string"},
                 "creds": {
                     "type": "array",
@@ -311,14 +311,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: SecretStoreInput, /
-    ) -> _runtime.ToolResult[SecretStoreOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[SecretStoreOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [
