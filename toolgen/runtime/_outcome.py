@@ -13,7 +13,7 @@ from typing import Any, Literal
 import jsonschema  # type: ignore[import-untyped,unused-ignore]
 
 from ._contract import ToolContract
-from ._invoke import INTERNAL_MESSAGE, validation_timed_out
+from ._invoke import INTERNAL_MESSAGE
 from ._redact import NO_SECRETS, Secrets, combined, find_secrets
 from ._results import Err, Ok, ToolResult, thaw
 from ._schemas import output_problems
@@ -99,11 +99,3 @@ def checked(  # noqa: PLR0911 (one return per kind of result)
 
 
 __all__ = ["Outcome", "checked", "private"]
-
-
-def late(
-    contract: ToolContract | None, limit: float | None
-) -> tuple[Err, Outcome, Secrets]:
-    """A call whose arguments were still being validated at its time limit: `TIMEOUT`, input unrecorded."""
-    ran = validation_timed_out(contract, limit or 0.0)
-    return ran.result, Outcome(ran.result, "unchecked", (), ran.note), NO_SECRETS

@@ -39,7 +39,7 @@ from ._implements import (
 )
 from ._invoke import INTERNAL_MESSAGE
 from ._masking import bind_schemas
-from ._outcome import Outcome, checked, late, private
+from ._outcome import Outcome, checked, private
 from ._policy import PERMISSIONS, Policy
 from ._redact import NO_SECRETS, REDACTED, Secrets, find_secrets, redact
 from ._results import Err, Ok, ToolModel, ToolResult, freeze, thaw
@@ -164,9 +164,7 @@ class Registry(Answers):
         """Validate, check the policy, run the implementation and trace; never raises."""
         started = time.perf_counter()
         contract = self._contracts.get(name)
-        limit = self._limit(contract)
-        begun = _invoke.bounded(limit, lambda: self._begin(name, contract, arguments))
-        parsed, step, secrets = begun or late(contract, limit)
+        parsed, step, secrets = self._begin(name, contract, arguments)
         if isinstance(step, _Ready):
             try:
                 with self._guarded(step.contract) as guard:
@@ -191,11 +189,7 @@ class Registry(Answers):
         """`call` for an event loop: awaits an async implementation, a sync one runs in a thread."""
         started = time.perf_counter()
         contract = self._contracts.get(name)
-        limit = self._limit(contract)
-        begun = await _invoke.abounded(
-            limit, lambda: self._begin(name, contract, arguments)
-        )
-        parsed, step, secrets = begun or late(contract, limit)
+        parsed, step, secrets = self._begin(name, contract, arguments)
         if isinstance(step, _Ready):
             try:
                 with self._guarded(step.contract) as guard:
@@ -213,12 +207,6 @@ class Registry(Answers):
         step = private(step, secrets)
         self._trace(name, contract, parsed, step, started)
         return step.result
-
-    def _limit(self, contract: ToolContract | None) -> float | None:
-        """The call's time limit (validation included), or None for a tool that does not exist."""
-        if contract is None:
-            return None
-        return _invoke.time_limit(contract.timeout_ms, self.default_timeout_s)
 
     def _begin(
         self,
