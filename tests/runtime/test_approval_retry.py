@@ -51,7 +51,7 @@ def test_an_asked_permission_is_granted_by_the_approver_who_sees_the_redacted_in
     )
     assert request.reasons == ("permission write",)
     assert traces[0].approval == {"granted": True, "reason": "owner said yes", "by": "alice"}
-    assert traces[0].to_json()["approval"]["by"] == "alice"
+    assert traces[0].to_dict()["approval"]["by"] == "alice"
 
 
 def test_a_sensitive_value_never_reaches_the_approver(pkg: ModuleType) -> None:

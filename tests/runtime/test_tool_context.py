@@ -65,7 +65,7 @@ def test_a_sync_implementation_gets_the_context_with_the_registrys_deps(pkg: Mod
         {"kind": "progress", "done": 1, "total": 2, "message": "looking up catalog with key [REDACTED]"},
         {"kind": "log", "level": "info", "message": "key [REDACTED] used for lookup_word 1.0.0"},
     ]
-    assert record.to_json()["events"][1]["message"] == "key [REDACTED] used for lookup_word 1.0.0"
+    assert record.to_dict()["events"][1]["message"] == "key [REDACTED] used for lookup_word 1.0.0"
     assert pkg.TraceRecord.from_json(record.to_json()) == record
 
 

@@ -43,7 +43,7 @@ from ._implements import (
 from ._invoke import INTERNAL_MESSAGE
 from ._masking import bind_schemas
 from ._otel import Spans
-from ._outcome import Outcome, Ready, finished, late, private
+from ._outcome import Outcome, Ready, finished, private
 from ._policy import PERMISSIONS, Policy
 from ._redact import NO_SECRETS, REDACTED, Secrets, find_secrets, redact
 from ._results import Err, Ok, ToolModel, ToolResult, freeze, thaw
@@ -184,12 +184,8 @@ class Registry(Answers, Generic[DepsT]):
         options = CallOptions(call_id or _calls.new_id(), deps, trace_id, reporter)
         options = options.given(approval, approver, deadline)
         contract = self._contracts.get(name)
-        limit = self._limit(contract)
         with _otel.span(self.spans, name, contract, options.call_id) as span:
-            begun = _invoke.bounded(
-                limit, lambda: self._begin(name, contract, arguments)
-            )
-            parsed, step, secrets = begun or late(contract, limit)
+            parsed, step, secrets = self._begin(name, contract, arguments)
             if isinstance(step, Ready):
                 spent = time.perf_counter() - started
                 options = options.found(secrets, span.trace_id, spent)
@@ -221,12 +217,8 @@ class Registry(Answers, Generic[DepsT]):
         options = CallOptions(call_id or _calls.new_id(), deps, trace_id, reporter)
         options = options.given(approval, approver, deadline)
         contract = self._contracts.get(name)
-        limit = self._limit(contract)
         with _otel.span(self.spans, name, contract, options.call_id) as span:
-            begun = await _invoke.abounded(
-                limit, lambda: self._begin(name, contract, arguments)
-            )
-            parsed, step, secrets = begun or late(contract, limit)
+            parsed, step, secrets = self._begin(name, contract, arguments)
             if isinstance(step, Ready):
                 spent = time.perf_counter() - started
                 options = options.found(secrets, span.trace_id, spent)
@@ -239,12 +231,6 @@ class Registry(Answers, Generic[DepsT]):
             span.close(contract, parsed, step, step.secrets)
         self._trace(name, contract, parsed, step, started)
         return step.result
-
-    def _limit(self, contract: ToolContract | None) -> float | None:
-        """The call's time limit (validation included), or None for a tool that does not exist."""
-        if contract is None:
-            return None
-        return _invoke.time_limit(contract.timeout_ms, self.default_timeout_s)
 
     def _begin(
         self,

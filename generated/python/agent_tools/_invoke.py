@@ -20,11 +20,13 @@ the trace.
   in the calling thread; inside a running loop the call is `INTERNAL`, with a message that says to
   use `acall` (blocking the loop to wait for it would stall every other task).
 - The time limit is the contract's `timeout_ms`, else the registry's `default_timeout_s`, else none.
-  It covers the whole call: reading and validating the arguments (`bounded` / `abounded` run them
-  in a daemon thread the caller waits for) and then the implementation, which gets what is left.
-  A validation still running at the limit is left to end on its own and the call is `TIMEOUT`;
-  its implementation is never called. A pattern runs on RE2 (`_patterns`), so only a pattern RE2
-  refuses can keep a validation busy, and then only its thread (`toolgen validate` warns: TG221).
+  It covers the whole call: reading and validating the arguments, then the implementation, which
+  gets what is left (`spent`). A call whose validation used up the limit is `TIMEOUT` and its
+  implementation is never called. Validation runs in the caller's thread and is not interrupted:
+  its patterns run on RE2 (`_patterns`), in time linear in the text, so it takes time in proportion
+  to the arguments. A pattern RE2 refuses runs on Python's `re`, which backtracks and holds the
+  interpreter lock while it matches, so no thread or time limit could stop it: `toolgen validate`
+  warns (TG221) when such a pattern nests quantifiers.
   A `TIMEOUT` has the contract's `retryable` for the code (true unless the contract declares
   otherwise). An exception the implementation raises, `TimeoutError`, `SystemExit` and `GeneratorExit`
   included, is `INTERNAL`; `KeyboardInterrupt` propagates (after `Registry` has traced the call).
@@ -33,14 +35,13 @@ the trace.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
 import inspect
 import threading
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from ._results import Err
 
@@ -62,59 +63,12 @@ def time_limit(timeout_ms: int | None, default_s: float | None) -> float | None:
     return timeout_ms / 1000.0 if timeout_ms is not None else default_s
 
 
-T = TypeVar("T")
-
-
-def bounded(limit: float | None, work: Callable[[], T]) -> T | None:
-    """`work()`, or None when it has not returned within `limit` seconds (then it runs on alone)."""
-    if limit is None:
-        return work()
-    box: list[T] = []
-    context = contextvars.copy_context()
-    worker = threading.Thread(
-        target=lambda: box.append(context.run(work)),
-        name="toolgen-validate",
-        daemon=True,
-    )
-    worker.start()
-    worker.join(limit)
-    return box[0] if box else None
-
-
-async def abounded(limit: float | None, work: Callable[[], T]) -> T | None:
-    """`bounded` for an event loop: with a limit, `work` runs in a daemon thread of its own.
-
-    Not in the `to_thread` pool: sync implementations wait there, and a validation queued behind
-    them would spend the call's time waiting.
-    """
-    if limit is None:
-        return work()
-    loop = asyncio.get_running_loop()
-    done: asyncio.Future[T] = loop.create_future()
-    context = contextvars.copy_context()
-
-    def settle(result: T) -> None:
-        if not done.done():
-            done.set_result(result)
-
-    def target() -> None:
-        result = context.run(work)
-        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-            loop.call_soon_threadsafe(settle, result)
-
-    threading.Thread(target=target, name="toolgen-validate", daemon=True).start()
-    try:
-        return await asyncio.wait_for(done, limit)
-    except TimeoutError:
-        return None
-
-
 def validation_timed_out(contract: Any, limit: float) -> Ran:
-    """The `TIMEOUT` of a call whose arguments were still being validated at the limit."""
+    """The `TIMEOUT` of a call whose validation used up its time limit."""
     return _timed_out(
         contract,
         limit,
-        "its arguments were still being validated; the implementation was not called",
+        "validating its arguments used up the time limit; the implementation was not called",
     )
 
 
@@ -280,9 +234,7 @@ async def _result(implementation: Callable[[Any], Any], model: Any) -> Any:
 __all__ = [
     "INTERNAL_MESSAGE",
     "Ran",
-    "abounded",
     "arun",
-    "bounded",
     "is_async",
     "run",
     "time_limit",

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from . import _content
 from ._contract import ToolContract
 from ._implements import Implementation
-from ._invoke import INTERNAL_MESSAGE, Ran, validation_timed_out
+from ._invoke import INTERNAL_MESSAGE, Ran
 from ._redact import NO_SECRETS, Secrets, combined, find_secrets
 from ._results import Err, Ok, ToolResult, thaw
 from ._schemas import output_problems
@@ -125,14 +125,6 @@ def checked(  # noqa: PLR0911 (one return per kind of result)
         )
 
 
-def late(
-    contract: ToolContract | None, limit: float | None
-) -> tuple[Err, Outcome, Secrets]:
-    """A call whose arguments were still being validated at its time limit: `TIMEOUT`, input unrecorded."""
-    ran = validation_timed_out(contract, limit or 0.0)
-    return ran.result, Outcome(ran.result, "unchecked", (), ran.note), NO_SECRETS
-
-
 def finished(
     ready: Ready,
     ran: Ran,
@@ -155,4 +147,4 @@ def finished(
     return outcome
 
 
-__all__ = ["Outcome", "Ready", "checked", "finished", "late", "private"]
+__all__ = ["Outcome", "Ready", "checked", "finished", "private"]
