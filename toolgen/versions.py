@@ -2,7 +2,7 @@
 
 `importlib.metadata.version` imports the email parser and reads the metadata file; the name of the
 `.dist-info` folder on `sys.path` says the same. The build cache keys every entry on these versions
-(`toolgen.build.cache.PINNED`); the Python target's header names them.
+(`toolgen.incremental.cache.PINNED`); the Python target's header names them.
 """
 
 from __future__ import annotations

@@ -46,18 +46,22 @@ def _graph() -> dict[str, set[str]]:
 
 def test_the_graph_is_read() -> None:
     graph = _graph()
-    assert "toolgen.build.pipeline" in graph["toolgen.cli"]
-    assert "toolgen.render" in graph["toolgen.build.pipeline"]
+    assert "toolgen.pipeline.stages" in graph["toolgen.cli"]
+    assert "toolgen.render" in graph["toolgen.pipeline.stages"]
 
 
-def test_no_target_imports_the_build_layer() -> None:
+BUILD_STAGES = ("toolgen.pipeline", "toolgen.incremental", "toolgen.writer")
+"""The packages that run, remember and write a build: no target may know them."""
+
+
+def test_no_target_imports_the_build_stages() -> None:
     graph = _graph()
     offending = sorted(
         f"{name} imports {target}"
         for name, targets in graph.items()
         if name == "toolgen.render" or name.startswith("toolgen.render.")
         for target in targets
-        if target == "toolgen.build" or target.startswith("toolgen.build.")
+        if any(target == stage or target.startswith(stage + ".") for stage in BUILD_STAGES)
     )
     assert offending == []
 
@@ -124,7 +128,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("validate", ("toolgen.validate", "toolgen.formatschema")),
     ("render", ("toolgen.render",)),
     ("stages", ("toolgen.importing", "toolgen.compat", "toolgen.audit", "toolgen.replay")),
-    ("build", ("toolgen.build",)),
+    ("writer", ("toolgen.writer",)),
+    ("incremental", ("toolgen.incremental",)),
+    ("pipeline", ("toolgen.pipeline",)),
     (
         "commands",
         (
@@ -152,12 +158,17 @@ def _layer(name: str) -> int | None:
     return None if best is None else best[0]
 
 
+ENTRY_POINTS = {"toolgen": {"toolgen.pipeline.project"}}
+"""The one import allowed to run up: the package names the library entry point (`toolgen.build_project`),
+imported when first used."""
+
+
 def _upward(graph: dict[str, set[str]]) -> list[str]:
     """Every import of `graph` that runs from a lower layer up to a higher one."""
     found = []
     for name, targets in sorted(graph.items()):
         here = _layer(name)
-        for target in sorted(targets):
+        for target in sorted(targets - ENTRY_POINTS.get(name, set())):
             there = _layer(target)
             if here is not None and there is not None and there > here:
                 found.append(f"{name} ({LAYERS[here][0]}) imports {target} ({LAYERS[there][0]})")
@@ -165,8 +176,8 @@ def _upward(graph: dict[str, set[str]]) -> list[str]:
 
 
 def test_the_layer_rule_sees_an_import_running_up() -> None:
-    graph = {"toolgen.render.docs": {"toolgen.build.cache", "toolgen.catalog"}, "toolgen.cli": {"toolgen.render"}}
-    assert _upward(graph) == ["toolgen.render.docs (render) imports toolgen.build.cache (build)"]
+    graph = {"toolgen.render.docs": {"toolgen.incremental.cache", "toolgen.catalog"}, "toolgen.cli": {"toolgen.render"}}
+    assert _upward(graph) == ["toolgen.render.docs (render) imports toolgen.incremental.cache (incremental)"]
     assert _layer("toolgen.validate.paths") == 2 and _layer("toolgen.texts") == 1 and _layer("toolgen.nowhere") is None
     assert _layer("toolgen.runtime.integrations.mcp") == 0
 

@@ -20,11 +20,13 @@ from benchmarks import synth_catalog
 from tests.build_support import generate_counting, unseal, user_key
 from tests.conftest import REPO
 from toolgen import templating
-from toolgen.build import cache, fastpath, parallel, pipeline, write
-from toolgen.build.executor import Building
 from toolgen.cli import main
 from toolgen.config import load_settings
 from toolgen.diagnostics import Severity, sort_diagnostics
+from toolgen.incremental import cache, fastpath, parallel
+from toolgen.incremental.executor import Building
+from toolgen.pipeline import stages as pipeline
+from toolgen.writer import write
 
 FAST = "no input changed since the last build"
 """What build and check say when the fast path answered."""

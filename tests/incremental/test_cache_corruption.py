@@ -20,7 +20,7 @@ import pytest
 from tests.build_support import run as run_once
 from tests.build_support import seal, tree
 from tests.factory import contract, write_json
-from toolgen.build import cache, memo, pruning
+from toolgen.incremental import cache, memo, pruning
 from toolgen.render import python
 
 CACHE = ".toolgen-cache"

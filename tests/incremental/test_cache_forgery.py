@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.build_support import run, tree, two_tools
-from toolgen.build import cache, fastpath
+from toolgen.incremental import cache, fastpath
 
 NAMES = ("echo_text", "read_file")
 INJECTED = "import os; os.environ['TOOLGEN_PWNED'] = '1'"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.build_support import generate_counting, run, two_tools
-from toolgen.build import cache, cachekey
+from toolgen.incremental import cache, cachekey
 
 SHARED = "a-secret-every-ci-job-of-this-project-sets"
 
@@ -50,7 +50,7 @@ def test_without_xdg_config_home_the_key_is_under_home(tmp_path: Path, monkeypat
 def test_two_builds_making_the_key_at_once_share_one(config: Path) -> None:
     """Processes started together, each finding no key file: every one reads the key that won."""
     code = (
-        "import sys, time\nfrom toolgen.build import cachekey\n"
+        "import sys, time\nfrom toolgen.incremental import cachekey\n"
         "time.sleep(max(0.0, float(sys.argv[1]) - time.time()))\nprint(cachekey.load().secret.decode())"
     )
     env = {**os.environ, "XDG_CONFIG_HOME": str(config)}

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.build_support import reworded, run, seal, tree, two_tools, unseal
-from toolgen.build import cache, memo
+from toolgen.incremental import cache, memo
 from toolgen.render import python_models
 
 NAMES = ("echo_text", "write_file", "read_file")

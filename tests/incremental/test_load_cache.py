@@ -1,4 +1,4 @@
-"""Loading through the build cache (`toolgen.build.loadcache`) gives the catalog a cold load gives:
+"""Loading through the build cache (`toolgen.incremental.loadcache`) gives the catalog a cold load gives:
 a TOML file's data is read back, not parsed again, no file is checked and no contract digested twice; a damaged
 entry is a miss; data JSON cannot hold exactly is never stored."""
 
@@ -13,10 +13,11 @@ import pytest
 
 from benchmarks import synth_catalog
 from toolgen import load, validate
-from toolgen.build import cache, loadcache, pipeline
 from toolgen.catalog import Catalog, Contract
 from toolgen.config import load_settings
+from toolgen.incremental import cache, loadcache
 from toolgen.load import RawDocument
+from toolgen.pipeline import stages as pipeline
 
 
 @pytest.fixture(autouse=True)
@@ -105,7 +106,7 @@ def test_plain_data_is_stored() -> None:
 def test_data_nested_past_json_recursion_is_not_stored() -> None:
     """A TOML contract nested deeper than json can write (validation refuses it, TG2xx) must not
     turn the build into an internal error while the loader decides whether to remember its data."""
-    from toolgen.build.loadcache import _exact_json
+    from toolgen.incremental.loadcache import _exact_json
 
     deep: dict[str, object] = {"type": "string"}
     for _ in range(5000):

@@ -13,7 +13,7 @@ import pytest
 
 from tests.build_support import reworded, run, two_tools, unseal
 from tests.factory import contract, write_json
-from toolgen.build import cache, memo
+from toolgen.incremental import cache, memo
 from toolgen.render import docs, docs_index, python_models
 
 NAMES = ("echo_text", "write_file", "read_file")

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from benchmarks import synth_catalog
-from toolgen.build import outputs, write
-from toolgen.build.pipeline import generate
 from toolgen.config import load_settings
+from toolgen.pipeline.stages import generate
 from toolgen.render import Artifact
+from toolgen.writer import outputs, write
 
 
 def test_an_artifact_is_a_plain_value() -> None:

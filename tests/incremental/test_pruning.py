@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.build_support import reworded, run, seal, two_tools, unseal
-from toolgen.build import cache, pruning
+from toolgen.incremental import cache, pruning
 
 NAMES = ("echo_text", "write_file", "read_file")
 

@@ -15,9 +15,11 @@ from click.testing import CliRunner
 
 from benchmarks import synth_catalog
 from tests.build_support import seal, unseal, user_key
-from toolgen.build import cache, fastpath, pipeline, write
 from toolgen.cli import main
 from toolgen.config import load_settings
+from toolgen.incremental import cache, fastpath
+from toolgen.pipeline import stages as pipeline
+from toolgen.writer import write
 
 
 def _invoke(root: Path, *args: str) -> tuple[int, str]:

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from tests.factory import contract
-from toolgen.build import pipeline
-from toolgen.build.executor import Building
-from toolgen.build.parallel import Background, Workers
 from toolgen.catalog import build_catalog, contract_from_document
 from toolgen.config import Settings
+from toolgen.incremental.executor import Building
+from toolgen.incremental.parallel import Background, Workers
+from toolgen.pipeline import stages as pipeline
 
 
 def test_a_large_result_comes_back_whole() -> None:

@@ -12,8 +12,8 @@ import pytest
 
 from tests.build_support import run
 from tests.factory import contract, write_json
-from toolgen.build import write
 from toolgen.render import Artifact
+from toolgen.writer import write
 
 
 def test_a_tool_named_like_the_docs_index_is_refused(project: Path) -> None:

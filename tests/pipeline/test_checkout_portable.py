@@ -15,7 +15,7 @@ MACHINE_PATH = re.compile(r"(?<![\w.~])/(?:work|home|Users|root|mnt|opt/pypi)/[\
 ON_PURPOSE = (
     "docs/rules.md",  # TG206's failing example is such a path in a description
     "tests/cases/invalid/warnings_secrets_and_paths/",  # TG206's case
-    "tests/build/test_checkout_portable.py",  # this test's own examples
+    "tests/pipeline/test_checkout_portable.py",  # this test's own examples
 )
 
 

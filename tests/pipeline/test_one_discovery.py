@@ -19,8 +19,8 @@ import pytest
 from tests.build_support import run
 from tests.factory import contract, write_json
 from toolgen import cliout, discovery
-from toolgen.build import fastpath
 from toolgen.config import Settings, load_settings
+from toolgen.incremental import fastpath
 from toolgen.load import discover, load_documents
 
 FAST = "no input changed since the last build"

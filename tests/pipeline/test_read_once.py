@@ -14,7 +14,8 @@ import pytest
 
 from tests.build_support import reworded, run, two_tools
 from toolgen import load
-from toolgen.build import fastpath, pipeline
+from toolgen.incremental import fastpath
+from toolgen.pipeline import stages as pipeline
 
 NAMES = ("echo_text", "write_file", "read_file")
 

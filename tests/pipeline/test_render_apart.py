@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from tests.build_support import reworded, run, tree, two_tools
-from toolgen.build import fastpath, parallel, pipeline, pruning
 from toolgen.config import load_settings
+from toolgen.incremental import fastpath, parallel, pruning
+from toolgen.pipeline import stages as pipeline
 from toolgen.render import docs, mocks
 
 NAMES = ("echo_text", "write_file", "read_file")

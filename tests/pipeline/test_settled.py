@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from tests.build_support import two_tools
-from toolgen.build import pipeline
 from toolgen.config import load_settings
+from toolgen.pipeline import stages as pipeline
 from toolgen.render import catalog_json
 
 

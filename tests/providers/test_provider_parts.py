@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-from toolgen.build.memo import DECODE_ERRORS
 from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.incremental.memo import DECODE_ERRORS
 from toolgen.render import providers
 from toolgen.render.providers import _SPECS
 from toolgen.render.providers.cached import decoded_part as _part

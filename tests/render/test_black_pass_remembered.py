@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from tests.build_support import reworded, run, two_tools
-from toolgen.build import cache
-from toolgen.build.executor import Building
-from toolgen.build.parallel import Workers
+from toolgen.incremental import cache
+from toolgen.incremental.executor import Building
+from toolgen.incremental.parallel import Workers
 from toolgen.render import python_black
 from toolgen.render import python_format as fmt
 from toolgen.render.python_format import fixed_mode

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from tests.factory import contract, write_json
-from toolgen.build import cache, pipeline
 from toolgen.config import load_settings
+from toolgen.incremental import cache
+from toolgen.pipeline import stages as pipeline
 from toolgen.render import python
 
 

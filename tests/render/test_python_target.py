@@ -22,9 +22,9 @@ from tests.python_support import (
     write_package,
     write_project,
 )
-from toolgen.build.pipeline import generate
 from toolgen.cli import main
 from toolgen.config import load_settings
+from toolgen.pipeline.stages import generate
 from toolgen.render import Artifact, python_checks, python_models
 from toolgen.render import python as target
 from toolgen.render.context import PLAIN, Executor

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from toolgen.build import journal, write
 from toolgen.render import Artifact
+from toolgen.writer import journal, write
 
 
 def _arts(**files: str) -> list[Artifact]:

@@ -8,10 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from toolgen import __version__
-from toolgen.build.files import Files
-from toolgen.build.outputs import Loose
-from toolgen.build.write import manifest_text
 from toolgen.render import Artifact
+from toolgen.writer.files import Files
+from toolgen.writer.outputs import Loose
+from toolgen.writer.write import manifest_text
 
 PATHS = st.lists(st.text(alphabet=st.sampled_from(list('ab/é"\\\n\t\u2028.')), min_size=1, max_size=12), unique=True)
 

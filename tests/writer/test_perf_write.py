@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from toolgen.build import write
+from toolgen.writer import write
 
 
 def _reference(path: str, old: bytes, new: bytes) -> str:

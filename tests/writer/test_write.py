@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from toolgen.build import write
 from toolgen.render import Artifact
+from toolgen.writer import write
 
 
 def _arts(**files: str) -> list[Artifact]:

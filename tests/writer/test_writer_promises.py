@@ -12,10 +12,10 @@ from click.testing import CliRunner
 from factory import contract, write_json
 
 from toolgen import __version__
-from toolgen.build import journal, write
 from toolgen.cli import main
 from toolgen.diagnostics import Severity, format_text
 from toolgen.render import Artifact
+from toolgen.writer import journal, write
 
 
 def _sha(data: bytes) -> str:

@@ -12,7 +12,7 @@ not match its key and its text (edited, truncated, swapped with another, copied 
 sealed by anyone without the key) is a miss, as is one that does not decode to a value of the right
 shape. Without a usable key there is no session: the build runs without the cache.
 
-`toolgen.build.memo` remembers computations in it (`memo_many`, `memo_files`); without an open
+`toolgen.incremental.memo` remembers computations in it (`memo_many`, `memo_files`); without an open
 `session()` (library use, tests) it computes directly, so caching is never required for
 correctness. The no-change fast path (`fastpath.py`) keeps its record in the same folder.
 """
@@ -33,8 +33,8 @@ from typing import Any, TypeVar
 
 import toolgen
 from toolgen import versions
-from toolgen.build import cachekey
 from toolgen.config import CACHE_DIR
+from toolgen.incremental import cachekey
 from toolgen.versions import installed_version
 
 FORMAT = "v2"

@@ -1,9 +1,10 @@
 """The executor a build hands its targets (`toolgen.render.context.Executor`): cached and forked.
 
-`memo_many` and `memo_files` read and write the open cache session (`toolgen.build.memo`; without a session it just
-computes), `map` and `map_batches` fork workers (`parallel`). A batch made in a forked worker reads
-and writes the worker's copy of the cache store, which dies with it: what the worker used comes
-back with its results and is added to this process's store, so counting and pruning see it.
+`memo_many` and `memo_files` read and write the open cache session (`toolgen.incremental.memo`;
+without a session it just computes), `map` and `map_batches` fork workers (`parallel`). A batch made
+in a forked worker reads and writes the worker's copy of the cache store, which dies with it: what
+the worker used comes back with its results and is added to this process's store, so counting and
+pruning see it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import functools
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from toolgen.build import cache, memo, parallel
+from toolgen.incremental import cache, memo, parallel
 from toolgen.render import File
 
 T = TypeVar("T")

@@ -30,16 +30,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolgen.build import cache
-from toolgen.build.files import Files
-from toolgen.build.journal import leftovers
-from toolgen.build.safepaths import Stat, file_digest
-from toolgen.build.write import MANIFEST, file_stat
 from toolgen.config import CACHE_DIR, Settings
 from toolgen.diagnostics import Diagnostic
 from toolgen.discovery import contract_files
+from toolgen.incremental import cache
 from toolgen.load import read_contract_bytes
 from toolgen.templating import templates_digest
+from toolgen.writer.files import Files
+from toolgen.writer.journal import leftovers
+from toolgen.writer.safepaths import Stat, file_digest
+from toolgen.writer.write import MANIFEST, file_stat
 
 STATE = "state.json"
 """The fast-path record inside the cache folder."""

@@ -22,9 +22,9 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolgen.build import cache
 from toolgen.diagnostics import Diagnostic
 from toolgen.frozen import freeze
+from toolgen.incremental import cache
 from toolgen.load import RawDocument, parse_frozen, parse_text
 
 NAMESPACE = "contract"

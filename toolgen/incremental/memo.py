@@ -23,9 +23,10 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from toolgen.build.cache import LostEntry, Store, active, key_of
-from toolgen.build.outputs import Kept, Loose
+from toolgen.incremental.cache import LostEntry, Store, active, key_of
+from toolgen.incremental.kept import Kept
 from toolgen.render import Artifact, File
+from toolgen.writer.outputs import Loose
 
 T = TypeVar("T")
 R = TypeVar("R")

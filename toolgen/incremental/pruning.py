@@ -16,7 +16,7 @@ import re
 import shutil
 from collections.abc import Iterable, Iterator
 
-from toolgen.build.cache import Store
+from toolgen.incremental.cache import Store
 
 USED = "used"
 """The list of the entries the last build used, in the layout folder (and the key it is sealed under)."""

@@ -1,9 +1,9 @@
-"""The build layer: the only place that memoizes, forks, streams or compresses.
+"""The pipeline: a build or check of a project, from its settings to its written output.
 
-`pipeline` runs load, validation and every target (the executor); `cache` keeps content-addressed
-results between builds and `memo` remembers computations in it (values, and whole files it need not
-read again), `fastpath` proves a no-change build current without rendering, `parallel` forks
-workers, `outputs` holds the files made until `write` plans, checks and applies the output. The
-targets under `toolgen.render` never import this package: they are plain functions of the catalog
-and the settings.
+`project` is the library entry point (`build_project`, `Project`, `BuildReport`): the no-change
+shortcut, the cache session, generation, the write, the record and pruning, in that order, as
+`toolgen build` and `toolgen check` run them. `stages` runs configuration → load → validate →
+catalog → render in memory (`generate`, writing nothing); `targetchecks` hands `toolgen validate`
+the targets' own checks. It uses `toolgen.incremental` (what a build remembers, forks and skips)
+and `toolgen.writer` (how it writes); the targets under `toolgen.render` import none of the three.
 """

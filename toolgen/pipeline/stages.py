@@ -1,7 +1,8 @@
 """The pipeline: configuration → load → validate → catalog → render, in memory.
 
-`generate()` is the library entry point behind `build` and `check`: it returns the catalog, every
-artifact of every configured target and every diagnostic, and writes nothing. A target runs only
+`generate()` is the in-memory half of `build` and `check` (`project.build_project` is the whole):
+it returns the catalog, every artifact of every configured target and every diagnostic, and writes
+nothing. A target runs only
 when validation found no error; an error from any target means nothing may be written.
 """
 
@@ -16,18 +17,18 @@ from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 from typing import Any, cast
 
-from toolgen.build import cache, loadcache
-from toolgen.build.executor import Building
-from toolgen.build.outputs import Output, held, packs
-from toolgen.build.parallel import Workers
 from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, Severity, has_errors, resolve_severities, sort_diagnostics
 from toolgen.discovery import template_files
+from toolgen.incremental import cache, loadcache
+from toolgen.incremental.executor import Building
+from toolgen.incremental.parallel import Workers
 from toolgen.load import RawDocument, Read, load_documents, located, parse_file
 from toolgen.render import File, RenderResult, Target, parts, targets
 from toolgen.render.context import RenderContext
 from toolgen.templating import TemplateFailed
+from toolgen.writer.outputs import Output, held, packs
 
 
 @dataclass(frozen=True, slots=True)

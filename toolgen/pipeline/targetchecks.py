@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from toolgen.build import cache
-from toolgen.build.executor import Building
-from toolgen.build.parallel import Workers
 from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, resolve_severities
+from toolgen.incremental import cache
+from toolgen.incremental.executor import Building
+from toolgen.incremental.parallel import Workers
 from toolgen.load import RawDocument, locate
 from toolgen.render.context import RenderContext
 

@@ -2,8 +2,9 @@
 
 A target is a function `(catalog, settings, context) -> RenderResult`: plain, it touches no disk and
 keeps nothing between calls; the context (`toolgen.render.context`) says how its work is run and
-hands over what another target of the same build made. The build layer (`toolgen.build`) runs the
-targets and decides what to do with the artifacts; nothing here imports it.
+hands over what another target of the same build made. The pipeline (`toolgen.pipeline`) runs the
+targets and decides what to do with the artifacts; nothing here imports it, nor `toolgen.incremental`
+or `toolgen.writer`.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A target is plain: it says which of its computations may be remembered (`Executor.memo_many`, with
 the parts of the key that decide each entry) and which may run apart (`Executor.map`,
 `map_batches`), and the executor decides how. `PLAIN` runs everything here, in order, remembering
-nothing: library use and tests get the same bytes as a build. The build layer (`toolgen.build`)
+nothing: library use and tests get the same bytes as a build. The incremental layer (`toolgen.incremental`)
 brings the executor that caches, forks and tracks; no target imports it.
 
 What one target needs from another is passed here too: the providers' declarations and notes,

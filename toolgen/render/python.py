@@ -285,7 +285,7 @@ def _tool_texts(
 ) -> list[tuple[File, list[Diagnostic]]]:
     """Each contract's formatted module and its notes (`contract_notes`), cached on what shapes
     them: the contract (its digest and file), its module name, the package and the templates
-    (`toolgen.build.cache` adds toolgen's source and the pinned versions). A one-contract change
+    (`toolgen.incremental.cache` adds toolgen's source and the pinned versions). A one-contract change
     renders one module, not every module's view, and walks one contract's schemas for the notes;
     the build layer need not even read the other modules (`Executor.memo_files`). `schemas`: each
     tool's `schemas_digest`, when the caller has them, to keep the models of the modules left unread."""

@@ -6,7 +6,7 @@ import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
-from toolgen.build.outputs import Kept, Output
+from toolgen.writer.outputs import Output
 
 
 class Files(Mapping[str, bytes]):
@@ -40,11 +40,12 @@ class Files(Mapping[str, bytes]):
         return len(self._artifacts) + len(self._extra)
 
     def readable(self, paths: Iterable[str]) -> None:
-        """Read now each of `paths` that the build cache kept unread (`outputs.Kept`), so one whose entry
+        """Read now each of `paths` that the build cache kept unread (an output marked
+        `LAZY`, `incremental.kept.Kept`), so one whose entry
         is lost stops the build while it plans (`cache.LostEntry`), never halfway through staging."""
         for path in paths:
             made = self._artifacts.get(path)
-            if isinstance(made, Kept):
+            if made is not None and getattr(type(made), "LAZY", False):
                 made.data()
 
     def chunks(self, path: str) -> Iterator[bytes]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from toolgen.build.safepaths import holds, reachable
+from toolgen.writer.safepaths import holds, reachable
 
 JOURNAL = ".toolgen-journal.json"
 STAGING_PREFIX = ".toolgen-staging-"

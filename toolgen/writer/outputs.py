@@ -3,21 +3,18 @@
 A target hands over plain `Artifact(path, text)` values. The writer wants each file's bytes, in
 pieces, and the digest of those bytes (`Output`). `held` gives it: an `Artifact` as its bytes (`Loose`,
 encoded and digested once), or compressed (`Packed`) when there are enough texts to weigh (`packs`); a
-file the build cache kept unread (`Kept`) is one already.
+file the build cache kept unread (`toolgen.incremental.kept.Kept`) is one already: each form says
+so with the class mark `HELD`, and one that reads its bytes only when asked says `LAZY`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import json
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Protocol
+from typing import ClassVar, Protocol, cast
 
-from toolgen.build.cache import RECORD, LostEntry, unseal
 from toolgen.render import Artifact, File
 
 PACK_FROM = 2000
@@ -63,6 +60,8 @@ class Loose:
     the trip back from a forked process all take bytes, and a text of megabytes (a provider file,
     catalog.json) was encoded again by each."""
 
+    HELD: ClassVar[bool] = True
+    LAZY: ClassVar[bool] = False
     path: str
     body: bytes | str = field(repr=False)
     """The bytes (`Artifact.data`); the text itself only when it cannot be encoded (`data()` raises then)."""
@@ -105,11 +104,11 @@ def held(file: File, *, pack: bool = False) -> Output:
     `Loose` or, with `pack`, `Packed`."""
     if isinstance(file, Artifact):
         return Packed.of(file) if pack else Loose.of(file)
-    # the forms by name, not by the Output protocol: a runtime protocol check asks each attribute,
-    # and `Kept.text` would read the very entry it exists to leave unread
-    if not isinstance(file, (Loose, Packed, Kept)):
+    # the forms by their mark, not by the Output protocol: a runtime protocol check asks each
+    # attribute, and a lazy file's `text` would read the very entry it exists to leave unread
+    if not getattr(type(file), "HELD", False):
         raise TypeError(f"not a file of the build: {file!r}")
-    return file
+    return cast("Output", file)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +118,8 @@ class Packed:
     third of a build's peak memory. `data()`, `chunks()` and `text` give the bytes and the text back;
     the writer never holds all of them at once."""
 
+    HELD: ClassVar[bool] = True
+    LAZY: ClassVar[bool] = False
     path: str
     body: bytes | str = field(repr=False)
     """The compressed UTF-8 bytes; the text itself only when it cannot be encoded (`data()` then raises)."""
@@ -191,50 +192,3 @@ def _packed(pieces: Iterator[str]) -> tuple[bytes | str, str]:
     if not last.endswith(b"\n"):
         digest.update(b"\n")
     return b"".join(chunks), f"sha256:{digest.hexdigest()}"
-
-
-@dataclass(frozen=True, slots=True)
-class Kept:
-    """A generated file this build did not render: the record knows its digest; its text is read
-    from its cache entry only when asked for."""
-
-    path: str
-    digest: str
-    entry: str
-    """The entry's file (the `memo_files` entry whose value makes this file)."""
-    secret: bytes = field(repr=False)
-    """The cache key the entry is sealed under (`cache.Store.secret`)."""
-
-    @property
-    def text(self) -> str:
-        """The file's text, from its entry (as the target rendered it)."""
-        return self._read()[0]
-
-    def data(self) -> bytes:
-        """The file's bytes, from its entry, checked against the recorded digest."""
-        return self._read()[1]
-
-    def _read(self) -> tuple[str, bytes]:
-        """The text and bytes the entry makes; `LostEntry` (the record deleted) when they are not
-        the ones recorded."""
-        try:
-            with open(self.entry, "rb") as stream:
-                text = unseal(self.entry.rpartition("/")[2], stream.read(), self.secret)
-            value = json.loads(text) if text is not None else None
-        except (OSError, ValueError):
-            value = None
-        raw = value.get("text") if isinstance(value, dict) else None
-        data = Artifact(self.path, raw).data() if isinstance(raw, str) else b""
-        if not isinstance(raw, str) or f"sha256:{hashlib.sha256(data).hexdigest()}" != self.digest:
-            self._drop_record()
-            raise LostEntry(f"the build cache does not hold {self.path} as its record says")
-        return raw, data
-
-    def _drop_record(self) -> None:
-        """Delete the record that promised this file (the next run reads every entry again)."""
-        with contextlib.suppress(OSError):
-            (Path(self.entry).parent.parent.parent / RECORD).unlink()
-
-    def chunks(self, size: int = 1 << 20) -> Iterator[bytes]:
-        """The bytes in one piece (a page or a module)."""
-        yield self.data()

@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolgen import __version__
-from toolgen.build import files as _files
-from toolgen.build import journal, safepaths
-from toolgen.build.outputs import Output, held
-from toolgen.build.safepaths import MISSING, REGULAR, Probe, file_digest, stat_or_none
-from toolgen.build.shortdiff import LazyDiffs, short_diff
 from toolgen.diagnostics import Diagnostic, Severity, format_text
 from toolgen.render import File
+from toolgen.writer import files as _files
+from toolgen.writer import journal, safepaths
+from toolgen.writer.outputs import Output, held
+from toolgen.writer.safepaths import MISSING, REGULAR, Probe, file_digest, stat_or_none
+from toolgen.writer.shortdiff import LazyDiffs, short_diff
 
 MANIFEST = journal.MANIFEST
 """The manifest file in the output folder."""
@@ -38,7 +38,7 @@ file_stat = safepaths.file_stat
 Stat = safepaths.Stat
 
 Files = _files.Files
-"""Path -> bytes of every file of a build (`toolgen.build.files`)."""
+"""Path -> bytes of every file of a build (`toolgen.writer.files`)."""
 
 
 class WriteError(Exception):
