@@ -94,7 +94,7 @@ def generate_counting(root: Path, *, prune: bool = False) -> cache.Store:
     settings, problems = load_settings(root)
     assert not problems
     with cache.session(root) as store:
-        assert pipeline.generate(settings).ok
+        assert pipeline.generate(settings, store=store).ok
         assert store is not None
         if prune:
             pruning.prune(store)

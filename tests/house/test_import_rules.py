@@ -122,6 +122,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "toolgen.templating",
             "toolgen.templateguard",
             "toolgen.texts",
+            "toolgen.thresholds",
             "toolgen.versions",
         ),
     ),

@@ -26,6 +26,7 @@ from toolgen.diagnostics import Severity, sort_diagnostics
 from toolgen.incremental import cache, fastpath, parallel
 from toolgen.incremental.executor import Building
 from toolgen.pipeline import stages as pipeline
+from toolgen.thresholds import DEFAULT
 from toolgen.writer import write
 
 FAST = "no input changed since the last build"
@@ -125,9 +126,9 @@ def test_provider_entries_from_the_cache_give_the_same_files_diagnostics_and_not
         assert catalog is not None and any(d.code == "TG301" for d in plain.diagnostics)
         expected_notes = providers.provider_notes(catalog, settings)
         for _ in range(2):  # filling the cache, then reading it
-            with cache.session(root):
-                cached = pipeline.generate(settings)
-                executor = Building(parallel.Workers(settings.jobs))
+            with cache.session(root) as store:
+                cached = pipeline.generate(settings, store=store)
+                executor = Building(parallel.Workers(settings.jobs), store)
                 assert providers.provider_notes(catalog, settings, executor) == expected_notes
             assert cached.diagnostics == plain.diagnostics
             assert [(a.path, a.data()) for a in cached.artifacts] == [(a.path, a.data()) for a in plain.artifacts]
@@ -147,12 +148,12 @@ def test_cached_incremental_build_is_byte_identical_to_a_cold_build(tmp_path: Pa
 
 
 # 4 tools go stage by stage; 60 tools, with two workers, are made whole tool by tool in the workers
-# (`python._tools_together`); from `APART_MIN` tools the docs render in a forked process too
+# (`python._tools_together`); from `Thresholds.apart_min` tools the docs render in a forked process too
 # (`pipeline._render_apart`): the build must count and keep their cache use the same way
 SIZES = [
     pytest.param(4, "1", id="stage-by-stage"),
     pytest.param(60, "2", id="together-in-workers"),
-    pytest.param(pipeline.APART_MIN, "2", id="docs-in-a-forked-process", marks=pytest.mark.slow),  # ~13 s each
+    pytest.param(DEFAULT.apart_min, "2", id="docs-in-a-forked-process", marks=pytest.mark.slow),  # ~13 s each
 ]
 
 
@@ -215,7 +216,6 @@ def test_a_template_change_invalidates_the_fast_path_and_the_output(tmp_path: Pa
     assert pages and all("Overridden page." in p.read_text() for p in pages)  # the docs cache moved too
     assert _tree(root / "generated") == _cold_copy(root, tmp_path)
     override.write_text(builtin.read_text(), encoding="utf-8")
-    templating._environment.cache_clear()  # a new process would load the template afresh
     assert "files written" in _build(root)
     assert all("OVERRIDDEN" not in p.read_text() for p in modules)
 
@@ -318,7 +318,7 @@ def test_cached_validation_reports_exactly_what_validate_documents_reports(tmp_p
     for _ in range(2):  # cold, then from the cache
         with cache.session(root) as store:
             assert store is not None
-            catalog, found, _ = pipeline.load_catalog(settings)
+            catalog, found, _ = pipeline.load_catalog(settings, store=store)
             assert catalog is None and found == sort_diagnostics(expected)
     assert store.hits == len(documents) and store.misses == 0  # every file's checks read back, the broken one's too
 
@@ -380,11 +380,11 @@ def test_batches_and_background_do_not_depend_on_the_number_of_workers() -> None
             failing.result()
 
 
-@pytest.mark.slow  # ~25 s: two builds of APART_MIN contracts
+@pytest.mark.slow  # ~25 s: two builds of `apart_min` contracts
 def test_targets_rendered_apart_give_the_same_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """At `APART_MIN` contracts the providers and docs targets render in a forked process
+    """At `Thresholds.apart_min` contracts the providers and docs targets render in a forked process
     while the python target runs; the output is the same as rendering them one after the other."""
-    synth_catalog.write_catalog(tmp_path, pipeline.APART_MIN)
+    synth_catalog.write_catalog(tmp_path, DEFAULT.apart_min)
     (tmp_path / "toolgen.toml").write_text('[rules]\nTG305 = "off"\n', encoding="utf-8")
     settings, _ = load_settings(tmp_path)
     outputs = []

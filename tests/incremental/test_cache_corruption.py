@@ -21,15 +21,13 @@ from tests.build_support import run as run_once
 from tests.build_support import seal, tree
 from tests.factory import contract, write_json
 from toolgen.incremental import cache, memo, pruning
-from toolgen.render import python
 
 CACHE = ".toolgen-cache"
 
 
 def run(project: Path, *args: str) -> tuple[int, str, str]:
-    """A run as a new process makes it: black's in-process memo of the shared modules forgotten, so
-    their cache entries are read from disk."""
-    python.format_python.cache_clear()
+    """A run of the command (no memo lives in the process between runs: every cache entry is read
+    from disk)."""
     return run_once(project, *args)
 
 

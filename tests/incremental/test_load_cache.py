@@ -29,7 +29,7 @@ def _catalog(root: Path, *, cached: bool = True) -> tuple[Catalog, cache.Store |
     settings, problems = load_settings(root)
     assert not problems
     with cache.session(root, enabled=cached) as store:
-        catalog, found, _ = pipeline.load_catalog(settings)
+        catalog, found, _ = pipeline.load_catalog(settings, store=store)
     assert catalog is not None, found
     return catalog, store
 
@@ -146,7 +146,7 @@ def test_a_name_taken_by_a_known_file_and_a_new_one_is_refused(tmp_path: Path) -
     known = sorted(tmp_path.rglob("*.json"))[0]
     (known.parent / "copy_of_it.json").write_text(known.read_text(encoding="utf-8"), encoding="utf-8")
     settings, _ = load_settings(tmp_path)
-    with cache.session(tmp_path):
-        catalog, found, _ = pipeline.load_catalog(settings)
+    with cache.session(tmp_path) as store:
+        catalog, found, _ = pipeline.load_catalog(settings, store=store)
     assert catalog is None
     assert sum(d.code == "TG109" for d in found) == 2

@@ -1,4 +1,4 @@
-"""`memo_table`: one entry holds a small value per item; only the items it lacks are computed, and it
+"""`memo.table`: one entry holds a small value per item; only the items it lacks are computed, and it
 holds exactly the items of the last build. The docs pages' links are remembered in one."""
 
 from __future__ import annotations
@@ -13,20 +13,24 @@ import pytest
 
 from tests.build_support import reworded, run, two_tools, unseal
 from tests.factory import contract, write_json
-from toolgen.incremental import cache, memo
+from toolgen.incremental import cache
+from toolgen.incremental.executor import Building
+from toolgen.incremental.parallel import Workers
 from toolgen.render import docs, docs_index, python_models
+from toolgen.render.units import Table
 
 NAMES = ("echo_text", "write_file", "read_file")
 
 
-def _table(items: Sequence[str], computed: list[str], decode: Any = str) -> list[str]:
+def _table(
+    items: Sequence[str], computed: list[str], decode: Any = str, store: cache.Store | None = None
+) -> list[str]:
     def compute(todo: Sequence[str]) -> list[str]:
         computed.extend(todo)
         return [item.upper() for item in todo]
 
-    return memo.memo_table(
-        "test-table", ("shared",), items, item_key=lambda i: i, compute_many=compute, encode=str, decode=decode
-    )
+    units = Table("test-table", ("shared",), item_key=lambda i: i, make=compute, encode=str, decode=decode)
+    return Building(Workers(1), store).table(units, items)
 
 
 def _entry(root: Path) -> Any:
@@ -36,26 +40,26 @@ def _entry(root: Path) -> Any:
 
 def test_only_the_items_the_table_lacks_are_computed(tmp_path: Path) -> None:
     computed: list[str] = []
-    with cache.session(tmp_path):
-        assert _table(["a", "b"], computed) == ["A", "B"]
-    with cache.session(tmp_path):
-        assert _table(["b", "c"], computed) == ["B", "C"]
+    with cache.session(tmp_path) as store:
+        assert _table(["a", "b"], computed, store=store) == ["A", "B"]
+    with cache.session(tmp_path) as store:
+        assert _table(["b", "c"], computed, store=store) == ["B", "C"]
     assert computed == ["a", "b", "c"]
     assert _entry(tmp_path) == {"b": "B", "c": "C"}  # exactly the items of the last build
 
 
 def test_a_value_decode_refuses_is_computed_again(tmp_path: Path) -> None:
     computed: list[str] = []
-    with cache.session(tmp_path):
-        _table(["a", "b"], computed)
+    with cache.session(tmp_path) as store:
+        _table(["a", "b"], computed, store=store)
 
     def decode(value: Any) -> str:
         if value == "A":
             raise ValueError("refused")
         return str(value)
 
-    with cache.session(tmp_path):
-        assert _table(["a", "b"], computed, decode) == ["A", "B"]
+    with cache.session(tmp_path) as store:
+        assert _table(["a", "b"], computed, decode, store=store) == ["A", "B"]
     assert computed == ["a", "b", "a"]
 
 

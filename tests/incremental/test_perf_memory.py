@@ -14,6 +14,7 @@ from benchmarks import synth_catalog
 from toolgen.config import load_settings
 from toolgen.pipeline.stages import generate
 from toolgen.render import Artifact
+from toolgen.thresholds import DEFAULT, Thresholds
 from toolgen.writer import outputs, write
 
 
@@ -125,7 +126,9 @@ def test_cli_build_in_a_subprocess(tmp_path: Path) -> None:
 def test_a_target_that_rendered_many_files_is_held_packed() -> None:
     """A cold build's pages and modules are packed; the few files a one-contract change renders
     beside the ones its cache kept unread are not (they would cost the time the change saves)."""
-    many = [Artifact(f"docs/t{i}.md", "x") for i in range(outputs.PACK_MANY)]
+    many = [Artifact(f"docs/t{i}.md", "x") for i in range(DEFAULT.pack_many)]
     assert outputs.packs(many, 1000) and not outputs.packs(many[1:], 1000)
     kept = [outputs.held(a) for a in many]  # files the build already holds do not count
-    assert not outputs.packs(kept, 1000) and outputs.packs(many[:1], outputs.PACK_FROM)
+    assert not outputs.packs(kept, 1000) and outputs.packs(many[:1], DEFAULT.pack_from)
+    few = Thresholds(pack_many=2, pack_from=10)  # set by the caller, not patched
+    assert outputs.packs(many[:2], 3, few) and outputs.packs(many[:1], 10, few) and not outputs.packs(many[:1], 9, few)

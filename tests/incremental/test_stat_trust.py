@@ -188,8 +188,8 @@ def test_a_trusted_file_the_build_changes_is_planned_without_a_read(
     root = _project(tmp_path / "p", 4)
     _reworded(root, 1)
     settings, _ = load_settings(root)
-    with cache.session(root):
-        result = pipeline.generate(settings)
+    with cache.session(root) as store:
+        result = pipeline.generate(settings, store=store)
     trusted = fastpath.trusted(settings, user_key())
     before = {rel: write.file_digest(root / "generated" / rel) for rel in trusted}
     read = _count_reads(monkeypatch)

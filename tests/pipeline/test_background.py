@@ -15,6 +15,7 @@ from toolgen.config import Settings
 from toolgen.incremental.executor import Building
 from toolgen.incremental.parallel import Background, Workers
 from toolgen.pipeline import stages as pipeline
+from toolgen.thresholds import Thresholds
 
 
 def test_a_large_result_comes_back_whole() -> None:
@@ -64,14 +65,14 @@ def test_a_failed_render_stops_the_forked_targets(monkeypatch: pytest.MonkeyPatc
         real(self)
 
     monkeypatch.setattr(Background, "stop", stop)
-    monkeypatch.setattr(pipeline, "APART_MIN", 1)
 
     def broken(*args: object, **kwargs: object) -> object:
         raise ZeroDivisionError
 
     monkeypatch.setattr(pipeline, "_first_parts", broken)
     catalog = build_catalog([contract_from_document(contract("echo_text"), "echo_text.json")])
-    settings = Settings(root=Path.cwd(), contracts_dir=Path.cwd(), output_dir=Path.cwd(), jobs=2)
+    here = Path.cwd()
+    settings = Settings(root=here, contracts_dir=here, output_dir=here, jobs=2, thresholds=Thresholds(apart_min=1))
     with pytest.raises(ZeroDivisionError):
         pipeline._render_targets(catalog, settings, Building(Workers(2)), lambda step: None)
     assert stopped == [True]

@@ -12,9 +12,10 @@ not match its key and its text (edited, truncated, swapped with another, copied 
 sealed by anyone without the key) is a miss, as is one that does not decode to a value of the right
 shape. Without a usable key there is no session: the build runs without the cache.
 
-`toolgen.incremental.memo` remembers computations in it (`memo_many`, `memo_files`); without an open
-`session()` (library use, tests) it computes directly, so caching is never required for
-correctness. The no-change fast path (`fastpath.py`) keeps its record in the same folder.
+`toolgen.incremental.memo` remembers the targets' declared units in it (`run`, `files`, `table`),
+given the store explicitly by the build's executor (`executor.Building`); without a session (library
+use, tests, `--no-cache`) every unit is made, so caching is never required for correctness. The
+no-change fast path (`fastpath.py`) keeps its record in the same folder.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ import hmac
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -54,7 +54,10 @@ R = TypeVar("R")
 
 @functools.lru_cache(maxsize=1)
 def source_digest() -> str:
-    """A digest of toolgen's own code and data files: a changed toolgen never reads old entries."""
+    """A digest of toolgen's own code and data files: a changed toolgen never reads old entries.
+
+    Kept per process (`lru_cache`): the code a process runs is the code it imported, which does
+    not change under it; `reset` forgets it (tests that change files)."""
     root = Path(toolgen.__file__).resolve().parent
     digest = hashlib.sha256()
     for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".json", ".jinja") and p.is_file()):
@@ -73,7 +76,8 @@ def pinned_versions() -> tuple[tuple[str, str], ...]:
 @functools.lru_cache(maxsize=1)
 def environment() -> str:
     """Everything about the running toolgen that shapes its output, as one string (every key holds
-    it: remembered, `reset` forgets it)."""
+    it). A pure function of the running code and the installed versions, neither of which changes
+    under a running process: kept per process, `reset` forgets it."""
     versions = ",".join(f"{name}={version}" for name, version in pinned_versions())
     return f"toolgen={toolgen.__version__};source={source_digest()};{versions}"
 
@@ -97,7 +101,8 @@ def key_of(namespace: str, parts: Iterable[str]) -> str:
 
 @functools.lru_cache(maxsize=64)
 def _prefix(namespace: str) -> Any:
-    """The hash of every key's common start in `namespace` (copied per key, not hashed again)."""
+    """The hash of every key's common start in `namespace` (copied per key, not hashed again): a
+    pure function of `namespace` and `environment()`, kept per process."""
     return hashlib.sha256(f"{FORMAT}\0{namespace}\0{environment()}".encode())
 
 
@@ -134,7 +139,7 @@ class Store:
     read_only: bool = False
     """Read entries, never write one (`toolgen validate`, which writes nothing)."""
     recorded: dict[str, list[Any]] | None = field(default=None, repr=False)
-    """The last build's file record (`memo.memo_files`): entry key -> [file digest, extra]; None until read."""
+    """The last build's file record (`memo.files`): entry key -> [file digest, extra]; None until read."""
     made: dict[str, list[Any]] = field(default_factory=dict, repr=False)
     """The file record of this build so far (what `save_record` writes)."""
 
@@ -158,7 +163,7 @@ class Store:
         return text
 
     def record(self) -> dict[str, list[Any]]:
-        """The last build's file record (`memo.memo_files`), read once; empty when missing or not intact."""
+        """The last build's file record (`memo.files`), read once; empty when missing or not intact."""
         if self.recorded is None:
             document = self.read_sealed(RECORD)
             self.recorded = {k: v for k, v in document.items() if _is_known(v)} if isinstance(document, dict) else {}
@@ -296,14 +301,6 @@ def usable(project_root: Path) -> bool:
     return True
 
 
-_ACTIVE: ContextVar[Store | None] = ContextVar("toolgen_cache", default=None)
-
-
-def active() -> Store | None:
-    """The store of the open session, if any."""
-    return _ACTIVE.get()
-
-
 @contextlib.contextmanager
 def session(
     project_root: Path, *, enabled: bool = True, read_only: bool = False, secret: bytes | None = None
@@ -317,21 +314,18 @@ def session(
         yield None
         return
     store = Store(project_root / CACHE_DIR, secret, read_only=read_only)
-    token = _ACTIVE.set(store)
     try:
         yield store
     except LostEntry:
         store.made.clear()  # the record (already deleted) promised an entry it could not keep: save no new one
         raise
     finally:
-        _ACTIVE.reset(token)
         store.save_record()
 
 
-def tracked(compute: Callable[[], T], *, in_worker: bool) -> tuple[T, Usage | None]:
-    """`compute()`, and, when this is a forked worker (`in_worker`) in a cache session, what it did
+def tracked(store: Store | None, compute: Callable[[], T], *, in_worker: bool) -> tuple[T, Usage | None]:
+    """`compute()`, and, when this is a forked worker (`in_worker`) with a cache `store`, what it did
     with the cache: its copy of the store dies with it, so the parent must `absorb` that to count and prune."""
-    store = _ACTIVE.get()
     if store is None or not in_worker:
         return compute(), None
     mark = store.mark()
@@ -339,8 +333,7 @@ def tracked(compute: Callable[[], T], *, in_worker: bool) -> tuple[T, Usage | No
     return value, store.since(mark)
 
 
-def absorb(usage: Usage | None) -> None:
-    """Add a forked worker's cache use (from `tracked`) to this process's store."""
-    store = _ACTIVE.get()
+def absorb(store: Store | None, usage: Usage | None) -> None:
+    """Add a forked worker's cache use (from `tracked`) to this process's `store`."""
     if store is not None and usage is not None:
         store.absorb(usage)

@@ -1,9 +1,11 @@
-"""Remembered computations: values (`memo_many`, `memo_table`) and files (`memo_files`), in the open cache session.
+"""The one place that memoizes: the targets' declared units (`toolgen.render.units`) in a cache store.
 
-`memo_many` reads each item's entry back, or computes the items it does not find in one batch.
-`memo_table` keeps a small value per item in one entry for all of them.
+Every function takes the build's `Store` (the cache session, passed explicitly) and a declaration.
+`run` reads each item's entry back (keyed on the declaration's kind and `depends_on`, plus toolgen's
+own source and the pinned versions, `cache.key_of`), or makes the items it does not find in one
+batch. `table` keeps a small value per item in one entry for all of them.
 
-`memo_files` is for computations whose value is a generated file (a tool's docs page, its Python
+`files` is for units whose value is a generated file (a tool's docs page, its Python
 module). Besides the entries, the store keeps one sealed record (`Store.record`) of what the last build
 made from each of those entries: the digest of the file's bytes and a small `extra` value (the
 diagnostics that came with it). An item whose key the record knows is not computed and its entry
@@ -20,12 +22,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from toolgen.incremental.cache import LostEntry, Store, active, key_of
+from toolgen.incremental.cache import LostEntry, Store, key_of
 from toolgen.incremental.kept import Kept
 from toolgen.render import Artifact, File
+from toolgen.render.units import Files, Table, Units, Values
 from toolgen.writer.outputs import Loose
 
 T = TypeVar("T")
@@ -45,43 +48,28 @@ def _raw(text: str) -> str:
     return text[len(RAW) :]
 
 
-def unknown(namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> int:
-    """How many of `items` have no entry in the open session's store (all, without a session).
+def pending(store: Store, units: Units[T], items: Sequence[T]) -> int:
+    """How many of `items` have no entry in `store`.
 
     Only whether each entry's file exists is looked at: an entry that is there but does not unseal
-    is still computed by `memo_many`, so a wrong guess costs time, never bytes."""
-    store = active()
-    if store is None:
-        return len(items)
-    return sum(not store.has(namespace, key_of(namespace, parts_of(item))) for item in items)
+    is still made by `run`, so a wrong guess costs time, never bytes."""
+    kind = units.kind
+    return sum(not store.has(kind, key_of(kind, units.depends_on(item))) for item in items)
 
 
-def keep(namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> None:
+def keep(store: Store, units: Units[T], items: Sequence[T]) -> None:
     """Count the entries of `items` as used by this build (pruning keeps them), without reading them."""
-    store = active()
-    if store is not None:
-        store.used.update(f"{namespace}/{k[:2]}/{k}" for k in (key_of(namespace, parts_of(i)) for i in items))
+    kind = units.kind
+    store.used.update(f"{kind}/{k[:2]}/{k}" for k in (key_of(kind, units.depends_on(i)) for i in items))
 
 
-def memo_many(
-    namespace: str,
-    items: Sequence[T],
-    *,
-    parts_of: Callable[[T], Iterable[str]],
-    compute_many: Callable[[Sequence[T]], Sequence[R]],
-    encode: Callable[[R], Any],
-    decode: Callable[[Any], R],
-    raw: bool = False,
-) -> list[R]:
-    """`compute_many(items)`, computing only the items whose results are not cached (in one batch).
+def run(store: Store, units: Values[T, R], items: Sequence[T]) -> list[R]:
+    """`units.make(items)`, making only the items whose values are not in `store` (in one batch).
 
-    An entry holds `encode(value)` as JSON text, or with `raw` the text `encode` made as it is (the
-    entry is sealed either way, and a `decode` that refuses what it reads makes it a miss)."""
-    store = active()
-    if store is None:
-        return list(compute_many(items))
-    keyed = [(item, key_of(namespace, parts_of(item))) for item in items]
-    return _memo_keyed(store, namespace, keyed, compute_many, encode, decode, raw=raw)
+    An entry holds `units.encode(value)` as JSON text, or with `raw` the text `encode` made as it is
+    (the entry is sealed either way, and a `decode` that refuses what it reads makes it a miss)."""
+    keyed = [(item, key_of(units.kind, units.depends_on(item))) for item in items]
+    return _memo_keyed(store, units.kind, keyed, units.make, units.encode, units.decode, raw=units.raw)
 
 
 def _memo_keyed(  # noqa: PLR0917
@@ -94,7 +82,7 @@ def _memo_keyed(  # noqa: PLR0917
     *,
     raw: bool = False,
 ) -> list[R]:
-    """`memo_many` over (item, key) pairs."""
+    """`run` over (item, key) pairs."""
     found: dict[int, R] = {}
     for index, (_, key) in enumerate(keyed):
         text = store.get(namespace, key)
@@ -114,37 +102,26 @@ def _memo_keyed(  # noqa: PLR0917
     return [found[i] for i in range(len(keyed))]
 
 
-def memo_table(
-    namespace: str,
-    shared: Iterable[str],
-    items: Sequence[T],
-    *,
-    item_key: Callable[[T], str],
-    compute_many: Callable[[Sequence[T]], Sequence[R]],
-    encode: Callable[[R], Any],
-    decode: Callable[[Any], R],
-) -> list[R]:
-    """`compute_many(items)`, from one entry keyed on `shared` that holds each item's value by
-    `item_key(item)`: the items it lacks are computed (in one batch) and the entry is written again
+def table(store: Store, units: Table[T, R], items: Sequence[T]) -> list[R]:
+    """`units.make(items)`, from one entry keyed on `units.shared` that holds each item's value by
+    `item_key(item)`: the items it lacks are made (in one batch) and the entry is written again
     holding exactly these items' values.
 
     For a small value per tool that a build needs of every tool: one entry is one read, where an
     entry per tool was a thousand. `shared` and an item's key must decide its value (a contract's
     digest does, for what is computed from the contract alone). A value `decode` refuses is
     computed again; an entry that is not a JSON object of values is a miss."""
-    store = active()
-    if store is None:
-        return list(compute_many(items))
-    key = key_of(namespace, shared)
+    namespace, decode, encode = units.kind, units.decode, units.encode
+    key = key_of(namespace, units.shared)
     table = _table(store, namespace, key)
-    ids = [item_key(item) for item in items]
+    ids = [units.item_key(item) for item in items]
     found: dict[int, R] = {}
     for index, name in enumerate(ids):
         if name in table:
             with contextlib.suppress(*DECODE_ERRORS):
                 found[index] = decode(table[name])
     missing = [i for i in range(len(items)) if i not in found]
-    for index, value in zip(missing, compute_many([items[i] for i in missing]), strict=True):
+    for index, value in zip(missing, units.make([items[i] for i in missing]), strict=True):
         store.miss(namespace)
         found[index] = value
     if missing or len(table) != len(set(ids)):  # the entry holds exactly the items of this build
@@ -167,25 +144,14 @@ def _table(store: Store, namespace: str, key: str) -> dict[str, Any]:
     return table
 
 
-def memo_files(
-    namespace: str,
-    items: Sequence[T],
-    *,
-    parts_of: Callable[[T], Iterable[str]],
-    path_of: Callable[[T], str],
-    compute_many: Callable[[Sequence[T]], Sequence[tuple[str, Any]]],
-    decode_extra: Callable[[Any], Any] = lambda extra: extra,
-) -> list[tuple[File, Any]]:
-    """Per item its file (`path_of(item)`, the text `compute_many` gives) and `decode_extra` of the
-    JSON `extra` that came with it; an item the record knows is a `Kept` file, neither computed nor
-    read. An extra `decode_extra` refuses (`DECODE_ERRORS`), in the record or in an entry, is no
-    record of it: the record and the entries are sealed, but a forged one must not crash."""
-    store = active()
-    if store is None:
-        made = compute_many(items)
-        return [(Artifact(path_of(i), text), decode_extra(x)) for i, (text, x) in zip(items, made, strict=True)]
+def files(store: Store, units: Files[T], items: Sequence[T]) -> list[tuple[File, Any]]:
+    """Per item its file (`path_of(item)`, the text `make` gives) and `decode_extra` of the JSON
+    `extra` that came with it; an item the record knows is a `Kept` file, neither made nor read. An
+    extra `decode_extra` refuses (`DECODE_ERRORS`), in the record or in an entry, is no record of
+    it: the record and the entries are sealed, but a forged one must not crash."""
+    namespace, path_of, decode_extra = units.kind, units.path_of, units.decode_extra
     record = store.record()
-    keys = [key_of(namespace, parts_of(item)) for item in items]
+    keys = [key_of(namespace, units.depends_on(item)) for item in items]
     out: dict[int, tuple[File, Any]] = {}
     for index, key in enumerate(keys):
         known = record.get(key)
@@ -202,7 +168,7 @@ def memo_files(
     todo = [i for i in range(len(items)) if i not in out]
     keyed = [(items[i], keys[i]) for i in todo]
     decode = lambda data: _decode_file(data, decode_extra)  # noqa: E731
-    made = _memo_keyed(store, namespace, keyed, compute_many, _encode_file, decode)
+    made = _memo_keyed(store, namespace, keyed, units.make, _encode_file, decode)
     for index, (text, raw) in zip(todo, made, strict=True):
         artifact = Artifact(path_of(items[index]), text)
         store.made[keys[index]] = [Loose.of(artifact).digest, raw]  # "" (never kept) for invalid Unicode
@@ -222,4 +188,4 @@ def _decode_file(data: Any, decode_extra: Callable[[Any], Any]) -> tuple[str, An
     return data["text"], data["extra"]
 
 
-__all__ = ["Kept", "LostEntry", "keep", "memo_files", "memo_many", "memo_table", "unknown"]
+__all__ = ["Kept", "LostEntry", "files", "keep", "pending", "run", "table"]

@@ -21,11 +21,10 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TypeVar
 
+from toolgen.thresholds import DEFAULT
+
 T = TypeVar("T")
 R = TypeVar("R")
-
-MIN_ITEMS = 24
-"""Below this many items forking costs more than it saves."""
 
 
 def _can_fork() -> bool:
@@ -35,8 +34,10 @@ def _can_fork() -> bool:
 class Workers:
     """The worker processes of one build: at most `jobs` at a time; none inside a worker."""
 
-    def __init__(self, jobs: int) -> None:
+    def __init__(self, jobs: int, fork_min: int = DEFAULT.fork_min) -> None:
         self.jobs = max(1, jobs)
+        self.fork_min = max(2, fork_min)
+        """Below this many items a map runs here (`Thresholds.fork_min`)."""
         self.in_worker = False
 
     def enter_worker(self) -> None:
@@ -56,14 +57,14 @@ class Workers:
         during: Callable[[], object] | None = None,
     ) -> list[R]:
         """`fn` over consecutive batches of at most `size` items (fewer when that keeps every core busy),
-        computed by forked workers when there are at least `MIN_ITEMS` items; the results in input order.
+        computed by forked workers when there are at least `fork_min` items; the results in input order.
 
         For work with a large fixed cost per call, such as one datamodel-code-generator run over many
         schemas. `fn` must return one result per item of its batch. `during`, when given, runs in this
         process while the workers work (or before the loop, without workers).
         """
-        workers = min(self.jobs, len(items) // (MIN_ITEMS // 2))
-        alone = workers < 2 or len(items) < MIN_ITEMS or not _can_fork()
+        workers = min(self.jobs, len(items) // (self.fork_min // 2))
+        alone = workers < 2 or len(items) < self.fork_min or not _can_fork()
         if not alone:
             size = min(size, -(-len(items) // (workers * 4)))  # about four batches a worker
         size = max(1, size)

@@ -17,26 +17,29 @@ import shutil
 from collections.abc import Iterable, Iterator
 
 from toolgen.incremental.cache import Store
+from toolgen.thresholds import DEFAULT
 
 USED = "used"
 """The list of the entries the last build used, in the layout folder (and the key it is sealed under)."""
 
-FULL_PRUNE = 16
-"""Every this many builds, pruning lists the whole folder."""
+FULL_PRUNE = DEFAULT.full_prune
+"""Every this many builds, pruning lists the whole folder (`Thresholds.full_prune`, unless `prune` is given another)."""
 
 _ENTRY = re.compile(r"[a-z0-9_-]+/[0-9a-f]{2}/[0-9a-f]{64}")
 """An entry's place in the layout folder, `namespace/xx/key`: a list naming anything else (a path
 out of the folder, the file record) is no list, and the whole folder is listed instead."""
 
 
-def prune(store: Store, last_list: tuple[frozenset[str] | None, int] | None = None) -> int:
+def prune(
+    store: Store, last_list: tuple[frozenset[str] | None, int] | None = None, *, full_prune: int = FULL_PRUNE
+) -> int:
     """Delete the entries this build did not use (every `FULL_PRUNE` builds, anything else in the
     folder too), then leave the list of the ones it used; returns how many went. `last_list`: what
     `last_used` gave, when the caller read it already (while the build rendered)."""
     if not store.root.is_dir():
         return 0
     last, builds = last_list if last_list is not None else last_used(store)
-    if last is None or builds + 1 >= FULL_PRUNE:
+    if last is None or builds + 1 >= full_prune:
         removed, builds = _prune_all(store), 0
     else:
         removed, builds = _unlink(store, sorted(last - store.used)), builds + 1

@@ -14,6 +14,7 @@ an exception. The command line (`toolgen.cli`) only parses its options and print
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -136,28 +137,33 @@ class Project:
         settings, secret, out = self.settings, self.secret, self.output
         probe, state = self._shortcut()
         if state is not None:
-            return BuildReport(
-                True, out, state.diagnostics, contracts=state.contracts, unchanged=state.files, fast=True
-            )
+            found, files = state.diagnostics, state.files
+            return BuildReport(True, out, found, contracts=state.contracts, unchanged=files, fast=True)
         with cache.session(settings.root, enabled=bool(secret), secret=secret) as store, progress(settings) as step:
             ahead = Ahead(settings, secret, store)
             reader = probe.reader() if probe is not None else None
-            result = stages.generate(settings, progress=step, read=reader, meanwhile=ahead.read)
+            result = stages.generate(settings, progress=step, read=reader, meanwhile=ahead.read, store=store)
             if not result.ok:
                 return BuildReport(False, out, result.diagnostics, "contracts", generated=result)
-            try:
-                change, notes = write.update(
-                    result.artifacts, settings.output_dir, force=force, label=out, trusted=ahead.trusted()
-                )
-            except write.WriteError as exc:
-                if not exc.diagnostics:
-                    raise
-                return BuildReport(
-                    False, out, result.diagnostics, "write", tuple(exc.diagnostics), notes=tuple(exc.notes)
-                )
-            if store is not None:
-                self._remember(probe, result, change)
-                pruning.prune(store, ahead.last_used)
+            report = self._write(result, force, ahead)
+            if report.ok and store is not None and report.plan is not None:
+                self._remember(probe, result, report.plan)
+                pruning.prune(store, ahead.last_used, full_prune=settings.thresholds.full_prune)
+        return report
+
+    def _write(self, result: stages.Generated, force: bool, ahead: Ahead) -> BuildReport:
+        """Apply a generation run to the output folder: the report of the write, or of its refusal."""
+        out = self.output
+        try:
+            trusted = ahead.trusted()
+            change, notes = write.update(
+                result.artifacts, self.settings.output_dir, force=force, label=out, trusted=trusted
+            )
+        except write.WriteError as exc:
+            if not exc.diagnostics:
+                raise
+            refused = tuple(exc.diagnostics)
+            return BuildReport(False, out, result.diagnostics, "write", refused, notes=tuple(exc.notes))
         return BuildReport(
             True,
             out,
@@ -178,9 +184,9 @@ class Project:
             found, files, contracts = recorded.diagnostics, recorded.files, recorded.contracts
             return BuildReport(True, out, found, contracts=contracts, unchanged=files, fast=True, up_to_date=True)
         ahead = Ahead(settings, secret)
-        with cache.session(settings.root, enabled=bool(secret), secret=secret):
+        with cache.session(settings.root, enabled=bool(secret), secret=secret) as store:
             reader = probe.reader() if probe is not None else None
-            result = stages.generate(settings, read=reader, meanwhile=ahead.read)
+            result = stages.generate(settings, read=reader, meanwhile=ahead.read, store=store)
         if not result.ok:
             return BuildReport(False, out, result.diagnostics, "contracts", generated=result)
         change = write.plan(result.artifacts, settings.output_dir, label=out, trusted=ahead.trusted())
@@ -230,7 +236,7 @@ def _again_when_lost(run: Callable[[], BuildReport]) -> BuildReport:
 
 
 def build_project(
-    root: Path | Settings,
+    root: str | os.PathLike[str] | Settings,
     *,
     force: bool = False,
     check: bool = False,
@@ -245,7 +251,7 @@ def build_project(
     if isinstance(root, Settings):
         settings = root
     else:
-        settings, problems = load_settings(root, overrides)
+        settings, problems = load_settings(Path(root), overrides)
         if has_errors(problems):
             return BuildReport(False, "", tuple(problems), "settings")
     project = Project(settings, use_cache=use_cache)

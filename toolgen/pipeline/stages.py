@@ -50,15 +50,14 @@ class Generated:
 
 
 def load_catalog(
-    settings: Settings, read: Read | None = None
+    settings: Settings, read: Read | None = None, store: cache.Store | None = None
 ) -> tuple[Catalog | None, list[Diagnostic], list[RawDocument]]:
     """Load and validate every contract (`read`: as `load.load_file` takes it); the catalog is None
     when any contract has an error.
 
     When there is a catalog, the documents returned no longer hold their parsed `data` (their text
-    and locator remain, to place diagnostics). In a cache session each file's own checks, contract
-    digest and TOML data are remembered (`loadcache`)."""
-    store = cache.active()
+    and locator remain, to place diagnostics). With the build's cache `store` each file's own checks,
+    contract digest and TOML data are remembered (`loadcache`)."""
     remembered = loadcache.Remembered(store) if store is not None else None
     documents, problems = load_documents(settings, remembered.parse if remembered is not None else parse_file, read)
     problems.extend(validate_all(documents, settings, remembered))
@@ -95,7 +94,7 @@ def validate_all(
         return validate.validate_documents(documents, settings)
     checked = [remembered.checked(d) for d in documents]
     todo = [d for d, known in zip(documents, checked, strict=True) if known is None]
-    made = iter(Workers(settings.jobs).map(validate.check_document, todo))
+    made = iter(Workers(settings.jobs, settings.thresholds.fork_min).map(validate.check_document, todo))
     own: list[loadcache.Checked] = []
     for document, known in zip(documents, checked, strict=True):
         if known is not None:
@@ -112,6 +111,7 @@ def generate(
     progress: Callable[[str], None] | None = None,
     read: Read | None = None,
     meanwhile: Callable[[], object] | None = None,
+    store: cache.Store | None = None,
 ) -> Generated:
     """Validate and render every configured target in memory.
 
@@ -119,10 +119,11 @@ def generate(
     each target), for a progress bar; `read` gives each contract file's bytes (`load.Read`: the
     no-change probe's, which then need no second read); `meanwhile` runs in this process once its
     own targets are rendered, while a forked process may still render the others (what the caller
-    reads for after the build: this process would wait otherwise).
+    reads for after the build: this process would wait otherwise); `store`: the build's cache session
+    (`cache.session`), None to make everything (the bytes are the same).
     """
     step = progress or _quiet
-    catalog, problems, documents = load_catalog(settings, read)
+    catalog, problems, documents = load_catalog(settings, read, store)
     step("validate")
     if catalog is None:
         return Generated(settings, tuple(problems))
@@ -134,9 +135,10 @@ def generate(
     refused = template_problems(settings)
     if refused:
         return Generated(settings, tuple(sort_diagnostics([*problems, *refused])), catalog)
+    executor = Building(Workers(settings.jobs, settings.thresholds.fork_min), store)
     try:
         with _settled():
-            results = _render_targets(catalog, settings, Building(Workers(settings.jobs)), step, meanwhile)
+            results = _render_targets(catalog, settings, executor, step, meanwhile)
     except TemplateFailed as exc:
         failed = Diagnostic("TG139", Severity.ERROR, exc.message, settings.rel(Path(exc.path)), "", exc.line)
         return Generated(settings, tuple(sort_diagnostics([*problems, failed])), catalog)
@@ -217,9 +219,6 @@ is reported back to this process). Of a target in two parts (`render.parts`, the
 renders here meanwhile: the docs index needs no declarations. The mocks render here too: the forked
 process, which makes the providers' files and then the pages that show them, is the longer one."""
 
-APART_MIN = 200
-"""Below this many contracts the fork costs more than it saves."""
-
 
 def _render_targets(
     catalog: Catalog,
@@ -234,7 +233,9 @@ def _render_targets(
     registry = targets()
     names = [name for name in settings.targets if name in registry]  # the providers before the docs
     # the python target keeps every core busy only part of the time: the others render meanwhile
-    apart = [n for n in names if n in APART] if "python" in names and len(catalog) >= APART_MIN else []
+    apart = (
+        [n for n in names if n in APART] if "python" in names and len(catalog) >= settings.thresholds.apart_min else []
+    )
     background = (
         executor.workers.background(partial(_render_apart, apart, catalog, settings, executor)) if apart else None
     )
@@ -250,7 +251,7 @@ def _render_targets(
     if background is not None:
         done, usage = background.result()
         results.update(done)
-        cache.absorb(usage)  # so pruning keeps the entries the forked process read and wrote
+        cache.absorb(executor.store, usage)  # so pruning keeps the entries the forked process read and wrote
         for name, first in here.items():
             results[name] = replace(results[name], artifacts=(*first.artifacts, *results[name].artifacts))
         for name in apart:
@@ -267,7 +268,7 @@ def _first_parts(
     for name, (first, _) in parts().items():
         if name in apart:
             result = first(catalog, settings, RenderContext(executor))
-            made[name] = _held(result, pack=packs(result.artifacts, len(catalog)))
+            made[name] = _held(result, pack=packs(result.artifacts, len(catalog), settings.thresholds))
     return made
 
 
@@ -278,7 +279,9 @@ def _render_apart(
     (of a target in two parts, `render.parts`, the rest: its first part renders in the parent)."""
     rest = {**targets(), **{name: second for name, (_, second) in parts().items()}}
     render = lambda: _render_all(names, catalog, settings, executor, _quiet, registry=rest)  # noqa: E731
-    return cache.tracked(render, in_worker=executor.workers.in_worker)  # held there: packed before the trip back
+    return cache.tracked(
+        executor.store, render, in_worker=executor.workers.in_worker
+    )  # held there: packed before the trip back
 
 
 def _render_all(
@@ -304,7 +307,7 @@ def _render_all(
             context = replace(context, declarations=declared)
         else:
             results[name] = registry[name](catalog, settings, context)
-        results[name] = _held(results[name], pack=packs(results[name].artifacts, len(catalog)))
+        results[name] = _held(results[name], pack=packs(results[name].artifacts, len(catalog), settings.thresholds))
         step(name)
     return results
 

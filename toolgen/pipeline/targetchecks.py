@@ -48,8 +48,8 @@ def target_diagnostics(documents: Sequence[RawDocument], settings: Settings) -> 
         return []
     catalog = build_catalog([contract_from_document(d.data, d.rel) for d in documents])
     found: list[Diagnostic] = []
-    context = RenderContext(Building(Workers(settings.jobs)))  # reads the session opened here
-    with cache.session(settings.root, read_only=True):
+    with cache.session(settings.root, read_only=True) as store:
+        context = RenderContext(Building(Workers(settings.jobs, settings.thresholds.fork_min), store))
         for name in wanted:
             found.extend(CHECKS[name](catalog, settings, context))
     per_file = {c.source: c.rules for c in catalog}

@@ -16,20 +16,17 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Protocol, cast
 
 from toolgen.render import Artifact, File
-
-PACK_FROM = 2000
-"""From this many contracts the build packs every file it holds (at 10,000 the plain texts would be
-most of the build's peak memory)."""
-
-PACK_MANY = 200
-"""Below `PACK_FROM`, a target's files are packed when it rendered this many: a cold build of 1,000
-contracts holds 2,000 pages and modules (about 23 MB of text, a third of its peak memory), while a
-build after one contract changed renders a few files beside the ones its cache kept unread."""
+from toolgen.thresholds import DEFAULT, Thresholds
 
 
-def packs(files: Sequence[File], contracts: int) -> bool:
-    """Whether a target's `files` are held packed, in a build of `contracts` contracts."""
-    return contracts >= PACK_FROM or sum(isinstance(f, Artifact) for f in files) >= PACK_MANY
+def packs(files: Sequence[File], contracts: int, thresholds: Thresholds = DEFAULT) -> bool:
+    """Whether a target's `files` are held packed, in a build of `contracts` contracts: always from
+    `pack_from` contracts (at 10,000 the plain texts would be most of the build's peak memory), else
+    when the target rendered `pack_many` files (a cold build of 1,000 contracts holds 2,000 pages and
+    modules, about 23 MB of text, a third of its peak memory; a build after one contract changed
+    renders a few files beside the ones its cache kept unread)."""
+    made = sum(isinstance(f, Artifact) for f in files)
+    return contracts >= thresholds.pack_from or made >= thresholds.pack_many
 
 
 class Output(Protocol):
