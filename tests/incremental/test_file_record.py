@@ -1,6 +1,6 @@
 """The file record: a build after one contract changed leaves the other tools' pages and modules unread.
 
-`memo.memo_files` turns an entry the record knows into a `Kept` file (its digest, no text); the
+`memo.files` turns an entry the record knows into a `Kept` file (its digest, no text); the
 writer finds it unchanged by the trusted stat. The bytes must still be those of a `--no-cache`
 build, and a `Kept` must survive the trip back from a forked worker.
 """
@@ -87,7 +87,7 @@ def test_without_the_record_every_page_is_read_again(tmp_path: Path, monkeypatch
 
 
 def _kept(tmp_path: Path) -> memo.Kept:
-    """A Kept page of a built project, as the next build's `memo_files` makes it."""
+    """A Kept page of a built project, as the next build's `memo.files` makes it."""
     two_tools(tmp_path, NAMES)
     assert run(tmp_path, "build")[0] == 0
     made: list[memo.Kept] = []

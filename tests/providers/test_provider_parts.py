@@ -1,7 +1,7 @@
 """A tool's cached provider part: one raw text, a JSON line then the entries' texts as they are.
 
 What `_part` reads back must be what `_encode_part` wrote, and a text of any other shape (even
-under a valid seal) must be refused with an error `memo_many` counts as a miss, never read wrong.
+under a valid seal) must be refused with an error `memo.run` counts as a miss, never read wrong.
 """
 
 from __future__ import annotations

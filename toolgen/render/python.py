@@ -4,7 +4,8 @@ Files: the runtime (`_runtime.py`, `_results.py`, `_schemas.py`, the adapters un
 and the rest of `python_runtime.PACKAGE_MODULES`), copied byte for byte from `toolgen/runtime/`;
 one `<module>.py` per tool (`templates/python/tool.py.jinja`, models from `python_models`);
 `__init__.py` (`CATALOG`, `CONTRACTS` and the runtime's public names, `templates/python/__init__.py.jinja`)
-and `py.typed`. Each tool module also carries its OpenAI and MCP declarations
+and `py.typed`; `python/pyproject.toml` makes it installable (`python_project`). Each tool module
+also carries its OpenAI and MCP declarations
 (`python_shared.declarations`). The mocks target adds `mocks.py` and its synthesizer.
 
 Module names: a tool's module is its name, with a trailing underscore when the name is a Python
@@ -63,6 +64,7 @@ from toolgen.render.python_models import (
     models_units,
     schemas_digests,
 )
+from toolgen.render.python_project import pyproject
 from toolgen.render.python_runtime import PACKAGE_MODULES, source
 from toolgen.render.python_shared import declarations
 from toolgen.render.units import Files
@@ -260,12 +262,18 @@ def _package(catalog: Catalog, settings: Settings, executor: Executor) -> Made:
 
 
 def _shared(catalog: Catalog, settings: Settings, executor: Executor) -> list[Artifact]:
-    """The modules every package has: the runtime (copied as it is), `__init__.py`, `py.typed`."""
+    """The modules every package has: the runtime (copied as it is), `__init__.py`, `py.typed`; and
+    `pyproject.toml` beside the package folder (`python_project`)."""
     base = f"python/{settings.python_package}/"
     modules = module_names(catalog.names)
     shared = [Artifact(f"{base}{name}.py", source(name)) for name in PACKAGE_MODULES]
     init = _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules), executor, catalog.digest)
-    return [Artifact(base + "py.typed", ""), *shared, Artifact(base + "__init__.py", init)]
+    return [
+        Artifact(base + "py.typed", ""),
+        *shared,
+        Artifact(base + "__init__.py", init),
+        pyproject(catalog, settings),
+    ]
 
 
 def _tool_texts(

@@ -9,10 +9,10 @@ docstring is the reference for them.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Generic, Literal, TypeAlias, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeAlias, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -20,7 +20,8 @@ T_co = TypeVar("T_co", covariant=True)
 
 
 class ToolModel(BaseModel):
-    """Base of every generated model: dumps use the wire names; fields may be named `model_*`.
+    """Base of every generated model: dumps use the wire names; fields may be named `model_*`;
+    `repr()` and `str()` mask what the tool's schema marks `x-sensitive`.
 
     Patterns use Python's `re`, as the registry's jsonschema validation does: pydantic's default
     engine refuses lookarounds and large repetitions that JSON Schema allows.
@@ -29,6 +30,15 @@ class ToolModel(BaseModel):
     model_config = ConfigDict(
         protected_namespaces=(), serialize_by_alias=True, regex_engine="python-re"
     )
+
+    __toolgen_schema__: ClassVar[Mapping[str, Any] | None] = None
+    """The contract schema of a tool's input or output model (its tool module sets it)."""
+
+    def __repr_args__(self) -> Iterable[tuple[str | None, Any]]:
+        """`repr()` and `str()` show every `x-sensitive` value as `[REDACTED]` (`_masking.py`)."""
+        from ._masking import masked_args
+
+        return masked_args(self, super().__repr_args__())
 
 
 def freeze(value: Any) -> Any:

@@ -1,27 +1,28 @@
 # The toolgen runtime's _runtime.py, copied byte for byte into each generated package.
 # Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
-"""The runtime shared by every tool module of this package: results, policy, registry, traces.
+"""The runtime shared by every tool module of this package: the registry, re-exporting the rest.
 
-The results live in `_results.py`, `Policy` in `_policy.py`, the secrets walk in `_redact.py` and
-the other schema walks (nulls, error messages) in `_schemas.py`; this module re-exports their public
-names, so import everything from here or from the package.
-
+`Registry` validates, enforces the policy, runs the implementation (`_invoke.py`) and traces
+(`_tracefile.py`); `Tool` is its typed view of one tool. The results live in `_results.py`, the
+contract record in `_contract.py`, what `checked` makes of an implementation's result in
+`_outcome.py`, `Policy` in `_policy.py`, the implementation types and the `implements` decorator
+in `_implements.py`, the secrets walk in `_redact.py` and the other schema walks in `_schemas.py`;
+this module re-exports their public names, so import everything from here or from the package.
 Needs only the standard library, pydantic v2 and jsonschema.
 
-The reference of the public API (other generated modules, such as `mocks.py`, build on
-exactly this) is the section "Runtime API" of toolgen's docs/python.md.
+The reference of the public API (other generated modules, such as `mocks.py`, build on exactly
+this) is toolgen's docs/python.md ("The runtime API").
 """
 
 from __future__ import annotations
 
-import contextlib
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Generic, TypeAlias
+from typing import Any, overload
 
 import jsonschema  # type: ignore[import-untyped,unused-ignore]
 from pydantic import BaseModel, ValidationError
@@ -29,7 +30,15 @@ from typing_extensions import TypeVar
 
 from . import _invoke
 from ._contract import STANDARD_ERRORS, ErrorInfo, ToolContract
+from ._implements import (
+    Implementation,
+    Implements,
+    ToolReturn,
+    TypedImplementation,
+    contract_name,
+)
 from ._invoke import INTERNAL_MESSAGE
+from ._masking import bind_schemas
 from ._outcome import Outcome, checked, private
 from ._policy import PERMISSIONS, Policy
 from ._redact import NO_SECRETS, REDACTED, Secrets, find_secrets, redact
@@ -44,14 +53,11 @@ from ._schemas import (
     pointer,
     validator,
 )
-from ._tracefile import JsonlTracer, TraceRecord, trace_record
+from ._tool import Tool
+from ._tracefile import JsonlTracer, TraceFailures, TraceRecord, trace_record
 
 In = TypeVar("In", bound=BaseModel)
 Out = TypeVar("Out")
-
-
-Implementation: TypeAlias = Callable[[Any], "ToolResult[Any]"]
-"""What `Registry.register` accepts: called with the validated input model."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +98,7 @@ class Registry(Answers):
         self.enforce = enforce
         self._contracts = {c.name: c for c in sorted(contracts, key=lambda c: c.name)}
         self._implementations: dict[str, Implementation] = {}
+        self._trace_failures = TraceFailures()
         self._validators: dict[
             str,
             tuple[
@@ -105,12 +112,31 @@ class Registry(Answers):
         return tuple(self._contracts.values())
 
     @property
+    def trace_failures(self) -> int:
+        """How many trace records the tracer failed to take (the first is logged)."""
+        return self._trace_failures.count
+
+    @property
     def registered(self) -> tuple[str, ...]:
         """Names of the tools with an implementation, sorted."""
         return tuple(sorted(self._implementations))
 
-    def register(self, name: str, implementation: Implementation) -> None:
-        """Add the implementation of `name`; raises for an unknown name or a second registration."""
+    @overload
+    def register(
+        self, name: ToolContract[In, Out], implementation: TypedImplementation[In, Out]
+    ) -> None: ...
+
+    @overload
+    def register(self, name: str, implementation: Implementation) -> None: ...
+
+    def register(
+        self, name: str | ToolContract[Any, Any], implementation: Implementation
+    ) -> None:
+        """Add the implementation of a tool, by name or by contract record (then type-checked).
+
+        Raises `KeyError` for an unknown tool and `ValueError` for a second registration.
+        """
+        name = contract_name(name)
         if name not in self._contracts:
             raise KeyError(
                 f"unknown tool {name!r}; known tools: {sorted(self._contracts)}"
@@ -124,6 +150,10 @@ class Registry(Answers):
             validator(output) if output is not None else None,
         )
         self._implementations[name] = implementation
+
+    def implements(self, contract: ToolContract[In, Out]) -> Implements[In, Out]:
+        """A decorator registering a sync or async implementation of the contract's tool, type-checked."""
+        return Implements(self.register, contract.name)
 
     def tool(self, contract: ToolContract[In, Out]) -> Tool[In, Out]:
         """The typed way to call one tool: `registry.tool(read_file.CONTRACT).call({...})`."""
@@ -303,9 +333,7 @@ class Registry(Answers):
             duration,
             outcome.reads,
         )
-        with contextlib.suppress(
-            Exception
-        ):  # a broken tracer must not change what the model sees
+        try:  # a broken tracer must not change what the model sees
             self.tracer(
                 trace_record(
                     self.tracer,
@@ -317,20 +345,8 @@ class Registry(Answers):
                     outcome.secrets,
                 )
             )
-
-
-@dataclass(frozen=True, slots=True)
-class Tool(Generic[In, Out]):
-    """One tool of a registry, typed: `call` returns `ToolResult[<Tool>Output]` (`Any` data without one)."""
-
-    registry: Registry
-    contract: ToolContract[In, Out]
-
-    def call(self, arguments: In | Mapping[str, Any] | str | bytes) -> ToolResult[Out]:
-        """`Registry.call` for this tool; an input model instance is sent as the data it holds."""
-        given = thaw(arguments) if isinstance(arguments, BaseModel) else arguments
-        result: ToolResult[Out] = self.registry.call(self.contract.name, given)
-        return result
+        except Exception as exc:
+            self._trace_failures.lost(self.tracer, exc)
 
 
 def catalog_mapping(catalog: Iterable[ToolContract]) -> Mapping[str, ToolContract]:
@@ -346,6 +362,7 @@ __all__ = [
     "Err",
     "ErrorInfo",
     "Implementation",
+    "Implements",
     "JsonlTracer",
     "Ok",
     "Policy",
@@ -354,7 +371,10 @@ __all__ = [
     "ToolContract",
     "ToolModel",
     "ToolResult",
+    "ToolReturn",
     "TraceRecord",
+    "TypedImplementation",
+    "bind_schemas",
     "freeze",
     "redact",
     "thaw",

@@ -12,9 +12,10 @@ Part of the runtime: `_runtime` (and the package) re-export every public name he
   when `input` was kept without shortening) and `output` (the result's payload, redacted the same
   way, only for a tracer that records outputs). A sensitive value of the call is also scrubbed from
   every other text of `input` and `output` (a secret pasted into a plain field).
-  `to_json()` gives one JSON object (with `record` = `TRACE_FORMAT` and the `package` it came
-  from); `TraceRecord.from_json(data)` reads one back (a mapping or JSON text) and raises
-  `ValueError` naming the first key that does not fit.
+  `to_dict()` gives the record as plain JSON data (with `record` = `TRACE_FORMAT` and the `package`
+  it came from) and `to_json()` the same as one line of JSON text; `TraceRecord.from_dict(data)`
+  and `TraceRecord.from_json(text)` read one back and raise `ValueError` naming the first key that
+  does not fit.
 - `JsonlTracer(path, full_input=False, record_output=False)`: a tracer that appends one record
   per line to `path` (UTF-8 JSON Lines, flushed after every record). Safe to share between threads
   and tasks: a lock serializes the writes, each line is written whole. `full_input=True` keeps long
@@ -27,6 +28,7 @@ Part of the runtime: `_runtime` (and the package) re-export every public name he
 from __future__ import annotations
 
 import json
+import logging
 import os
 import threading
 from collections.abc import Mapping
@@ -41,7 +43,7 @@ TRACE_FORMAT = 1
 """The `record` number every line of a trace file carries; it changes when the shape does."""
 
 PACKAGE = __name__.rsplit(".", 1)[0]
-"""The generated package these records come from (the `package` key of `to_json`)."""
+"""The generated package these records come from (the `package` key of `to_dict`)."""
 
 _PERMISSION = ("granted", "denied", "unchecked")
 
@@ -65,7 +67,7 @@ class TraceRecord:
     full_input: bool = False
     output: Any = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The record as plain JSON data, with `record` and `package` first; `output` only when recorded."""
         data = asdict(self)
         data["missing_permissions"] = list(self.missing_permissions)
@@ -74,10 +76,25 @@ class TraceRecord:
             del data["output"]
         return {"record": TRACE_FORMAT, "package": PACKAGE, **data}
 
+    def to_json(self) -> str:
+        """The record as one line of compact JSON text (what `JsonlTracer` writes, without the newline)."""
+        return json.dumps(
+            self.to_dict(), ensure_ascii=False, separators=(",", ":"), default=str
+        )
+
     @classmethod
-    def from_json(cls, data: Mapping[str, Any] | str | bytes) -> TraceRecord:
-        """Read a record back from `to_json` data or its JSON text; `ValueError` when it does not fit."""
-        found = json.loads(data) if isinstance(data, (str, bytes)) else thaw(data)
+    def from_json(cls, text: str | bytes) -> TraceRecord:
+        """Read a record back from its JSON text (`to_json`); `ValueError` when it does not fit."""
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise TypeError(
+                "from_json takes JSON text; use TraceRecord.from_dict for parsed data"
+            )
+        return cls.from_dict(json.loads(text))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TraceRecord:
+        """Read a record back from `to_dict` data; `ValueError` when it does not fit."""
+        found = thaw(data)
         if not isinstance(found, dict):
             raise ValueError("a trace record must be a JSON object")
         if found.pop("record", TRACE_FORMAT) != TRACE_FORMAT:
@@ -188,18 +205,41 @@ class JsonlTracer:
         self._lock = threading.Lock()
 
     def __call__(self, record: TraceRecord) -> None:
-        line = (
-            json.dumps(
-                record.to_json(), ensure_ascii=False, separators=(",", ":"), default=str
-            )
-            + "\n"
-        )
+        line = record.to_json() + "\n"
         with self._lock, open(self.path, "a", encoding="utf-8") as stream:
             stream.write(line)
             stream.flush()
 
     def __repr__(self) -> str:
         return f"JsonlTracer({self.path!r}, full_input={self.full_input}, record_output={self.record_output})"
+
+
+class TraceFailures:
+    """The records a registry's tracer lost: counted, and the first loss logged (thread-safe).
+
+    A tracer that raises (a `JsonlTracer` whose folder does not exist, a collector that is down)
+    never changes a call's result; each lost record is counted, and the first is reported as a
+    warning on the package's logger (`logging.getLogger("<package>")`), once per registry.
+    """
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._lock = threading.Lock()
+
+    def lost(self, tracer: Any, exc: Exception) -> None:
+        """Count one lost record; log the first."""
+        with self._lock:
+            self.count += 1
+            first = self.count == 1
+        if first:
+            logging.getLogger(PACKAGE).warning(
+                "the tracer %r failed (%s: %s): its trace records are lost; "
+                "Registry.trace_failures counts them, and this registry says so only once",
+                tracer,
+                type(exc).__name__,
+                exc,
+                exc_info=exc,
+            )
 
 
 def read_trace(path: str | os.PathLike[str]) -> list[TraceRecord]:
@@ -216,4 +256,11 @@ def read_trace(path: str | os.PathLike[str]) -> list[TraceRecord]:
     return records
 
 
-__all__ = ["TRACE_FORMAT", "JsonlTracer", "TraceRecord", "read_trace", "trace_record"]
+__all__ = [
+    "TRACE_FORMAT",
+    "JsonlTracer",
+    "TraceFailures",
+    "TraceRecord",
+    "read_trace",
+    "trace_record",
+]

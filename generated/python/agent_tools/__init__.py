@@ -41,6 +41,7 @@ from ._runtime import (
     Tool,
     ToolContract,
     ToolResult,
+    ToolReturn,
     TraceRecord,
     thaw,
 )
@@ -82,6 +83,7 @@ __all__ = [
     "Tool",
     "ToolContract",
     "ToolResult",
+    "ToolReturn",
     "TraceRecord",
     "thaw",
     "replay",

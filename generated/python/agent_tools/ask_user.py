@@ -375,14 +375,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: AskUserInput, /
-    ) -> _runtime.ToolResult[AskUserOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[AskUserOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -283,14 +283,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: ReadFileInput, /
-    ) -> _runtime.ToolResult[ReadFileOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[ReadFileOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -29,6 +29,7 @@ from ._runtime import (
     Tool,
     ToolContract,
     ToolResult,
+    ToolReturn,
     TraceRecord,
     thaw,
 )
@@ -58,6 +59,7 @@ __all__ = [
     "Tool",
     "ToolContract",
     "ToolResult",
+    "ToolReturn",
     "TraceRecord",
     "thaw",
     "replay",

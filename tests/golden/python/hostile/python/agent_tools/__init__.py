@@ -37,6 +37,7 @@ from ._runtime import (
     Tool,
     ToolContract,
     ToolResult,
+    ToolReturn,
     TraceRecord,
     thaw,
 )
@@ -74,6 +75,7 @@ __all__ = [
     "Tool",
     "ToolContract",
     "ToolResult",
+    "ToolReturn",
     "TraceRecord",
     "thaw",
     "replay",

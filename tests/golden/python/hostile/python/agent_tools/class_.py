@@ -754,14 +754,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: ClassInput, /
-    ) -> _runtime.ToolResult[ClassOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[ClassOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -93,12 +93,13 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
-    def __call__(self, arguments: RegistryInput, /) -> _runtime.ToolResult[Any]: ...
+    def __call__(self, arguments: RegistryInput, /) -> _runtime.ToolReturn[Any]: ...
 
 
 __all__ = [
