@@ -95,7 +95,7 @@ def _remembered(function: Callable[..., str]) -> Callable[..., str]:
 
 def pytest_configure(config: pytest.Config) -> None:
     """The suite never reads or writes the real user's configuration: the build cache's key file
-    (`toolgen.build.cachekey`) goes to a configuration folder of this test process (inherited by
+    (`toolgen.incremental.cachekey`) goes to a configuration folder of this test process (inherited by
     every toolgen it starts), and a TOOLGEN_CACHE_KEY set by whoever runs the suite is ignored."""
     folder = tempfile.mkdtemp(prefix="toolgen-tests-config-")
     config.stash[_CONFIG_HOME] = folder
