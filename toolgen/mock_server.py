@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from toolgen import __version__
-from toolgen.build.outputs import held
 from toolgen.catalog import Catalog
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.render import File, targets
 from toolgen.render.context import PLAIN_CONTEXT
+from toolgen.writer.outputs import held
 
 SERVER_NAME = "toolgen-mock"
 """The server name the MCP handshake reports."""

@@ -221,8 +221,8 @@ def test_defer_loading_namespace_and_cache_control_match_the_sdk_types(tmp_path:
 
 
 def test_a_bad_providers_table_is_a_clear_error(tmp_path: Path) -> None:
-    from toolgen.build.pipeline import generate
     from toolgen.config import load_settings
+    from toolgen.pipeline.stages import generate
 
     (tmp_path / "contracts").mkdir()
     contract = {"name": "ping", "version": "1.0.0", "description": "Ping.", "permissions": [], "input_schema": WORD}

@@ -78,12 +78,17 @@ OPTIONS: dict[str, Any] = {
 
 def test_only_the_nulls_an_optional_non_nullable_property_invites_are_dropped(sch: Any) -> None:
     value = dict.fromkeys(("must", "offset", "limit", "note", "either", "anything", "both", "mixed", "x_tag", "other"))
-    assert dropped(sch, value, OPTIONS) == {"must": None, "note": None, "either": None, "anything": None, "other": None}
+    kept = {"must": None, "note": None, "either": None, "anything": None, "x_tag": None, "other": None}
+    assert dropped(sch, value, OPTIONS) == kept
 
 
-def test_a_null_under_an_additional_property_schema_is_dropped(sch: Any) -> None:
+def test_a_null_no_strict_declaration_invited_is_kept(sch: Any) -> None:
+    """Issue 27: a key matched only by `additionalProperties` or `patternProperties` was never declared
+    optional and nullable to a provider, so its null is a value, judged as usual."""
     schema = {"type": "object", "additionalProperties": {"type": "string"}}
-    assert dropped(sch, {"a": None, "b": "x"}, schema) == {"b": "x"}
+    assert dropped(sch, {"a": None, "b": "x"}, schema) == {"a": None, "b": "x"}
+    patterned = {"type": "object", "patternProperties": {"a": {"type": "boolean"}}, "additionalProperties": False}
+    assert dropped(sch, {"a31b": None}, patterned) == {"a31b": None}
 
 
 @pytest.mark.parametrize(

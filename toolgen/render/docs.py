@@ -38,6 +38,7 @@ from toolgen.render.docs_index import Rows, index_rows, index_view, links_for, l
 from toolgen.render.docs_providers import model_view
 from toolgen.render.masking import mask
 from toolgen.render.schema_rows import Constraint, Row, rows
+from toolgen.render.units import Files, Table, batch
 from toolgen.templating import template_environment, templates_digest
 
 T = TypeVar("T", bound=Iterable[Any])
@@ -201,6 +202,7 @@ def tool_view(
         "idempotent": "yes" if contract.idempotent else "no",
         "timeout_ms": f"{contract.timeout_ms:,}" if contract.timeout_ms is not None else None,
         "timeout_retryable": "yes" if contract.retryable("TIMEOUT") else "no",
+        "content_kinds": ", ".join(md.code(k, in_table=False) for k in contract.content_kinds),
         "errors": _errors(contract, links),
         "standard_errors": ", ".join(
             md.code(c, in_table=False) for c in contract.standard_errors if c not in {e.code for e in contract.errors}
@@ -294,15 +296,15 @@ def _per_tool(
     """`made(contract)` for each tool, by name, remembered by contract digest under the catalog's
     names (the tools a text may link: one that comes or goes makes them all again); with one
     contract changed, only its own is made again. A value is kept as a JSON list."""
-    found = executor.memo_table(
+    units = Table(
         namespace,
-        sorted(catalog.names),
-        list(catalog),
+        tuple(sorted(catalog.names)),
         item_key=lambda c: c.digest,
-        compute_many=lambda todo: [made(c) for c in todo],
+        make=batch(made),
         encode=list,
         decode=decode,
     )
+    found = executor.table(units, list(catalog))
     return {c.name: value for c, value in zip(catalog, found, strict=True)}
 
 
@@ -328,11 +330,11 @@ def render_pages(catalog: Catalog, settings: Settings, context: RenderContext = 
         )
         return [(md.wrap_page(page.render(view)), None) for view in views]
 
-    made = executor.memo_files(
+    units = Files(
         "docs",
-        list(catalog),
-        parts_of=lambda c: (templates, docs, c.source, c.digest, *_page_parts(c, declared, links[c.name])),
+        depends_on=lambda c: (templates, docs, c.source, c.digest, *_page_parts(c, declared, links[c.name])),
         path_of=lambda c: f"docs/{c.name}.md",
-        compute_many=pages,
+        make=pages,
     )
+    made = executor.files(units, list(catalog))
     return RenderResult(artifacts=tuple(artifact for artifact, _ in made))

@@ -25,8 +25,10 @@ from typing import Any
 
 from toolgen.catalog import Contract, canonical_json, sha256
 from toolgen.diagnostics import Diagnostic
-from toolgen.frozen import thaw
 from toolgen.render.context import PLAIN, Executor
+from toolgen.render.python_widen import widen
+from toolgen.render.units import Table, Values, batch
+from toolgen.thresholds import DEFAULT
 from toolgen.versions import installed_version
 
 DCG_VERSION = installed_version("datamodel-code-generator")
@@ -55,6 +57,8 @@ class ToolModels:
     output_class: str | None
     notes: tuple[tuple[str, str], ...] = ()
     """What dcg warned about, as (schema pointer, message): constraints a model cannot carry."""
+    widened: tuple[tuple[str, str], ...] = ()
+    """Where the model holds a wider type than the schema states, as (schema pointer, why): TG355."""
 
 
 def _class_namer(root: str) -> Callable[[str], str]:
@@ -88,7 +92,8 @@ def _settings(package: str) -> dict[str, Any]:
 
 
 def _plain(schema: Mapping[str, object]) -> dict[str, Any]:
-    plain: dict[str, Any] = thaw(schema)
+    """The schema dcg sees: widened where no model states it exactly (`python_widen`), root unnamed."""
+    plain: dict[str, Any] = widen(schema, "")[0]
     for key in ("title", "$id"):  # dcg would name the root class after these; the root is named `root`
         plain.pop(key, None)
     return plain
@@ -192,7 +197,9 @@ def _assemble(contract: Contract, codes: Sequence[str], notes: Iterable[tuple[st
         bodies.append(body)
     roots = [root for _, root, _ in _schemas(contract)]
     output_class = roots[1] if len(roots) > 1 else None
-    return ToolModels(_merge_imports(imports), "\n\n\n".join(bodies), roots[0], output_class, tuple(notes))
+    widened = tuple(note for schema, _, pointer in _schemas(contract) for note in widen(schema, pointer)[1])
+    body = "\n\n\n".join(bodies)
+    return ToolModels(_merge_imports(imports), body, roots[0], output_class, tuple(notes), widened)
 
 
 def tool_models(contract: Contract, package: str) -> ToolModels:
@@ -209,9 +216,6 @@ def tool_models(contract: Contract, package: str) -> ToolModels:
 BATCH_MARK = "Tgbatchq"
 """The class-name prefix of a batched dcg run, replaced by each schema's root class name afterwards.
 A contract whose schemas hold these letters in any case is never batched (so only class names carry it)."""
-
-BATCH_SIZE = 32
-"""Schemas per batched dcg run: past a few dozen the run costs no less per schema."""
 
 
 def _batch_namer(raw: str) -> str:
@@ -280,7 +284,9 @@ _NUMBERED = re.compile(rf"^class {BATCH_MARK}\w*[0-9]\(", re.MULTILINE)
 one run before it settles each module's names, so a numbered name may differ from a run of its own."""
 
 
-def models_for(contracts: Iterable[Contract], package: str, executor: Executor = PLAIN) -> dict[str, ToolModels]:
+def models_for(
+    contracts: Iterable[Contract], package: str, executor: Executor = PLAIN, batch_size: int = DEFAULT.models_batch
+) -> dict[str, ToolModels]:
     """The models of many contracts, by tool name (the one entry point into dcg).
 
     Remembered per tool on what shapes its models (name, schemas, package; the build cache adds the
@@ -289,17 +295,31 @@ def models_for(contracts: Iterable[Contract], package: str, executor: Executor =
     ordered = list(contracts)
 
     def make(todo: Sequence[Contract]) -> list[ToolModels]:
-        return executor.map_batches(functools.partial(batch_models, package=package), todo, BATCH_SIZE)
+        return executor.map_batches(functools.partial(batch_models, package=package), todo, batch_size)
 
-    made = executor.memo_many(
+    made = executor.run(models_units(package, make), ordered)
+    return {contract.name: models for contract, models in zip(ordered, made, strict=True)}
+
+
+def models_units(
+    package: str,
+    make: Callable[[Sequence[Contract]], Sequence[ToolModels]] | None = None,
+    schemas: Mapping[str, str] | None = None,
+) -> Values[Contract, ToolModels]:
+    """The tools' models as units, each made from what `models_key` names (`schemas`: each tool's
+    `schemas_digest` when the caller has them; `make`: None where they are only kept)."""
+    known = schemas or {}
+    return Values(
         "models",
-        ordered,
-        parts_of=functools.partial(models_key, package=package),
-        compute_many=make,
+        depends_on=lambda c: models_key(c, package, known.get(c.name)),
+        make=make or _never,
         encode=_encode,
         decode=_decode,
     )
-    return {contract.name: models for contract, models in zip(ordered, made, strict=True)}
+
+
+def _never(todo: Sequence[Contract]) -> list[ToolModels]:
+    raise AssertionError("units declared only to be kept are never made")
 
 
 def models_key(contract: Contract, package: str, schemas: str | None = None) -> tuple[str, ...]:
@@ -324,14 +344,9 @@ def schemas_digests(contracts: Sequence[Contract], executor: Executor) -> dict[s
             raise TypeError("a remembered schemas digest is not one")
         return value
 
-    found = executor.memo_table(
-        "schemas",
-        (),
+    found = executor.table(
+        Table("schemas", (), item_key=lambda c: c.digest, make=batch(schemas_digest), encode=str, decode=decode),
         contracts,
-        item_key=lambda c: c.digest,
-        compute_many=lambda todo: [schemas_digest(c) for c in todo],
-        encode=str,
-        decode=decode,
     )
     return {c.name: digest for c, digest in zip(contracts, found, strict=True)}
 
@@ -347,4 +362,5 @@ def _decode(data: Any) -> ToolModels:
         input_class=str(data["input_class"]),
         output_class=None if data["output_class"] is None else str(data["output_class"]),
         notes=tuple((str(pointer), str(text)) for pointer, text in data["notes"]),
+        widened=tuple((str(pointer), str(text)) for pointer, text in data["widened"]),
     )
