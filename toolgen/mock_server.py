@@ -4,10 +4,11 @@ The python and mocks targets are rendered into a temporary folder and imported f
 server runs the very code a build writes: `integrations.mcp.serve_stdio(mocks.mock_registry())`.
 `tools/list` answers with exactly the tools of `providers/mcp.json` (each tool module carries its
 declaration, built by `toolgen.render.providers.mcp`); `tools/call` goes through the mock registry's
-`acall`. Every tool outcome, including invalid input, an example's error and an unknown tool, is a
-`CallToolResult` (`isError: true` for failures) with `structuredContent` and a text copy, never a
-protocol error. The `mcp` package is optional (`toolgen[mcp]`) and imported only when the server
-starts.
+`acall`. Every outcome of a listed tool, including invalid input and an example's error, is a
+`CallToolResult`: a success with `structuredContent` and a text copy, a failure with `isError: true`
+and the error as JSON text only (no `structuredContent`, which clients check against the tool's
+output schema); a name that is not listed is JSON-RPC -32602. The `mcp` package is optional
+(`toolgen[mcp]`) and imported only when the server starts.
 """
 
 from __future__ import annotations

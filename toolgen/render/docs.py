@@ -179,6 +179,15 @@ def _hints(pairs: Sequence[tuple[str, str]]) -> str:
     return ", ".join(words)
 
 
+def _hints_source(contract: Contract) -> str:
+    """Where the hints come from: the permissions and `idempotent`, and any the contract states."""
+    stated = [k for k in contract.providers.get("annotations", {}) if k != "title"]
+    derived = "derived from the permissions and `idempotent`"
+    if not stated:
+        return derived
+    return f"{', '.join(md.code(k, in_table=False) for k in stated)} stated in the contract, the rest {derived}"
+
+
 def tool_view(
     contract: Contract, declared: Sequence[tuple[str, Any]], notes: Sequence[str], links: md.Links
 ) -> dict[str, Any]:
@@ -199,6 +208,10 @@ def tool_view(
             [md.code(p, in_table=False), md.cell(PERMISSION_MEANINGS.get(p, ""))] for p in contract.permissions
         ],
         "hints": _hints(declared),
+        "hints_source": _hints_source(contract),
+        "mcp_name": md.code(str(contract.providers["mcp_name"]), in_table=False)
+        if "mcp_name" in contract.providers
+        else None,
         "idempotent": "yes" if contract.idempotent else "no",
         "timeout_ms": f"{contract.timeout_ms:,}" if contract.timeout_ms is not None else None,
         "timeout_retryable": "yes" if contract.retryable("TIMEOUT") else "no",

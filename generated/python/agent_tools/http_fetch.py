@@ -392,7 +392,7 @@ CONTRACT: Final = _runtime.ToolContract(
     ),
     idempotent=True,
     deprecated=False,
-    digest="sha256:571a792d836be502c7681a143cbf94d547bf5aecf90676ff4b73a00f11dd75bd",
+    digest="sha256:ee53006a1911d438689308ca2c5b30be101eac4bd0080a2cea4551af7550d026",
     input_model=HttpFetchInput,
     output_model=HttpFetchOutput,
     examples=_runtime.freeze(_EXAMPLES),

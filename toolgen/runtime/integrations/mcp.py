@@ -1,24 +1,43 @@
 # The toolgen runtime's integrations/mcp.py, copied byte for byte into each generated package.
 # Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
-"""The registry as an MCP server (the official `mcp` SDK): `server(registry)`, `serve_stdio(registry)`.
+"""The registry as an MCP server (the official `mcp` SDK): `server`, `serve_stdio`, `serve_http`.
 
 `tools/list` answers with exactly the tools of `providers/mcp.json` (each contract's `mcp`
 declaration, sorted by name; every tool of the catalog that `[providers]` does not leave out of
-MCP, registered or not). `tools/call` goes
-through `Registry.acall`, and every outcome is a `CallToolResult` (`ToolResult.to_mcp()`):
-failures, invalid input and an unknown tool included, are results with `isError: true` and the
-error in `structuredContent`, never protocol errors. `toolgen mock-server` is this server over
-`mocks.mock_registry()`. The `mcp` package is imported when `server` is called.
+MCP, registered or not), on one page: a `cursor` is answered with JSON-RPC -32602 (invalid
+params), since this server never hands one out. A tool is called by its MCP name (the contract's
+`providers.mcp_name` when it has one, else its name). `tools/call` goes through
+`Registry.acall`, and every outcome of a listed tool is a `CallToolResult`
+(`ToolResult.to_mcp()`): a failure, invalid input and a listed tool without an implementation
+are results with `isError: true` and the error as JSON text in `content`, with no
+`structuredContent` (which clients validate against the tool's `outputSchema`). A name that is
+not listed is a protocol error, JSON-RPC -32602, as the MCP specification's example and the
+reference servers answer it. `serverInfo.version` is the installed distribution's version of
+this package, else `0+catalog.<digest>` of the served tools' names and versions.
+
+`serve_http` serves over the SDK's streamable HTTP transport (`http_app` is the ASGI app, for
+mounting): on 127.0.0.1 by default with Host and Origin checks against DNS rebinding; any other
+address needs a `token_verifier` (with the SDK's `AuthSettings`) or `unauthenticated=True`.
+SIGINT and SIGTERM shut it down cleanly. `toolgen mock-server` is this server over
+`mocks.mock_registry()`. The `mcp` package is imported when a server is made.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._runtime import Registry, thaw
+from .._runtime import Registry, ToolResult, thaw
 
 SERVER_NAME = __name__.split(".")[0]
 """The server name the MCP handshake reports (the package's name, unless `server` is given one)."""
+
+INVALID_PARAMS = -32602
+"""JSON-RPC's code for invalid params: an unknown tool, a cursor this server never gave."""
+
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+"""The addresses `serve_http` binds without an auth hook."""
 
 
 def tools_list(registry: Registry) -> dict[str, Any]:
@@ -32,22 +51,66 @@ def tools_list(registry: Registry) -> dict[str, Any]:
     }
 
 
+def wire_names(registry: Registry) -> dict[str, str]:
+    """The name each listed tool is called by over MCP -> its contract's name."""
+    return {
+        str(c.declarations["mcp"]["name"]): c.name
+        for c in registry.contracts
+        if "mcp" in c.declarations
+    }
+
+
+def call_result(result: ToolResult[Any]) -> dict[str, Any]:
+    """The `CallToolResult` of one outcome: no `structuredContent` on an error result."""
+    message = result.to_mcp()
+    if result.is_error:
+        message.pop("structuredContent", None)
+    return message
+
+
+def server_version(registry: Registry) -> str:
+    """The installed distribution's version, else a digest of the tools' names and versions."""
+    from importlib import metadata
+
+    try:
+        return metadata.version(SERVER_NAME)
+    except metadata.PackageNotFoundError:
+        pairs = "\n".join(f"{c.name}@{c.version}" for c in registry.contracts)
+        return "0+catalog." + hashlib.sha256(pairs.encode()).hexdigest()[:12]
+
+
 def server(registry: Registry, name: str = SERVER_NAME, version: str = "") -> Any:
     """A low-level `mcp.server.lowlevel.Server` serving `registry`."""
     import mcp_types as types  # type: ignore[import-not-found,unused-ignore]
     from mcp.server.lowlevel import Server  # type: ignore[import-not-found,unused-ignore]
+    from mcp.shared.exceptions import MCPError  # type: ignore[import-not-found,unused-ignore]
 
     listed = types.ListToolsResult.model_validate(tools_list(registry))
+    names = wire_names(registry)
 
     async def list_tools(ctx: Any, params: Any) -> Any:
+        cursor = getattr(params, "cursor", None)
+        if cursor is not None:
+            raise MCPError(
+                INVALID_PARAMS,
+                f"Invalid cursor {cursor!r}: this server lists every tool on one page",
+            )
         return listed
 
     async def call_tool(ctx: Any, params: Any) -> Any:
-        result = await registry.acall(params.name, dict(params.arguments or {}))
-        return types.CallToolResult.model_validate(result.to_mcp())
+        tool = names.get(params.name)
+        if tool is None:
+            known = ", ".join(sorted(names)) or "none"
+            message = f"Unknown tool: {params.name!r}. Available tools: {known}."
+            raise MCPError(INVALID_PARAMS, message)
+        result = await registry.acall(tool, dict(params.arguments or {}))
+        return types.CallToolResult.model_validate(call_result(result))
 
     return Server(
-        name, version=version, on_list_tools=list_tools, on_call_tool=call_tool
+        name,
+        version=version or server_version(registry),
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
     )
 
 
@@ -64,4 +127,94 @@ async def serve_stdio(
         )
 
 
-__all__ = ["SERVER_NAME", "serve_stdio", "server", "tools_list"]
+def _security(host: str, allowed_hosts: Sequence[str], origins: Sequence[str]) -> Any:
+    """Host and Origin checks against DNS rebinding: the bound address and those named."""
+    from mcp.server.transport_security import (  # type: ignore[import-not-found,unused-ignore]
+        TransportSecuritySettings,
+    )
+
+    names = ["127.0.0.1", "localhost", "[::1]"] if host in LOOPBACK else [host]
+    hosts = [f"{n}:*" for n in names] + list(allowed_hosts)
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=hosts,
+        allowed_origins=[f"http://{n}:*" for n in names] + list(origins),
+    )
+
+
+def _check_exposure(host: str, token_verifier: Any, auth: Any, open_: bool) -> None:
+    if (token_verifier is None) != (auth is None):
+        raise ValueError("token_verifier and auth (mcp AuthSettings) go together")
+    if host not in LOOPBACK and token_verifier is None and not open_:
+        raise ValueError(
+            f"refusing to serve on {host}, which is not a loopback address, without "
+            "authentication: pass token_verifier and auth, or unauthenticated=True "
+            "to serve it to anyone who can reach it"
+        )
+
+
+def http_app(
+    registry: Registry,
+    name: str = SERVER_NAME,
+    version: str = "",
+    *,
+    host: str = "127.0.0.1",
+    path: str = "/mcp",
+    allowed_hosts: Sequence[str] = (),
+    allowed_origins: Sequence[str] = (),
+    token_verifier: Any = None,
+    auth: Any = None,
+    unauthenticated: bool = False,
+) -> Any:
+    """The streamable HTTP ASGI app (Starlette) serving `registry` at `path`.
+
+    `host` is the address it will be reached on: Host and Origin headers must name it (or one
+    of `allowed_hosts`, `allowed_origins`, like "tools.example:443"); a non-loopback `host`
+    needs `token_verifier` and `auth` (the SDK's `TokenVerifier`, `AuthSettings`) or
+    `unauthenticated=True`. Its lifespan runs the session manager: mount it with its lifespan.
+    """
+    _check_exposure(host, token_verifier, auth, unauthenticated)
+    served = server(registry, name, version)
+    app: Any = served.streamable_http_app(
+        streamable_http_path=path,
+        transport_security=_security(host, allowed_hosts, allowed_origins),
+        host=host,
+        token_verifier=token_verifier,
+        auth=auth,
+    )
+    return app
+
+
+async def serve_http(
+    registry: Registry,
+    name: str = SERVER_NAME,
+    version: str = "",
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    path: str = "/mcp",
+    options: Mapping[str, Any] | None = None,
+) -> None:
+    """Serve `registry` over streamable HTTP at `http://host:port/path` until SIGINT or SIGTERM.
+
+    `options` are `http_app`'s keywords (`allowed_hosts`, `token_verifier`, `auth`,
+    `unauthenticated`, ...). After a signal the server closes its sessions, then the signal
+    takes its usual course (SIGINT raises KeyboardInterrupt)."""
+    import uvicorn  # type: ignore[import-not-found,unused-ignore]
+
+    app = http_app(registry, name, version, host=host, path=path, **dict(options or {}))
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
+    await uvicorn.Server(config).serve()
+
+
+__all__ = [
+    "SERVER_NAME",
+    "call_result",
+    "http_app",
+    "serve_http",
+    "serve_stdio",
+    "server",
+    "server_version",
+    "tools_list",
+    "wire_names",
+]

@@ -59,7 +59,6 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "mcp": {
         "name": "annotations",
-        "title": "Annotations",
         "description": "Tool named annotations, which a module might shadow.",
         "inputSchema": {
             "type": "object",

@@ -59,7 +59,6 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "mcp": {
         "name": "typing",
-        "title": "Typing",
         "description": "Tool named typing, which a module might shadow.",
         "inputSchema": {
             "type": "object",
