@@ -105,6 +105,7 @@ RULES: Mapping[str, Rule] = {
         Rule("TG309", _W, "subschema keyword Gemini does not document is stated in the description"),
         Rule("TG310", _W, "OpenAI Responses namespace is not declared in the configuration"),
         Rule("TG311", _W, "x-mcp-header on a property MCP does not allow it on"),
+        Rule("TG312", _W, "oneOf is declared as anyOf, which accepts a value matching several branches"),
         # TG35x: the python target (toolgen.render.python)
         Rule("TG350", _E, "python target cannot make models for a schema"),
         Rule("TG351", _W, "python model cannot carry a schema constraint"),

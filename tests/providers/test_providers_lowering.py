@@ -92,7 +92,7 @@ def test_openai_strict_states_unsupported_keywords_in_the_description(tmp_path: 
     assert "format" not in url
     assert "format: uri" in url["description"]
     assert "default" not in max_length
-    assert "Default: 5000" in max_length["description"]
+    assert "Default: `5000`" in max_length["description"]
     assert max_length["exclusiveMinimum"] == 0
     assert strict_problems(parameters) == []
 
@@ -201,9 +201,9 @@ def test_gemini_removes_exclusive_bounds_and_schema_keyword(tmp_path: Path) -> N
     max_length = files["gemini.json"]["fetch"]["parametersJsonSchema"]["properties"]["max_length"]
     assert "exclusiveMinimum" not in max_length
     assert "exclusiveMaximum" not in max_length
-    assert "exclusiveMinimum: 0" in max_length["description"]
+    assert "Greater than 0." in max_length["description"]
     assert "default" not in max_length  # not in Gemini's documented keywords
-    assert "Default: 5000" in max_length["description"]
+    assert "Default: `5000`" in max_length["description"]
 
 
 def test_root_one_of_is_flattened() -> None:
@@ -283,10 +283,10 @@ def test_anthropic_strict_input_examples_all_match_the_strict_schema(tmp_path: P
     assert declared["strict"] is True
     assert declared["input_examples"] == [{"opts": {"a": "y"}}]
     notes = providers.provider_notes(catalog_of(tool), settings(tmp_path, anthropic_strict=True))["configure"]
-    assert any(n.startswith("Anthropic: examples that do not match") for n in notes)
+    assert any(n.startswith("Anthropic: example 1 does not match the declared schema") for n in notes), notes
 
 
-def test_anthropic_input_examples_leave_out_every_example_holding_a_sensitive_value(tmp_path: Path) -> None:
+def test_anthropic_input_examples_mask_every_sensitive_value_as_the_docs_do(tmp_path: Path) -> None:
     schema = {
         "type": "object",
         "additionalProperties": False,
@@ -307,7 +307,15 @@ def test_anthropic_input_examples_leave_out_every_example_holding_a_sensitive_va
     ]
     tool = make_contract("lookup", schema, examples=[{"input": i} for i in inputs])
     files, _ = project(tmp_path, tool)
-    assert files["anthropic.json"]["lookup"]["input_examples"] == [{"query": "plain"}, {"query": "d", "auth": {}}]
+    assert files["anthropic.json"]["lookup"]["input_examples"] == [
+        {"query": "plain"},
+        {"query": "a", "token": "***"},
+        {"query": "b", "auth": {"password": "***"}},
+        {"query": "c", "headers": {"X-Key": "***"}},
+        {"query": "d", "auth": {}},
+    ]
+    notes = providers.provider_notes(catalog_of(tool), settings(tmp_path))["lookup"]
+    assert "Anthropic: input_examples show example 2, 3, 4 masked, as these docs do" in notes
 
 
 @pytest.mark.parametrize(

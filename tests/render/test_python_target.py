@@ -317,4 +317,4 @@ def test_the_runtime_standard_errors_and_permissions_are_toolgen_s() -> None:
     from toolgen.runtime import _contract, _policy
 
     assert dict(_contract.STANDARD_ERRORS) == dict(STANDARD_ERRORS)
-    assert _policy.PERMISSIONS == frozenset(PERMISSIONS)
+    assert frozenset(PERMISSIONS) == _policy.PERMISSIONS

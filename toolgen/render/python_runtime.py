@@ -17,9 +17,11 @@ RUNTIME = Path(__file__).resolve().parent.parent / "runtime"
 PACKAGE_MODULES: tuple[str, ...] = (
     "_runtime",
     "_contract",
+    "_outcome",
     "_results",
     "_schemas",
     "_redact",
+    "_quote",
     "_policy",
     "_invoke",
     "_roundtrip",
@@ -34,7 +36,7 @@ PACKAGE_MODULES: tuple[str, ...] = (
 )
 """The runtime modules the python target writes (`<name>.py` under the package folder)."""
 
-MOCK_MODULES: tuple[str, ...] = ("mocks", "_mock_synth", "_mock_pattern")
+MOCK_MODULES: tuple[str, ...] = ("mocks", "_mock_synth", "_mock_values", "_mock_pattern")
 """The runtime modules the mocks target writes."""
 
 

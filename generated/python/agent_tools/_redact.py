@@ -21,19 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
+from ._quote import MAX_MESSAGE, MAX_QUOTE, MAX_TRACE_STRING, bound, quote, shorten
 from ._results import thaw
 
 REDACTED = "[REDACTED]"
 """What a sensitive value is replaced with."""
-
-MAX_TRACE_STRING = 200
-"""Strings longer than this are shortened in a trace's input summary."""
-
-MAX_QUOTE = 200
-"""At most this many characters of a value are quoted in an error message or detail."""
-
-MAX_MESSAGE = 1000
-"""An error message or detail longer than this is cut, saying how long it was."""
 
 MIN_ANYWHERE = 6
 """A sensitive text this long is scrubbed wherever it appears; a shorter one only as a whole word
@@ -363,36 +355,6 @@ def redact(value: Any, schema: Mapping[str, Any]) -> Any:
     """A copy of `value` with every value its schema marks `x-sensitive` replaced, at any depth."""
     plain = thaw(value)
     return redacted(plain, sensitive_paths(plain, schema))
-
-
-def shorten(value: Any) -> Any:
-    """JSON data with every string longer than `MAX_TRACE_STRING` shortened, saying its length."""
-    if isinstance(value, str) and len(value) > MAX_TRACE_STRING:
-        return value[:MAX_TRACE_STRING] + f"... ({len(value)} characters)"
-    if isinstance(value, dict):
-        return {k: shorten(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [shorten(v) for v in value]
-    return value
-
-
-def quote(value: Any) -> str:
-    """`repr(value)`, cut to `MAX_QUOTE` characters with its length said when it is longer."""
-    text = repr(value)
-    return (
-        text
-        if len(text) <= MAX_QUOTE
-        else f"{text[:MAX_QUOTE]}... ({len(text)} characters)"
-    )
-
-
-def bound(text: str) -> str:
-    """`text`, cut to `MAX_MESSAGE` characters with its length said when it is longer."""
-    return (
-        text
-        if len(text) <= MAX_MESSAGE
-        else f"{text[:MAX_MESSAGE]}... ({len(text)} characters)"
-    )
 
 
 __all__ = [

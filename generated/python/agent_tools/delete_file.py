@@ -141,7 +141,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "delete_file",
-        "description": "Delete a file, or with `recursive` a whole folder, from the workspace.\n\nUse it to remove files that are no longer needed, such as a module replaced by another; do not\nuse it to empty a file (write empty content with `write_file`). Deletion is permanent: nothing\ngoes to a trash folder, so check the path with `list_files` first when unsure. Folders that are\nnot empty need `recursive`. Files tracked by git can be restored with git; untracked ones cannot.\nReturns whether anything was deleted and how many files went with it.",
+        "description": "Delete a file, or with `recursive` a whole folder, from the workspace.\n\nUse it to remove files that are no longer needed, such as a module replaced by another; do not use it to empty a file (write empty content with `write_file`). Deletion is permanent: nothing goes to a trash folder, so check the path with `list_files` first when unsure. Folders that are not empty need `recursive`. Files tracked by git can be restored with git; untracked ones cannot. Returns whether anything was deleted and how many files went with it.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -166,7 +166,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "delete_file",
         "title": "Delete file",
-        "description": "Delete a file, or with `recursive` a whole folder, from the workspace.\n\nUse it to remove files that are no longer needed, such as a module replaced by another; do not\nuse it to empty a file (write empty content with `write_file`). Deletion is permanent: nothing\ngoes to a trash folder, so check the path with `list_files` first when unsure. Folders that are\nnot empty need `recursive`. Files tracked by git can be restored with git; untracked ones cannot.\nReturns whether anything was deleted and how many files went with it.",
+        "description": "Delete a file, or with `recursive` a whole folder, from the workspace.\n\nUse it to remove files that are no longer needed, such as a module replaced by another; do not use it to empty a file (write empty content with `write_file`). Deletion is permanent: nothing goes to a trash folder, so check the path with `list_files` first when unsure. Folders that are not empty need `recursive`. Files tracked by git can be restored with git; untracked ones cannot. Returns whether anything was deleted and how many files went with it.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,

@@ -175,7 +175,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "git_commit",
-        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status`\nor `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change\nto tracked files is staged too. The author comes from the repository's git configuration, and\nthe repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit.\nIt never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many\nfiles and lines it changed.",
+        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status` or `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change to tracked files is staged too. The author comes from the repository's git configuration, and the repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit. It never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many files and lines it changed.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -209,7 +209,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "git_commit",
         "title": "Git commit",
-        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status`\nor `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change\nto tracked files is staged too. The author comes from the repository's git configuration, and\nthe repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit.\nIt never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many\nfiles and lines it changed.",
+        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status` or `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change to tracked files is staged too. The author comes from the repository's git configuration, and the repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit. It never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many files and lines it changed.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,

@@ -267,7 +267,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "git_diff",
-        "description": "Show the changes between two commits, or between a commit and the working tree, as a unified diff.\n\nUse it to review your own edits before committing, or to see what a branch changed. By default it\ncompares HEAD with the working tree (staged and unstaged changes together); set `staged` to see\nonly what the next commit would record. Binary files are listed but their content is not shown.\nReturns the diff text, cut at `max_bytes`, and per file the kind of change and the number of lines\nadded and deleted.",
+        "description": "Show the changes between two commits, or between a commit and the working tree, as a unified diff.\n\nUse it to review your own edits before committing, or to see what a branch changed. By default it compares HEAD with the working tree (staged and unstaged changes together); set `staged` to see only what the next commit would record. Binary files are listed but their content is not shown. Returns the diff text, cut at `max_bytes`, and per file the kind of change and the number of lines added and deleted.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -313,7 +313,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "git_diff",
         "title": "Git diff",
-        "description": "Show the changes between two commits, or between a commit and the working tree, as a unified diff.\n\nUse it to review your own edits before committing, or to see what a branch changed. By default it\ncompares HEAD with the working tree (staged and unstaged changes together); set `staged` to see\nonly what the next commit would record. Binary files are listed but their content is not shown.\nReturns the diff text, cut at `max_bytes`, and per file the kind of change and the number of lines\nadded and deleted.",
+        "description": "Show the changes between two commits, or between a commit and the working tree, as a unified diff.\n\nUse it to review your own edits before committing, or to see what a branch changed. By default it compares HEAD with the working tree (staged and unstaged changes together); set `staged` to see only what the next commit would record. Binary files are listed but their content is not shown. Returns the diff text, cut at `max_bytes`, and per file the kind of change and the number of lines added and deleted.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,

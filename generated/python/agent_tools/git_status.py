@@ -248,7 +248,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "git_status",
-        "description": "Show the current branch of the workspace's git repository and which files are changed, staged or untracked.\n\nUse it before committing, to see what `git_commit` would record, and after edits to check what you\ntouched. Read only: it never stages or changes anything. Ignored files are not listed. Returns the\nbranch (absent when HEAD is detached), the commit HEAD points at, how far the branch is ahead of and\nbehind its upstream, and one entry per changed file with its state in the index and in the working\ntree, sorted by path.",
+        "description": "Show the current branch of the workspace's git repository and which files are changed, staged or untracked.\n\nUse it before committing, to see what `git_commit` would record, and after edits to check what you touched. Read only: it never stages or changes anything. Ignored files are not listed. Returns the branch (absent when HEAD is detached), the commit HEAD points at, how far the branch is ahead of and behind its upstream, and one entry per changed file with its state in the index and in the working tree, sorted by path.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -269,7 +269,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "git_status",
         "title": "Git status",
-        "description": "Show the current branch of the workspace's git repository and which files are changed, staged or untracked.\n\nUse it before committing, to see what `git_commit` would record, and after edits to check what you\ntouched. Read only: it never stages or changes anything. Ignored files are not listed. Returns the\nbranch (absent when HEAD is detached), the commit HEAD points at, how far the branch is ahead of and\nbehind its upstream, and one entry per changed file with its state in the index and in the working\ntree, sorted by path.",
+        "description": "Show the current branch of the workspace's git repository and which files are changed, staged or untracked.\n\nUse it before committing, to see what `git_commit` would record, and after edits to check what you touched. Read only: it never stages or changes anything. Ignored files are not listed. Returns the branch (absent when HEAD is detached), the commit HEAD points at, how far the branch is ahead of and behind its upstream, and one entry per changed file with its state in the index and in the working tree, sorted by path.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,

@@ -143,7 +143,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "grep_files",
-        "description": "Deprecated. use search_code\n\nFind lines matching a regular expression in the workspace's files.\n\nDeprecated: use `search_code`, which also does literal searches, returns columns and context, and skips ignored files. This tool stays until agents built on it are migrated. It searches every text file under `path` (hidden and ignored files included), stops after `max_results` lines, and returns `path:line:text` strings in path order.",
+        "description": "Find lines matching a regular expression in the workspace's files.\n\nDeprecated: use `search_code`, which also does literal searches, returns columns and context, and skips ignored files. This tool stays until agents built on it are migrated. It searches every text file under `path` (hidden and ignored files included), stops after `max_results` lines, and returns `path:line:text` strings in path order.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -174,7 +174,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "grep_files",
         "title": "Grep files (deprecated)",
-        "description": "Deprecated. use search_code\n\nFind lines matching a regular expression in the workspace's files.\n\nDeprecated: use `search_code`, which also does literal searches, returns columns and context, and skips ignored files. This tool stays until agents built on it are migrated. It searches every text file under `path` (hidden and ignored files included), stops after `max_results` lines, and returns `path:line:text` strings in path order.",
+        "description": "Find lines matching a regular expression in the workspace's files.\n\nDeprecated: use `search_code`, which also does literal searches, returns columns and context, and skips ignored files. This tool stays until agents built on it are migrated. It searches every text file under `path` (hidden and ignored files included), stops after `max_results` lines, and returns `path:line:text` strings in path order.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,

@@ -213,7 +213,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "list_files",
-        "description": "List the files and folders under a folder of the workspace, optionally filtered by a glob.\n\nUse it to get your bearings in an unfamiliar project or to find a file whose name you partly know;\nto find text inside files, use `search_code` instead. Hidden entries (names starting with a dot)\nand anything ignored by the project's `.gitignore` are skipped unless asked for. Returns at most\n`max_entries` entries sorted by path, each with its kind (and size for files), and says whether\nthe list was cut short.",
+        "description": "List the files and folders under a folder of the workspace, optionally filtered by a glob.\n\nUse it to get your bearings in an unfamiliar project or to find a file whose name you partly know; to find text inside files, use `search_code` instead. Hidden entries (names starting with a dot) and anything ignored by the project's `.gitignore` are skipped unless asked for. Returns at most `max_entries` entries sorted by path, each with its kind (and size for files), and says whether the list was cut short.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -250,7 +250,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "list_files",
         "title": "List files",
-        "description": "List the files and folders under a folder of the workspace, optionally filtered by a glob.\n\nUse it to get your bearings in an unfamiliar project or to find a file whose name you partly know;\nto find text inside files, use `search_code` instead. Hidden entries (names starting with a dot)\nand anything ignored by the project's `.gitignore` are skipped unless asked for. Returns at most\n`max_entries` entries sorted by path, each with its kind (and size for files), and says whether\nthe list was cut short.",
+        "description": "List the files and folders under a folder of the workspace, optionally filtered by a glob.\n\nUse it to get your bearings in an unfamiliar project or to find a file whose name you partly know; to find text inside files, use `search_code` instead. Hidden entries (names starting with a dot) and anything ignored by the project's `.gitignore` are skipped unless asked for. Returns at most `max_entries` entries sorted by path, each with its kind (and size for files), and says whether the list was cut short.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,

@@ -165,7 +165,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "read_file",
-        "description": "Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most\n`max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`. Returns the\nlines, the file's line count and the sha256 of the whole file, which `write_file` takes as\n`expected_sha256` to refuse a write when the file changed since this read.",
+        "description": "Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most `max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`. Returns the lines, the file's line count and the sha256 of the whole file, which `write_file` takes as `expected_sha256` to refuse a write when the file changed since this read.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -193,7 +193,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "read_file",
         "title": "Read file",
-        "description": "Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most\n`max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`. Returns the\nlines, the file's line count and the sha256 of the whole file, which `write_file` takes as\n`expected_sha256` to refuse a write when the file changed since this read.",
+        "description": "Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most `max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`. Returns the lines, the file's line count and the sha256 of the whole file, which `write_file` takes as `expected_sha256` to refuse a write when the file changed since this read.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,

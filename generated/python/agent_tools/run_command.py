@@ -255,7 +255,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "run_command",
-        "description": "Run a program in the workspace and return its exit code and output.\n\nUse it for builds, linters, formatters and one-off scripts; to run a test suite prefer `run_tests`,\nwhich returns structured results. The command is an argument list run directly, not through a\nshell, so pipes, globs and `&&` do not work; run `sh -c` explicitly if you need them. It runs with\nno terminal, no network sandbox and the workspace's permissions, so it can change any file and\nreach any host the machine can (hence `network`). Output over `max_output_bytes` per stream is cut\nfrom the middle. A non-zero exit code is a result, not an error. Returns the exit code, stdout,\nstderr and the run time.",
+        "description": "Run a program in the workspace and return its exit code and output.\n\nUse it for builds, linters, formatters and one-off scripts; to run a test suite prefer `run_tests`, which returns structured results. The command is an argument list run directly, not through a shell, so pipes, globs and `&&` do not work; run `sh -c` explicitly if you need them. It runs with no terminal, no network sandbox and the workspace's permissions, so it can change any file and reach any host the machine can (hence `network`). Output over `max_output_bytes` per stream is cut from the middle. A non-zero exit code is a result, not an error. Returns the exit code, stdout, stderr and the run time.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -313,7 +313,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "run_command",
         "title": "Run command",
-        "description": "Run a program in the workspace and return its exit code and output.\n\nUse it for builds, linters, formatters and one-off scripts; to run a test suite prefer `run_tests`,\nwhich returns structured results. The command is an argument list run directly, not through a\nshell, so pipes, globs and `&&` do not work; run `sh -c` explicitly if you need them. It runs with\nno terminal, no network sandbox and the workspace's permissions, so it can change any file and\nreach any host the machine can (hence `network`). Output over `max_output_bytes` per stream is cut\nfrom the middle. A non-zero exit code is a result, not an error. Returns the exit code, stdout,\nstderr and the run time.",
+        "description": "Run a program in the workspace and return its exit code and output.\n\nUse it for builds, linters, formatters and one-off scripts; to run a test suite prefer `run_tests`, which returns structured results. The command is an argument list run directly, not through a shell, so pipes, globs and `&&` do not work; run `sh -c` explicitly if you need them. It runs with no terminal, no network sandbox and the workspace's permissions, so it can change any file and reach any host the machine can (hence `network`). Output over `max_output_bytes` per stream is cut from the middle. A non-zero exit code is a result, not an error. Returns the exit code, stdout, stderr and the run time.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,

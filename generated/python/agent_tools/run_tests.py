@@ -284,7 +284,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "run_tests",
-        "description": "Run the project's tests, or a chosen subset, and return a structured summary of the results.\n\nUse it after a change to see whether it broke anything, and to reproduce a failure before fixing\nit. The runner is detected from the project files unless given (pytest, unittest, jest, go test,\ncargo test). Tests run the project's own code, so they can change files, start processes and reach\nthe network, like `run_command`. Returns counts per outcome and, for each failed test, its id, location and a\nmessage of at most 2,000 characters, plus the last 50 lines of the runner's output.",
+        "description": "Run the project's tests, or a chosen subset, and return a structured summary of the results.\n\nUse it after a change to see whether it broke anything, and to reproduce a failure before fixing it. The runner is detected from the project files unless given (pytest, unittest, jest, go test, cargo test). Tests run the project's own code, so they can change files, start processes and reach the network, like `run_command`. Returns counts per outcome and, for each failed test, its id, location and a message of at most 2,000 characters, plus the last 50 lines of the runner's output.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -330,7 +330,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "run_tests",
         "title": "Run tests",
-        "description": "Run the project's tests, or a chosen subset, and return a structured summary of the results.\n\nUse it after a change to see whether it broke anything, and to reproduce a failure before fixing\nit. The runner is detected from the project files unless given (pytest, unittest, jest, go test,\ncargo test). Tests run the project's own code, so they can change files, start processes and reach\nthe network, like `run_command`. Returns counts per outcome and, for each failed test, its id, location and a\nmessage of at most 2,000 characters, plus the last 50 lines of the runner's output.",
+        "description": "Run the project's tests, or a chosen subset, and return a structured summary of the results.\n\nUse it after a change to see whether it broke anything, and to reproduce a failure before fixing it. The runner is detected from the project files unless given (pytest, unittest, jest, go test, cargo test). Tests run the project's own code, so they can change files, start processes and reach the network, like `run_command`. Returns counts per outcome and, for each failed test, its id, location and a message of at most 2,000 characters, plus the last 50 lines of the runner's output.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,

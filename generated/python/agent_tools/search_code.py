@@ -303,7 +303,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "search_code",
-        "description": "Search the text of the workspace's files for a literal string or a regular expression.\n\nUse it to find where a symbol is defined or used, or to locate an error message, before reading\nwhole files with `read_file`. Binary files, hidden files and paths ignored by `.gitignore` are\nskipped. Returns up to `max_results` matches sorted by path and line, each with its line, column,\nthe matching line and optional context lines, plus the number of files searched and whether\nresults were cut short. Lines longer than 500 characters are shortened.",
+        "description": "Search the text of the workspace's files for a literal string or a regular expression.\n\nUse it to find where a symbol is defined or used, or to locate an error message, before reading whole files with `read_file`. Binary files, hidden files and paths ignored by `.gitignore` are skipped. Returns up to `max_results` matches sorted by path and line, each with its line, column, the matching line and optional context lines, plus the number of files searched and whether results were cut short. Lines longer than 500 characters are shortened.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -361,7 +361,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "search_code",
         "title": "Search code",
-        "description": "Search the text of the workspace's files for a literal string or a regular expression.\n\nUse it to find where a symbol is defined or used, or to locate an error message, before reading\nwhole files with `read_file`. Binary files, hidden files and paths ignored by `.gitignore` are\nskipped. Returns up to `max_results` matches sorted by path and line, each with its line, column,\nthe matching line and optional context lines, plus the number of files searched and whether\nresults were cut short. Lines longer than 500 characters are shortened.",
+        "description": "Search the text of the workspace's files for a literal string or a regular expression.\n\nUse it to find where a symbol is defined or used, or to locate an error message, before reading whole files with `read_file`. Binary files, hidden files and paths ignored by `.gitignore` are skipped. Returns up to `max_results` matches sorted by path and line, each with its line, column, the matching line and optional context lines, plus the number of files searched and whether results were cut short. Lines longer than 500 characters are shortened.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,

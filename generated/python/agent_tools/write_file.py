@@ -170,7 +170,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "write_file",
-        "description": "Create a text file in the workspace, or replace the whole content of an existing one.\n\nUse it for new files and for rewrites; for small changes to an existing file prefer `apply_patch`,\nwhich keeps the rest of the file untouched. Content is written as UTF-8 with the line endings\ngiven, atomically (readers never see half a file). Pass the `sha256` an earlier `read_file` returned\nas `expected_sha256` to refuse the write when someone changed the file since. At most 2 MB per call. Returns the\nnormalized path, the bytes written, whether the file was created, and the new content's sha256.",
+        "description": "Create a text file in the workspace, or replace the whole content of an existing one.\n\nUse it for new files and for rewrites; for small changes to an existing file prefer `apply_patch`, which keeps the rest of the file untouched. Content is written as UTF-8 with the line endings given, atomically (readers never see half a file). Pass the `sha256` an earlier `read_file` returned as `expected_sha256` to refuse the write when someone changed the file since. At most 2 MB per call. Returns the normalized path, the bytes written, whether the file was created, and the new content's sha256.",
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -200,7 +200,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "write_file",
         "title": "Write file",
-        "description": "Create a text file in the workspace, or replace the whole content of an existing one.\n\nUse it for new files and for rewrites; for small changes to an existing file prefer `apply_patch`,\nwhich keeps the rest of the file untouched. Content is written as UTF-8 with the line endings\ngiven, atomically (readers never see half a file). Pass the `sha256` an earlier `read_file` returned\nas `expected_sha256` to refuse the write when someone changed the file since. At most 2 MB per call. Returns the\nnormalized path, the bytes written, whether the file was created, and the new content's sha256.",
+        "description": "Create a text file in the workspace, or replace the whole content of an existing one.\n\nUse it for new files and for rewrites; for small changes to an existing file prefer `apply_patch`, which keeps the rest of the file untouched. Content is written as UTF-8 with the line endings given, atomically (readers never see half a file). Pass the `sha256` an earlier `read_file` returned as `expected_sha256` to refuse the write when someone changed the file since. At most 2 MB per call. Returns the normalized path, the bytes written, whether the file was created, and the new content's sha256.",
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,

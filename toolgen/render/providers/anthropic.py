@@ -2,10 +2,11 @@
 
 Mapping decisions:
 - Each tool is `{name, description, input_schema}` plus `input_examples`: the inputs of the
-  contract's examples, in order (left out when there are none). An example whose input holds a
-  value marked `x-sensitive` at any depth (as the docs would mask it) is left out, so a secret never
-  rides along in every request; so is one the declared schema rejects (strict lowering closes open
-  objects, so an example using an undeclared key no longer fits), with a note in the docs.
+  contract's examples that succeed, in order (left out when there are none); an error example's input
+  is not a use to imitate. A value marked `x-sensitive` at any depth is masked as the docs mask it
+  (`render.masking`), so a secret never rides along in every request, with a note naming the
+  example; one the declared schema rejects (strict lowering closes open objects, so an example using
+  an undeclared key no longer fits) is left out, with a note naming it.
 - A root `anyOf`/`oneOf`/`allOf` is flattened (TG302): Anthropic refuses composition at the top level.
 - `x-` keys are removed; outside strict mode the schema is otherwise passed through unchanged.
 - `anthropic_strict = true` in the configuration: every tool carries `strict`. A tool is strict when
@@ -31,7 +32,7 @@ from referencing.exceptions import Unresolvable
 from toolgen.catalog import Contract
 from toolgen.config import Settings
 from toolgen.frozen import thaw
-from toolgen.render.masking import holds_sensitive
+from toolgen.render.masking import holds_sensitive, mask
 from toolgen.render.providers import codes, strict
 from toolgen.render.providers.common import (
     Output,
@@ -43,6 +44,7 @@ from toolgen.render.providers.common import (
     included,
     moved_note,
     no_catalog_check,
+    one_of_widened,
 )
 from toolgen.render.providers.lower import Issue, Schema, walk
 
@@ -52,8 +54,21 @@ LIMITS = {"strict tools": 20, "optional parameters": 24, "union parameters": 16}
 
 
 def _examples(contract: Contract, schema: Schema, out: Output) -> list[dict[str, Any]]:
-    inputs = [thaw(e.input) for e in contract.examples]
-    shown = [value for value in inputs if not holds_sensitive(value, contract.input_schema)]
+    """The inputs of the examples that succeed, sensitive values masked as the docs mask them, that
+    the declared schema accepts; a note says which were masked and which were left out."""
+    shown: list[tuple[str, dict[str, Any]]] = []
+    masked: list[str] = []
+    for number, example in enumerate(contract.examples, 1):
+        if example.error is not None:
+            continue  # an error example's input is not a use to imitate
+        label = f'"{example.title}"' if example.title else f"{number}"
+        value = thaw(example.input)
+        if holds_sensitive(value, contract.input_schema):
+            value = mask(value, contract.input_schema)
+            masked.append(label)
+        shown.append((label, value))
+    if masked:
+        out.note(contract.name, f"Anthropic: input_examples show example {', '.join(masked)} masked, as these docs do")
     validator = Draft202012Validator(schema)
 
     def fits(value: dict[str, Any]) -> bool:
@@ -62,10 +77,13 @@ def _examples(contract: Contract, schema: Schema, out: Output) -> list[dict[str,
         except (re.error, Unresolvable):  # a catalog built in code, without validation: keep the example
             return True
 
-    if all(fits(value) for value in shown):
-        return shown
-    out.note(contract.name, "Anthropic: examples that do not match the strict schema are left out of input_examples")
-    return [value for value in shown if fits(value)]
+    unfit = [label for label, value in shown if not fits(value)]
+    if unfit:
+        text = (
+            f"Anthropic: example {', '.join(unfit)} does not match the declared schema, so input_examples leave it out"
+        )
+        out.note(contract.name, text)
+    return [value for label, value in shown if label not in unfit]
 
 
 def cost(schema: Schema) -> dict[str, int]:
@@ -106,6 +124,7 @@ def _strict(contract: Contract, schema: Schema, budget: _Budget, out: Output) ->
             moved = moved_note(PROVIDER, moves)
             if moved:
                 out.note(contract.name, moved)
+            one_of_widened(contract, PROVIDER, [m for m in moves if m.message == strict.WIDENED], out, noted=True)
             return lowered, True
         reasons = [("/input_schema", f"the per-request limit on {refused}")]
     for pointer, reason in reasons:

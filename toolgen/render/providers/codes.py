@@ -24,6 +24,7 @@ GEMINI_ENUM = "TG308"
 GEMINI_KEYWORD = "TG309"
 NAMESPACE = "TG310"
 MCP_HEADER = "TG311"
+ONE_OF = "TG312"
 
 PROVIDER_RULES: tuple[rules.Rule, ...] = tuple(
     rules.RULES[code]
@@ -39,6 +40,7 @@ PROVIDER_RULES: tuple[rules.Rule, ...] = tuple(
         GEMINI_KEYWORD,
         NAMESPACE,
         MCP_HEADER,
+        ONE_OF,
     )
 )
 """Every TG3xx rule (their severities and titles are in the one table, `toolgen.rules`)."""

@@ -13,7 +13,8 @@ from toolgen.diagnostics import Diagnostic
 from toolgen.frozen import thaw
 from toolgen.render.markdown import code as code_span
 from toolgen.render.providers import codes
-from toolgen.render.providers.lower import Issue, Schema, flatten_root, strip_annotations
+from toolgen.render.providers.lower import Issue, Schema, flatten_root, strip_annotations, transform
+from toolgen.texts import paragraphs
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,25 +157,37 @@ def check_name(contract: Contract, provider: str) -> list[Diagnostic]:
     return [codes.diagnostic(codes.NAME, contract, provider, "/name", f"has a name {provider} refuses: use {rule}")]
 
 
+_SAYS_DEPRECATED = re.compile(r"^\W*deprecated\b", re.IGNORECASE | re.MULTILINE)
+
+
 def description(contract: Contract) -> str:
-    """The description sent to the model; a deprecated tool says so first."""
-    if contract.deprecated is False:
-        return contract.description
-    instead = f" {contract.deprecated}" if isinstance(contract.deprecated, str) else ""
-    return f"Deprecated.{instead}\n\n{contract.description}"
+    """The description sent to the model, as paragraphs (`texts.paragraphs`).
+
+    A deprecated tool says so first (`Deprecated: <what instead>.`), once: a description with a line
+    that already starts with "Deprecated" says it in the author's words, and is sent as it is."""
+    text = paragraphs(contract.description)
+    if contract.deprecated is False or _SAYS_DEPRECATED.search(text):
+        return text
+    instead = contract.deprecated.strip().rstrip(".") if isinstance(contract.deprecated, str) else ""
+    return f"Deprecated: {instead}.\n\n{text}" if instead else f"Deprecated.\n\n{text}"
+
+
+def _as_paragraphs(node: Schema, _pointer: str) -> Schema:
+    text = node.get("description")
+    return {**node, "description": paragraphs(text)} if isinstance(text, str) else node
 
 
 def input_schema(contract: Contract) -> Schema:
-    """A mutable copy of the input schema with `x-` annotations removed."""
-    schema: Schema = strip_annotations(thaw(contract.input_schema))
+    """A mutable copy of the input schema with `x-` annotations removed, descriptions as paragraphs."""
+    schema: Schema = transform(strip_annotations(thaw(contract.input_schema)), _as_paragraphs)
     return schema
 
 
 def output_schema(contract: Contract) -> Schema | None:
-    """A mutable copy of the output schema with `x-` annotations removed, or None."""
+    """A mutable copy of the output schema with `x-` annotations removed, descriptions as paragraphs."""
     if contract.output_schema is None:
         return None
-    schema: Schema = strip_annotations(thaw(contract.output_schema))
+    schema: Schema = transform(strip_annotations(thaw(contract.output_schema)), _as_paragraphs)
     return schema
 
 
@@ -196,3 +209,23 @@ def moved_note(provider: str, moves: list[Issue]) -> str | None:
     seen = list(dict.fromkeys(m.message for m in moves))
     where = ", ".join(code_span(m.pointer, in_table=False) for m in moves[:3]) + (", ..." if len(moves) > 3 else "")
     return f"{provider}: strict mode cannot keep {', '.join(seen)}; stated in the description instead (at {where})"
+
+
+def one_of_widened(
+    contract: Contract, provider: str, widened: list[Issue], out: Output, *, noted: bool, why: str = ""
+) -> None:
+    """A TG312 warning per `oneOf` declared as `anyOf` whose branches may overlap, and a note unless
+    the moved-keywords note (`noted`) already names them."""
+    because = why or f"{provider} does not take oneOf"
+    for issue in widened:
+        message = (
+            f"declares the oneOf at {issue.pointer} as anyOf ({because}), which also accepts a "
+            "value matching several branches; its description says exactly one must match"
+        )
+        out.diagnostics.append(codes.diagnostic(codes.ONE_OF, contract, provider, issue.pointer, message))
+    if widened and not noted:
+        where = ", ".join(code_span(i.pointer, in_table=False) for i in widened)
+        out.note(
+            contract.name,
+            f"{provider}: oneOf declared as anyOf, with the description saying exactly one must match (at {where})",
+        )

@@ -48,9 +48,11 @@ from toolgen.render.providers.common import (
     description,
     flat_input_schema,
     included,
+    one_of_widened,
     output_schema,
 )
 from toolgen.render.providers.lower import (
+    Issue,
     RefError,
     Schema,
     add_note,
@@ -61,7 +63,9 @@ from toolgen.render.providers.lower import (
     transform,
     walk,
 )
-from toolgen.render.providers.refs import cyclic_defs, hoist_refs
+from toolgen.render.providers.oneof import any_of_for_one_of
+from toolgen.render.providers.refs import anchor_refs, cyclic_defs, hoist_refs
+from toolgen.render.providers.sentences import sentence
 
 PROVIDER = "Gemini"
 FILE = "gemini"
@@ -90,13 +94,14 @@ def _enum_ok(values: Any) -> bool:
     )
 
 
-def _enum(node: Schema, pointer: str, contract: Contract, out: Output) -> Schema:
+def _enum(node: Schema, pointer: str, contract: Contract, out: Output, moves: list[str]) -> Schema:
     if "const" in node:
         node = {("enum" if k == "const" else k): ([v] if k == "const" else v) for k, v in node.items() if k != "enum"}
     enum = node.get("enum")
     if enum is None or _enum_ok(enum):
         return node
     node = {k: v for k, v in node.items() if k != "enum"}
+    moves.append(f"{pointer}/enum")
     values = enum if isinstance(enum, list) else [enum]
     add_note(node, "One of: " + ", ".join(render_value(v) for v in values) + ".")
     message = "has an enum Gemini cannot take (only non-empty strings and numbers); its values move to the description"
@@ -109,15 +114,20 @@ def _enum(node: Schema, pointer: str, contract: Contract, out: Output) -> Schema
 
 def _node(node: Schema, pointer: str, contract: Contract, out: Output, moves: list[str]) -> Schema:
     node = {k: v for k, v in node.items() if k not in DROP}
-    merged, why = merge_all_of(node)
-    node = _enum(merged, pointer, contract, out)
+    merged, why = merge_all_of(node, keep_coverage=True)
+    node = _one_of(_enum(merged, pointer, contract, out, moves), pointer, contract, out, moves)
+    if "patternProperties" in node and "additionalProperties" in node:
+        node = {**node, "additionalProperties": node.pop("additionalProperties")}  # moved with the patterns
+        moving = {"additionalProperties"}
+    else:
+        moving = set()
     result: Schema = {}
     said: list[str] = []
     for key, value in node.items():
-        if key in KEEP:
+        if key in KEEP and key not in moving:
             result[key] = value
             continue
-        said.append(f"{'Default' if key == 'default' else key}: {render_value(value)}")
+        said.append(sentence(key, value))
         moves.append(f"{pointer}/{key}")
         if key in SUBSCHEMA:
             because = f" (it cannot be merged: {why})" if key == "allOf" and why else ""
@@ -128,8 +138,21 @@ def _node(node: Schema, pointer: str, contract: Contract, out: Output, moves: li
                 codes.diagnostic(codes.GEMINI_KEYWORD, contract, PROVIDER, f"{pointer}/{key}", message)
             )
     if said:
-        add_note(result, "; ".join(said) + ".")
+        add_note(result, " ".join(said))
     return result
+
+
+def _one_of(node: Schema, pointer: str, contract: Contract, out: Output, moves: list[str]) -> Schema:
+    """A `oneOf` whose branches lost a constraint to their descriptions, declared as `anyOf`: two
+    branches left unconstrained would both match every value, and `oneOf` would then refuse it."""
+    inside = f"{pointer}/oneOf/"
+    if not isinstance(node.get("oneOf"), list) or not any(m.startswith(inside) for m in moves):
+        return node
+    node, widened = any_of_for_one_of(node)
+    if widened:
+        why = "its branches lost constraints Gemini does not document to their descriptions"
+        one_of_widened(contract, PROVIDER, [Issue(f"{pointer}/oneOf", why)], out, noted=False, why=why)
+    return node
 
 
 def _wrap_ref(node: Schema, _pointer: str) -> Schema:
@@ -204,7 +227,10 @@ def walk_children(node: Schema, pointer: str) -> list[tuple[str, Any]]:
 def lower(schema: Schema, base: str, contract: Contract, out: Output) -> Schema:
     """`schema` lowered for Gemini's JSON Schema fields; problems go to `out`."""
     moves: list[str] = []
+    schema = hoist_refs(anchor_refs(schema))  # before moving keywords, so no ref points into one moved
     lowered: Schema = transform(schema, lambda node, pointer: _node(node, pointer, contract, out, moves), base)
+    enums = [m for m in moves if m.endswith("/enum")]  # TG308 has its own note
+    moves = [m for m in moves if m not in enums]
     if moves:
         where = ", ".join(code_span(m, in_table=False) for m in moves[:3]) + (", ..." if len(moves) > 3 else "")
         keys = ", ".join(dict.fromkeys(m.rsplit("/", 1)[-1] for m in moves))

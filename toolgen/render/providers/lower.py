@@ -258,17 +258,22 @@ def flatten_root(schema: Schema, base: str) -> tuple[Schema, list[Issue]]:
 _MERGE_UNION = ("required",)
 
 
-def merge_all_of(node: Schema) -> tuple[Schema, str | None]:
+def merge_all_of(node: Schema, *, keep_coverage: bool = False) -> tuple[Schema, str | None]:
     """`node` with its `allOf` merged into it, or `node` and why the branches cannot be merged.
 
     Branches merge when no two of them (or the node itself) give one keyword different values:
     `properties` join (a property given twice must be the same), `required` is the union,
     descriptions are joined and the first `title` is kept. A branch
-    holding a `$ref` is not merged (its keywords are not known here).
+    holding a `$ref` is not merged (its keywords are not known here). With `keep_coverage`, neither
+    is an `allOf` whose merge would change what `additionalProperties` or `items` covers (`coverage`).
     """
     branches = node.get("allOf")
     if not isinstance(branches, list):
         return node, None
+    if keep_coverage:
+        why = coverage(node)
+        if why is not None:
+            return node, why
     merged: Schema = {k: v for k, v in node.items() if k != "allOf"}
     for index, branch in enumerate(branches):
         if not isinstance(branch, dict):
@@ -280,6 +285,25 @@ def merge_all_of(node: Schema) -> tuple[Schema, str | None]:
             if why is not None:
                 return node, why
     return merged, None
+
+
+def coverage(node: Schema) -> str | None:
+    """Why merging `node`'s `allOf` into it would change what `additionalProperties` or `items` covers.
+
+    `additionalProperties` applies to the names its own schema object does not list (`properties`,
+    `patternProperties`), and `items` to the places its own `prefixItems` leave; a merge that brings
+    another object's names or places beside them changes what they cover."""
+    parts = [{k: v for k, v in node.items() if k != "allOf"}, *(b for b in node["allOf"] if isinstance(b, dict))]
+    for holder in (p for p in parts if "additionalProperties" in p):
+        names = set(holder.get("properties") or {})
+        for other in parts:
+            if other is not holder and (other.get("patternProperties") or set(other.get("properties") or {}) - names):
+                return "merging would change which properties additionalProperties covers"
+    for holder in (p for p in parts if "items" in p):
+        for other in parts:
+            if other is not holder and "prefixItems" in other and other["prefixItems"] != holder.get("prefixItems"):
+                return "merging would change which items `items` covers"
+    return None
 
 
 def _merge_key(merged: Schema, key: str, value: Any) -> str | None:

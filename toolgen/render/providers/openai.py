@@ -8,13 +8,17 @@ Mapping decisions:
   root `$defs` entry first (PROVIDERS.md corrections: only `#/$defs/...` is taken; a target inside
   `properties` is copied there, so a required property referring to an optional one stays required),
   `additionalProperties: false` and `properties` on every object, every property required with
-  optional ones made nullable, `oneOf` → `anyOf`, an `allOf` whose branches agree merged, keywords
+  optional ones made nullable, `oneOf` → `anyOf` (see below), an `allOf` whose branches agree merged, keywords
   and formats outside the strict subset (`default`, `minLength`, `uniqueItems`, `format: uri`, a
   `pattern` with lookaround, ...) stated in the description instead (listed in the provider notes),
   and the size limits checked (5,000 properties, depth 10, 120,000 characters, 1,000 enum values).
 - Otherwise `strict: false` with a TG301 warning per reason; the schema keeps its keywords, with
-  `oneOf` → `anyOf`, `items: {}` added to arrays without one and `properties: {}` to objects
-  without one (both APIs refuse them: "object schema missing properties").
+  `oneOf` → `anyOf` (a `oneOf` was reported refused on Responses, and strict mode has none),
+  `items: {}` added to arrays without one and `properties: {}` to objects without one (both APIs
+  refuse them: "object schema missing properties").
+- `oneOf` → `anyOf` is exact when no value can match two branches (they differ in type or in their
+  listed values); otherwise `anyOf` accepts a value matching several, so the node's description says
+  "Exactly one of these alternatives must match, not several.", with a TG312 warning and a note.
 - A root `anyOf`/`oneOf`/`allOf` is flattened first (TG302).
 - A description over 1,024 characters (Chat refuses it) is shortened at a paragraph, sentence or
   word end in both files, with a TG304 warning (the contract and the other providers keep it whole).
@@ -46,8 +50,10 @@ from toolgen.render.providers.common import (
     flat_input_schema,
     included,
     moved_note,
+    one_of_widened,
 )
 from toolgen.render.providers.lower import Issue, Schema, transform
+from toolgen.render.providers.oneof import any_of_for_one_of
 from toolgen.texts import shorten
 
 PROVIDER = "OpenAI"
@@ -60,9 +66,10 @@ def _kinds(node: Schema) -> list[Any]:
     return kind if isinstance(kind, list) else [kind]
 
 
-def _loose_node(node: Schema, _pointer: str) -> Schema:
-    if "oneOf" in node and "anyOf" not in node:
-        node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
+def _loose_node(node: Schema, pointer: str, widened: list[Issue]) -> Schema:
+    node, wider = any_of_for_one_of(node)
+    if wider:
+        widened.append(Issue(f"{pointer}/oneOf", strict.WIDENED))
     if "array" in _kinds(node) and "items" not in node:
         node = {**node, "items": {}}
     if "object" in _kinds(node) and "properties" not in node:
@@ -84,13 +91,16 @@ def parameters(contract: Contract, out: Output) -> tuple[Schema, bool]:
         moved = moved_note(PROVIDER, moves)
         if moved:
             out.note(contract.name, moved)
+        one_of_widened(contract, PROVIDER, [m for m in moves if m.message == strict.WIDENED], out, noted=True)
         return lowered, True
     for issue in issues:
         message = f"is not strict, because {issue.pointer} {issue.message}; it is declared with strict: false"
         out.diagnostics.append(codes.diagnostic(codes.NOT_STRICT, contract, PROVIDER, issue.pointer, message))
     first = issues[0]
     out.note(contract.name, f"OpenAI: not strict, because {code_span(first.pointer, in_table=False)} {first.message}")
-    loose: Schema = transform(schema, _loose_node)
+    widened: list[Issue] = []
+    loose: Schema = transform(schema, lambda node, pointer: _loose_node(node, pointer, widened), "/input_schema")
+    one_of_widened(contract, PROVIDER, widened, out, noted=False)
     return loose, False
 
 

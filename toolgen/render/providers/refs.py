@@ -94,3 +94,28 @@ def _def_targets(node: Any) -> set[str]:
         if isinstance(ref, str) and _DEF_REF.match(ref):
             found.add(unescape(ref.removeprefix("#/$defs/")))
     return found
+
+
+def anchor_refs(schema: Schema) -> Schema:
+    """`schema` with each `$ref` to a plain-name anchor (`#foo`) pointing at its node by JSON pointer.
+
+    A provider that drops `$anchor` (Gemini) would otherwise keep a `$ref` that resolves to nothing.
+    An anchor belongs to its nearest `$id` resource, and a `#foo` is looked up in the resource of the
+    node that holds it; one found nowhere is left as written."""
+    nodes = list(walk(schema))
+    resources = [p for p, node in nodes if isinstance(node.get("$id"), str)]
+
+    def resource(pointer: str) -> str:
+        return max((r for r in resources if pointer == r or pointer.startswith(r + "/")), key=len, default="")
+
+    anchors = {(resource(p), node["$anchor"]): p for p, node in nodes if isinstance(node.get("$anchor"), str)}
+    if not anchors:
+        return schema
+
+    def point(node: Schema, pointer: str) -> Schema:
+        ref = node.get("$ref")
+        target = anchors.get((resource(pointer), ref[1:])) if isinstance(ref, str) and ref.startswith("#") else None
+        return {**node, "$ref": "#" + target} if target is not None else node
+
+    out: Schema = transform(schema, point)
+    return out

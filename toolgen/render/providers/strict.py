@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from toolgen.positions import escape
 from toolgen.render.providers.lower import (
     Issue,
     RefError,
@@ -27,6 +28,7 @@ from toolgen.render.providers.lower import (
     uses_lookaround,
     walk,
 )
+from toolgen.render.providers.oneof import any_of_for_one_of
 from toolgen.render.providers.refs import hoist_refs
 
 _FATAL = frozenset(
@@ -51,6 +53,10 @@ _CORE = frozenset(
     {"type", "enum", "const", "anyOf", "$defs", "definitions", "$ref", "description", "title", "properties"}
     | {"required", "additionalProperties", "items"}
 )
+
+
+WIDENED = "oneOf (declared as anyOf, its branches may overlap)"
+"""The label of a `oneOf` that strict mode declares as `anyOf` and says so in the description."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,12 +137,14 @@ def _types(node: Schema) -> list[str]:
     return [t for t in kind if isinstance(t, str)] if isinstance(kind, list) else []
 
 
-def _compose(node: Schema, pointer: str, profile: StrictProfile, issues: list[Issue]) -> Schema:
+def _compose(node: Schema, pointer: str, profile: StrictProfile, issues: list[Issue], moves: list[Issue]) -> Schema:
     if "oneOf" in node:
         if "anyOf" in node:
             issues.append(Issue(f"{pointer}/oneOf", "has both oneOf and anyOf"))
         else:
-            node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
+            node, widened = any_of_for_one_of(node)
+            if widened:
+                moves.append(Issue(f"{pointer}/oneOf", WIDENED))
     if isinstance(node.get("allOf"), list):
         merged, why = merge_all_of(node)
         if why is None:
@@ -185,9 +193,25 @@ def _checks(node: Schema, pointer: str, profile: StrictProfile, issues: list[Iss
     enum = node.get("enum")
     if profile.primitive_enums_only and isinstance(enum, list) and any(isinstance(v, dict | list) for v in enum):
         issues.append(Issue(f"{pointer}/enum", "has object or array enum values"))
+    for where in _booleans(node, pointer):
+        issues.append(Issue(where, "is a boolean schema (true or false), which has no type"))
     ref_siblings = set(node) - {"$ref", "title", "description"}
     if "$ref" in node and ref_siblings:
         issues.append(Issue(pointer, f"has keywords beside $ref ({', '.join(sorted(ref_siblings))})"))
+
+
+def _booleans(node: Schema, pointer: str) -> list[str]:
+    """Where `node` holds a boolean subschema (`additionalProperties: false` aside, which strict mode writes)."""
+    found = [f"{pointer}/items"] if isinstance(node.get("items"), bool) else []
+    for key in ("properties", "$defs", "definitions"):
+        entries = node.get(key)
+        if isinstance(entries, dict):
+            found += [f"{pointer}/{key}/{escape(n)}" for n, sub in entries.items() if isinstance(sub, bool)]
+    for key in ("anyOf", "oneOf", "allOf"):
+        branches = node.get(key)
+        if isinstance(branches, list):
+            found += [f"{pointer}/{key}/{i}" for i, sub in enumerate(branches) if isinstance(sub, bool)]
+    return found
 
 
 def _moved_text(key: str, value: Any, profile: StrictProfile) -> str | None:
@@ -204,7 +228,7 @@ def _moved_text(key: str, value: Any, profile: StrictProfile) -> str | None:
 
 
 def _node(node: Schema, pointer: str, profile: StrictProfile, issues: list[Issue], moves: list[Issue]) -> Schema:
-    node = _compose(node, pointer, profile, issues)
+    node = _compose(node, pointer, profile, issues, moves)
     if "object" in _types(node) or "properties" in node:
         node = _object(node, pointer, profile, issues)
     moved: list[str] = []

@@ -396,7 +396,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "openai": {
         "type": "function",
         "name": "class",
-        "description": 'Deprecated. x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>\n\nKeyword tool. x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        "description": 'Deprecated: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>.\n\nKeyword tool. x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
         "parameters": {
             "type": "object",
             "additionalProperties": False,
@@ -581,7 +581,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     "mcp": {
         "name": "class",
         "title": 'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
-        "description": 'Deprecated. x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>\n\nKeyword tool. x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        "description": 'Deprecated: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>.\n\nKeyword tool. x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
         "inputSchema": {
             "type": "object",
             "additionalProperties": False,
