@@ -6,8 +6,9 @@ it only through tool search (`defer_loading`), which OpenAI Responses namespace 
 (`namespace`), and for MCP: the name it is served under when that is not its name (`mcp_name`),
 annotations stated outright (`annotations`), `execution`, `icons` and `_meta`. The configuration
 says, for the catalog: which tools each provider file leaves out (`exclude`), the Anthropic
-`cache_control` put on the last tool of `anthropic.json`, and each Responses namespace's description (`namespaces`). Each field is one the
-provider documents (PROVIDERS.md, "Corrections, 2026-12-01"; the SDK types of the pinned versions).
+`cache_control` put on the last tool of `anthropic.json`, and each Responses namespace's
+description (`namespaces`). Each field is one the provider documents (PROVIDERS.md,
+"Corrections, 2026-12-01"; the SDK types of the pinned versions).
 This module imports no other part of toolgen but diagnostics, so validation and configuration can
 use it without an import cycle.
 """
