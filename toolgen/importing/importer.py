@@ -33,7 +33,7 @@ from typing import Any
 from toolgen.catalog import PERMISSIONS, normalize_text
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.importing.mcpkeep import WIRE_NAME, mcp_providers
+from toolgen.importing.mcpkeep import WIRE_NAME, mcp_providers, whitespace_note
 from toolgen.importing.repair import NOTE, Repair, repair_schema, snake_case
 from toolgen.importing.shapes import SHAPES, Parts, Record, Shape, find_records, lost_schema
 from toolgen.importing.update import PLACEHOLDER, read_contract, updated
@@ -233,6 +233,7 @@ def _document(
     if isinstance(parts.title, str) and parts.title.strip():
         document["title"] = parts.title.strip()
     document["description"] = _description(decl.get("description"), notes)
+    whitespace_note(decl, notes)
     document.update(_permissions(options, parts, notes))
     if parts.idempotent is not None:
         document["idempotent"] = parts.idempotent

@@ -9,9 +9,11 @@ contract format cannot hold is left out with a note naming it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from toolgen import provideroptions
+from toolgen.catalog import normalize_text
 
 WIRE_NAME = re.compile(provideroptions.MCP_NAME)
 """An MCP tool name (SEP-986): the contract may be served under it."""
@@ -54,4 +56,26 @@ def mcp_providers(decl: dict[str, Any], served_as: str | None, notes: list[str])
     return found
 
 
-__all__ = ["KEPT", "WIRE_NAME", "mcp_providers"]
+def _descriptions(node: Any) -> Iterator[str]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "description" and isinstance(value, str):
+                yield value
+            else:
+                yield from _descriptions(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _descriptions(item)
+
+
+def whitespace_note(decl: dict[str, Any], notes: list[str]) -> None:
+    """A note when toolgen's text normalization (trim, dedent, LF) changes any description."""
+    changed = sum(1 for text in _descriptions(decl) if normalize_text(text) != text)
+    if changed:
+        notes.append(
+            f"{changed} description{'s' * (changed != 1)} trimmed and dedented (surrounding blank lines, "
+            "trailing spaces, CR line ends): the declarations toolgen builds carry the normalized text"
+        )
+
+
+__all__ = ["KEPT", "WIRE_NAME", "mcp_providers", "whitespace_note"]
