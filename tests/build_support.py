@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from tests.factory import contract, write_json
-from toolgen.build import cache, pipeline, pruning
+from toolgen.build import cache, cachekey, pipeline, pruning
 from toolgen.cli import main
 from toolgen.config import load_settings
 
@@ -65,6 +65,24 @@ def add_to_manifest(output: Path, entries: dict[str, str]) -> None:
     document = json.loads(path.read_text(encoding="utf-8"))
     document["files"].update(entries)
     path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+
+
+def user_key() -> bytes:
+    """This user's cache key (the suite's own, in the configuration folder tests/conftest.py sets)."""
+    secret = cachekey.load().secret
+    assert secret is not None
+    return secret
+
+
+def seal(name: str, text: str) -> bytes:
+    """`text` sealed as toolgen seals it under `name` with this user's cache key: what a test that
+    forges a well-formed entry writes."""
+    return cache.seal(name, text, user_key())
+
+
+def unseal(name: str, data: bytes) -> str | None:
+    """The text of an entry or record toolgen sealed under `name` with this user's key; None if not intact."""
+    return cache.unseal(name, data, user_key())
 
 
 def generate_counting(root: Path, *, prune: bool = False) -> cache.Store:

@@ -10,6 +10,7 @@ import difflib
 import functools
 import os
 import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,25 @@ def _remembered(function: Callable[..., str]) -> Callable[..., str]:
         return seen[key]
 
     return remembered
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The suite never reads or writes the real user's configuration: the build cache's key file
+    (`toolgen.build.cachekey`) goes to a configuration folder of this test process (inherited by
+    every toolgen it starts), and a TOOLGEN_CACHE_KEY set by whoever runs the suite is ignored."""
+    folder = tempfile.mkdtemp(prefix="toolgen-tests-config-")
+    config.stash[_CONFIG_HOME] = folder
+    os.environ["XDG_CONFIG_HOME"] = folder
+    os.environ.pop("TOOLGEN_CACHE_KEY", None)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(_CONFIG_HOME, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+_CONFIG_HOME = pytest.StashKey[str]()
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

@@ -22,7 +22,7 @@ from markdown_it.token import Token
 from tests.docs_support import plain, write_project
 from tests.factory import contract
 from toolgen.build.pipeline import load_catalog
-from toolgen.catalog import STANDARD_ERROR_MEANINGS, Contract
+from toolgen.catalog import STANDARD_ERROR_MEANINGS, STANDARD_ERRORS, Contract
 from toolgen.cli import main
 from toolgen.config import load_settings
 
@@ -203,7 +203,12 @@ def _review_errors(tokens: list[Token], tool: Contract) -> list[str]:
         error = declared[code]
         retryable, meaning = plain(row[1]), _fold(plain(row[2]))
         flag = "yes" if error.retryable else "no"
-        if retryable != (f"{flag} (standard)" if error.inherited else flag):
+        standard = STANDARD_ERRORS.get(code)
+        if error.inherited:
+            flag += " (standard)"
+        elif standard is not None and standard != error.retryable:
+            flag += f" (the standard is {'yes' if standard else 'no'})"  # an override is marked
+        if retryable != flag:
             problems.append(f"{code}: retryable shown as {retryable!r}")
         if error.description:
             if _fold(meaning.replace("`", "")) != _fold(error.description.replace("`", "")):

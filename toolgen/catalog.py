@@ -40,6 +40,10 @@ STANDARD_ERRORS: Mapping[str, bool] = {
 }
 """Standard error codes every tool may return without declaring them, with their `retryable`."""
 
+REGISTRY_ERRORS: tuple[str, ...] = ("INVALID_INPUT", "PERMISSION_DENIED", "UNKNOWN_TOOL", "INTERNAL", "TIMEOUT")
+"""Standard codes the generated registry answers on its own, whatever the tool does (bad input, a
+policy that refuses, an unknown name, an exception, a time limit): a contract cannot exclude them."""
+
 STANDARD_ERROR_MEANINGS: Mapping[str, str] = {
     "INVALID_INPUT": "the arguments do not match the input schema; fix them before calling again",
     "PERMISSION_DENIED": "the policy does not grant a permission this tool needs; do not retry",
@@ -66,9 +70,11 @@ CONTRACT_KEYS: tuple[str, ...] = (
     "input_schema",
     "output_schema",
     "errors",
+    "excluded_standard_errors",
     "examples",
 )
-"""Every key of a normalized contract, in the order `catalog.json` writes them (`timeout_ms` only when set)."""
+"""Every key of a normalized contract, in the order `catalog.json` writes them (`timeout_ms` and
+`excluded_standard_errors` only when set)."""
 
 
 def normalize_text(text: str) -> str:
@@ -149,6 +155,8 @@ class Contract:
     title: str | None = None
     output_schema: FrozenMap | None = None
     errors: tuple[ErrorSpec, ...] = ()
+    excluded_errors: tuple[str, ...] = ()
+    """Standard codes the tool never returns (`excluded_standard_errors`), sorted."""
     examples: tuple[Example, ...] = ()
     idempotent: bool = False
     deprecated: bool | str = False
@@ -189,6 +197,8 @@ class Contract:
             "input_schema": thaw(self.input_schema),
             "output_schema": thaw(self.output_schema) if self.output_schema is not None else None,
             "errors": [e.to_json() for e in self.errors],
+            # only when set, like `timeout_ms`: other contracts keep their digest
+            **({"excluded_standard_errors": list(self.excluded_errors)} if self.excluded_errors else {}),
             "examples": [e.to_json() for e in self.examples],
             **({"providers": thaw(self.providers)} if self.providers else {}),
         }
@@ -199,8 +209,13 @@ class Contract:
 
     @property
     def all_error_codes(self) -> tuple[str, ...]:
-        """Declared codes and the standard ones, sorted."""
-        return tuple(sorted({e.code for e in self.errors} | set(STANDARD_ERRORS)))
+        """Declared codes and the standard ones it does not exclude, sorted."""
+        return tuple(sorted({e.code for e in self.errors} | set(self.standard_errors)))
+
+    @property
+    def standard_errors(self) -> tuple[str, ...]:
+        """The standard codes this tool may return (all but `excluded_errors`), in `STANDARD_ERRORS` order."""
+        return tuple(c for c in STANDARD_ERRORS if c not in self.excluded_errors)
 
     def retryable(self, code: str) -> bool:
         """Whether `code` is retryable for this tool (declared first, then the standard default)."""
@@ -296,6 +311,7 @@ def contract_from_document(
         input_schema=copy(data["input_schema"]),
         output_schema=copy(output_schema) if output_schema is not None else None,
         errors=tuple(sorted((_error_spec(e) for e in data.get("errors", ())), key=lambda e: e.code)),
+        excluded_errors=tuple(sorted({str(c) for c in data.get("excluded_standard_errors", ())})),
         examples=tuple(_example(e, copy) for e in data.get("examples", ())),
         idempotent=bool(data.get("idempotent", False)),
         deprecated=normalize_text(deprecated) if isinstance(deprecated, str) else bool(deprecated),
@@ -348,6 +364,7 @@ __all__ = [
     "EMPTY_MAP",
     "PERMISSIONS",
     "PERMISSION_MEANINGS",
+    "REGISTRY_ERRORS",
     "STANDARD_ERRORS",
     "STANDARD_ERROR_MEANINGS",
     "Catalog",

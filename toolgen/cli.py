@@ -10,7 +10,6 @@ from __future__ import annotations
 import gc
 import sys
 import time
-from collections.abc import Mapping
 from pathlib import Path
 
 import click
@@ -22,6 +21,7 @@ from toolgen.cliout import (
     Context,
     build_result,
     built_line,
+    cache_secret,
     check_result,
     counts,
     drift,
@@ -38,8 +38,9 @@ from toolgen.cliout import (
     settings_or_exit,
     shortcut,
     summary,
+    write_or_exit,
 )
-from toolgen.config import Settings, find_root
+from toolgen.config import find_root
 from toolgen.diagnostics import has_errors
 
 FORMATS = click.Choice(["text", "json", "github"])
@@ -85,15 +86,16 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
     started = time.perf_counter()
     settings = settings_or_exit(ctx, fmt=fmt)
     out = settings.rel(settings.output_dir)
-    probe, state = shortcut(settings, no_cache)
+    secret = cache_secret(no_cache)
+    probe, state = shortcut(settings, secret)
     if state is not None:
         emit_unless_json(state.diagnostics, fmt)
         build_result(fmt, state.diagnostics, out, contracts=state.contracts, unchanged=state.files)
         seconds = time.perf_counter() - started
         summary(built_line(state.contracts, out, unchanged=state.files, seconds=seconds, fast=True), fmt)
         return
-    with cache.session(settings.root, enabled=not no_cache) as store, progress_bar(settings) as step:
-        ahead = Ahead(settings, no_cache, store)
+    with cache.session(settings.root, enabled=bool(secret), secret=secret) as store, progress_bar(settings) as step:
+        ahead = Ahead(settings, secret, store)
         reader = probe.reader() if probe is not None else None
         result = pipeline.generate(settings, progress=step, read=reader, meanwhile=ahead.read)
         ctx.keep(result)
@@ -102,10 +104,10 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
             build_result(fmt, result.diagnostics, out, contracts=0, unchanged=0, ok=False)
             click.echo(f"toolgen: build failed ({counts(result.diagnostics)}); nothing was written.", err=True)
             sys.exit(1)
-        change = _write_or_exit(result, settings, force, fmt, ahead.trusted())
+        change = write_or_exit(result, settings, force, fmt, ahead.trusted())
         contracts = len(result.catalog) if result.catalog is not None else 0
         if store is not None:
-            remember(settings, probe, result, change)
+            remember(settings, probe, result, change, secret)
             pruning.prune(store, ahead.last_used)
     unchanged, written, removed = len(change.unchanged), change.write, change.remove
     build_result(
@@ -113,31 +115,6 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
     )
     seconds = time.perf_counter() - started
     summary(built_line(contracts, out, unchanged=unchanged, written=written, removed=removed, seconds=seconds), fmt)
-
-
-def _write_or_exit(
-    result: pipeline.Generated, settings: Settings, force: bool, fmt: str, trusted: Mapping[str, tuple[write.Stat, str]]
-) -> write.Plan:
-    """Apply the build to the output folder and print its diagnostics; on a refusal (TG132 to TG135)
-    print them with the refusals and exit 1, nothing written. `trusted`: the files the plan need not
-    read (`fastpath.trusted`)."""
-    out = settings.rel(settings.output_dir)
-    try:
-        change, notes = write.update(result.artifacts, settings.output_dir, force=force, label=out, trusted=trusted)
-    except write.WriteError as exc:
-        if not exc.diagnostics:
-            raise
-        found = [*result.diagnostics, *exc.diagnostics]
-        emit_unless_json(found, fmt)
-        build_result(fmt, found, out, contracts=0, unchanged=0, ok=False)
-        for note in exc.notes:
-            click.echo(f"toolgen: {note}", err=True)
-        click.echo(f"toolgen: build stopped; none of its files were written ({counts(exc.diagnostics)})", err=True)
-        sys.exit(1)
-    emit_unless_json(result.diagnostics, fmt)
-    for note in notes:
-        click.echo(f"toolgen: {note}", err=True)
-    return change
 
 
 @main.command()
@@ -149,13 +126,14 @@ def check(ctx: Context, fmt: str, no_cache: bool) -> None:
     """Prove the generated files are current: generate in memory and compare; writes nothing."""
     settings = settings_or_exit(ctx, fmt=fmt)
     out = settings.rel(settings.output_dir)
-    probe, recorded = shortcut(settings, no_cache)
+    secret = cache_secret(no_cache)
+    probe, recorded = shortcut(settings, secret)
     if recorded is not None:
         check_result(fmt, recorded.diagnostics, out, current=recorded.files)
         summary(f"{out}/ is up to date ({plural(recorded.files, 'file')}; no input changed since the last build)", fmt)
         return
-    ahead = Ahead(settings, no_cache)
-    with cache.session(settings.root, enabled=not no_cache):
+    ahead = Ahead(settings, secret)
+    with cache.session(settings.root, enabled=bool(secret), secret=secret):
         result = pipeline.generate(settings, read=probe.reader() if probe is not None else None, meanwhile=ahead.read)
         ctx.keep(result)
     if not result.ok:
@@ -168,7 +146,7 @@ def check(ctx: Context, fmt: str, no_cache: bool) -> None:
     found = [*result.diagnostics, *refusals]
     check_result(fmt, found, out, current=len(change.unchanged), drifted=drifted, ok=not has_errors(refusals))
     if change.up_to_date and not has_errors(refusals):
-        remember(settings, probe, result, change)
+        remember(settings, probe, result, change, secret)
         summary(f"{out}/ is up to date ({plural(len(change.unchanged), 'file')})", fmt)
         return
     if fmt != "json":
@@ -311,6 +289,9 @@ def import_command(
     import_report(plan, proposed=permissions is None)
 
 
+_ASSUME = "declared (default): callers send only declared properties, consumers ignore unknown ones; strict: neither."
+
+
 @main.command("diff")
 @click.option("--base", "base_ref", metavar="REF", help="Git ref whose committed catalog.json is the base.")
 @click.option("--base-file", type=click.Path(dir_okay=False, path_type=Path), help="A catalog.json to compare with.")
@@ -324,10 +305,11 @@ def import_command(
 )
 @click.option("--allow-escalation", is_flag=True, help="Accept added permissions (still reported).")
 @click.option("--allow-removal", is_flag=True, help="Accept removed tools (still reported).")
+@click.option("--assume", type=click.Choice(["declared", "strict"]), default="declared", help=_ASSUME)
 @click.pass_obj
 @guarded
 def diff_command(
-    ctx: Context, *, base_ref: str | None, base_file: Path | None, fmt: str, allow_escalation: bool, allow_removal: bool
+    ctx: Context, /, *, base_ref: str | None, base_file: Path | None, fmt: str, assume: str, **allow: bool
 ) -> None:
     """Classify every change against a base catalog and check each tool's version bump (exit 1 if incompatible)."""
     from toolgen import compat
@@ -345,7 +327,7 @@ def diff_command(
         errors = [d for d in problems if d.is_error]
         refuse(errors, fmt, f"toolgen: contracts are invalid ({counts(problems)}); fix the errors before diffing")
     off = frozenset(code for code, level in settings.rule_severities.items() if level == "off")
-    report = compat.diff_catalogs(base, head, allow_escalation=allow_escalation, allow_removal=allow_removal, off=off)
+    report = compat.diff_catalogs(base, head, **allow, off=off, assume=compat.Assume(assume))
     click.echo(compat.render(report, fmt, {d.rel: d.locate for d in documents}), nl=False)
     if not report.compatible:
         sys.exit(1)

@@ -3,9 +3,11 @@
 Built-in templates live in the top-level `templates/` folder of the repository and ship inside the
 wheel as `toolgen/templates`; a project's `templates` setting names a folder whose files override
 built-ins of the same name. Templates hold only loops, simple conditionals and the named filters of
-`FILTERS`; all decisions are made in Python before rendering. `templates_digest` names every
-template a build can use, for the build cache and the no-change fast path (jinja2 itself loads only
-when a template is rendered, so that stays cheap).
+`FILTERS`; all decisions are made in Python before rendering. An override that fails is its
+author's to fix, named with its line (`TemplateFailed`, raised by `templateguard`), and the build
+reads no override through a link that leaves the project (`discovery.template_files`, TG138).
+`templates_digest` names every template a build can use, for the build cache and the no-change
+fast path (jinja2 itself loads only when a template is rendered, so that stays cheap).
 
 Only what varies with the catalog is a template: the tool modules, the package's `__init__.py` and
 the docs. The runtime every package carries is ordinary Python in `toolgen/runtime/`, copied byte
@@ -71,22 +73,23 @@ FILTERS: Mapping[str, Callable[..., Any]] = {
 """Every filter templates may use. Targets may add theirs through `environment(extra_filters=...)`."""
 
 
+class TemplateFailed(Exception):
+    """A template of the project's own (an override) that does not compile, fails as it renders, or
+    renders a Python module that does not parse: its file, the line in it when known, and why. The
+    build reports it as TG139 (`pipeline.generate`); an error in a built-in template is not one."""
+
+    def __init__(self, path: str, line: int | None, message: str) -> None:
+        super().__init__(path, line, message)  # the arguments: it crosses from a forked worker pickled
+        self.path = path
+        self.line = line
+        self.message = message
+
+
 @lru_cache(maxsize=8)
 def _environment(search_path: tuple[str, ...], extra: tuple[tuple[str, Callable[..., Any]], ...]) -> jinja2.Environment:
-    import jinja2
+    from toolgen import templateguard
 
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(list(search_path)),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        autoescape=False,
-        auto_reload=False,
-    )
-    env.filters.update(FILTERS)
-    env.filters.update(dict(extra))
-    return env
+    return templateguard.make(search_path, {**FILTERS, **dict(extra)}, TemplateFailed)
 
 
 def environment(

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 import toolgen
 from benchmarks import synth_catalog
-from tests.build_support import generate_counting
+from tests.build_support import generate_counting, unseal, user_key
 from tests.conftest import REPO
 from toolgen import templating
 from toolgen.build import cache, fastpath, parallel, pipeline, write
@@ -76,7 +76,7 @@ def test_no_change_build_and_check_take_the_fast_path(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["-C", str(root), "check"])
     assert result.exit_code == 0 and "is up to date" in result.output and FAST in result.output
     sealed = (root / cache.CACHE_DIR / fastpath.STATE).read_bytes()
-    state = json.loads(cache.unseal(fastpath.STATE, sealed) or "null")
+    state = json.loads(unseal(fastpath.STATE, sealed) or "null")
     assert state["contracts"] == 4
     assert (root / cache.CACHE_DIR / ".gitignore").read_text().strip().endswith("*")
 
@@ -90,15 +90,17 @@ def test_the_fast_path_record_trusts_only_files_the_plan_just_verified(tmp_path:
     state = root / cache.CACHE_DIR / fastpath.STATE
     key = fastpath.input_key(settings)
     state.unlink()
-    fastpath.record(settings, key, (), 4, change.files, verified=change.verified)
+    fastpath.record(settings, key, (), 4, change.files, secret=user_key(), verified=change.verified)
     assert state.is_file()  # every file verified moments ago: recorded without reading them again
     state.unlink()
     edited = next(settings.output_dir.rglob("*.md"))
     edited.write_text(edited.read_text() + "edited by hand\n")  # after the plan verified it
-    fastpath.record(settings, key, (), 4, change.files, verified=change.verified)
+    fastpath.record(settings, key, (), 4, change.files, secret=user_key(), verified=change.verified)
     rel = edited.relative_to(settings.output_dir).as_posix()
-    assert fastpath.trusted(settings)[rel][0] == change.verified[rel] != write.file_stat(edited)  # as verified
-    assert fastpath.lookup(settings, key) is None  # so no shortcut vouches for the edited file
+    assert (
+        fastpath.trusted(settings, user_key())[rel][0] == change.verified[rel] != write.file_stat(edited)
+    )  # as verified
+    assert fastpath.lookup(settings, key, user_key()) is None  # so no shortcut vouches for the edited file
     assert CliRunner().invoke(main, ["-C", str(root), "check"]).exit_code == 1
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.build_support import run as run_once
-from tests.build_support import tree
+from tests.build_support import seal, tree
 from tests.factory import contract, write_json
 from toolgen.build import cache, memo, pruning
 from toolgen.render import python
@@ -134,7 +134,7 @@ def _forged(paths: list[Path], others: dict[str, list[Path]]) -> None:
     that does not check shapes would crash or write garbage."""
     for index, path in enumerate(paths):
         shape = ['{"a": 1}', "null", '[1, "x"]', "42", '{"OpenAI": {"entries": 1}}'][index % 5]
-        path.write_bytes(cache.seal(path.name, shape))
+        path.write_bytes(seal(path.name, shape))
 
 
 def _binary(paths: list[Path], others: dict[str, list[Path]]) -> None:

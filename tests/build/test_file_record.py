@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.build_support import reworded, run, tree, two_tools
+from tests.build_support import reworded, run, seal, tree, two_tools, unseal
 from toolgen.build import cache, memo
 from toolgen.render import python_models
 
@@ -93,8 +93,8 @@ def _kept(tmp_path: Path) -> memo.Kept:
     made: list[memo.Kept] = []
     real = memo.Kept.__init__
 
-    def init(self: memo.Kept, path: str, digest: str, entry: str) -> None:
-        real(self, path, digest, entry)
+    def init(self: memo.Kept, path: str, digest: str, entry: str, secret: bytes) -> None:
+        real(self, path, digest, entry, secret)
         made.append(self)
 
     with pytest.MonkeyPatch.context() as patch:
@@ -116,7 +116,7 @@ def test_a_kept_file_whose_entry_lies_raises_and_drops_the_record(tmp_path: Path
     kept = _kept(tmp_path)
     record = tmp_path / ".toolgen-cache" / cache.FORMAT / cache.RECORD
     entry = Path(kept.entry)
-    entry.write_bytes(cache.seal(entry.name, '{"text": "not the page", "extra": null}'))
+    entry.write_bytes(seal(entry.name, '{"text": "not the page", "extra": null}'))
     with pytest.raises(cache.LostEntry, match=r"docs/echo_text\.md"):
         kept.data()
     assert not record.exists()
@@ -144,10 +144,10 @@ def test_a_forged_record_of_the_wrong_shape_is_not_trusted(tmp_path: Path) -> No
     two_tools(tmp_path, NAMES)
     assert run(tmp_path, "build")[0] == 0
     path = tmp_path / ".toolgen-cache" / cache.FORMAT / cache.RECORD
-    text = cache.unseal(cache.RECORD, path.read_bytes())
+    text = unseal(cache.RECORD, path.read_bytes())
     assert text is not None
     forged = {key: [digest, 5 if extra is not None else None] for key, (digest, extra) in json.loads(text).items()}
-    path.write_bytes(cache.seal(cache.RECORD, json.dumps(forged)))
+    path.write_bytes(seal(cache.RECORD, json.dumps(forged)))
     reworded(tmp_path, "write_file")
     _builds_as_without_cache(tmp_path)
 
@@ -160,8 +160,8 @@ def test_an_entry_whose_notes_are_not_notes_is_a_miss(tmp_path: Path) -> None:
     (folder / cache.RECORD).unlink()
     for entry in (folder / "module").rglob("*"):
         if entry.is_file():
-            text = cache.unseal(entry.name, entry.read_bytes())
+            text = unseal(entry.name, entry.read_bytes())
             assert text is not None
-            entry.write_bytes(cache.seal(entry.name, json.dumps({**json.loads(text), "extra": 5})))
+            entry.write_bytes(seal(entry.name, json.dumps({**json.loads(text), "extra": 5})))
     reworded(tmp_path, "write_file")
     _builds_as_without_cache(tmp_path)

@@ -116,6 +116,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "toolgen.provideroptions",
             "toolgen.rules",
             "toolgen.templating",
+            "toolgen.templateguard",
             "toolgen.texts",
             "toolgen.versions",
         ),

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.build_support import reworded, run, two_tools
+from tests.build_support import reworded, run, two_tools, unseal
 from tests.factory import contract, write_json
 from toolgen.build import cache, memo
 from toolgen.render import docs, docs_index, python_models
@@ -31,7 +31,7 @@ def _table(items: Sequence[str], computed: list[str], decode: Any = str) -> list
 
 def _entry(root: Path) -> Any:
     [path] = (root / cache.CACHE_DIR).rglob("test-table/*/*")
-    return json.loads(cache.unseal(path.name, path.read_bytes()) or "null")
+    return json.loads(unseal(path.name, path.read_bytes()) or "null")
 
 
 def test_only_the_items_the_table_lacks_are_computed(tmp_path: Path) -> None:

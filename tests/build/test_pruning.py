@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.build_support import reworded, run, two_tools
+from tests.build_support import reworded, run, seal, two_tools, unseal
 from toolgen.build import cache, pruning
 
 NAMES = ("echo_text", "write_file", "read_file")
@@ -29,7 +29,7 @@ def _entries(root: Path) -> set[str]:
 
 
 def _listed(root: Path) -> dict[str, object]:
-    text = cache.unseal(pruning.USED, (_folder(root) / pruning.USED).read_bytes())
+    text = unseal(pruning.USED, (_folder(root) / pruning.USED).read_bytes())
     assert text is not None
     document = json.loads(text)
     assert isinstance(document, dict)
@@ -40,7 +40,7 @@ def _stray(root: Path) -> Path:
     """An entry no build used (as a killed build leaves one)."""
     path = _folder(root) / "docs" / "ab" / ("ab" + "0" * 62)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(cache.seal(path.name, '{"text": "left by a killed build", "extra": null}'))
+    path.write_bytes(seal(path.name, '{"text": "left by a killed build", "extra": null}'))
     return path
 
 
@@ -78,10 +78,10 @@ def test_a_stray_entry_survives_pruning_by_the_list_and_goes_when_the_folder_is_
     "listed",
     [
         b"not sealed",
-        cache.seal(pruning.USED, '{"builds": 1, "used": ["../../contracts/echo_text.json"]}'),
-        cache.seal(pruning.USED, '{"builds": 1, "used": ["record"]}'),
-        cache.seal(pruning.USED, '{"builds": 1, "used": "docs"}'),
-        cache.seal("other", '{"builds": 1, "used": []}'),
+        seal(pruning.USED, '{"builds": 1, "used": ["../../contracts/echo_text.json"]}'),
+        seal(pruning.USED, '{"builds": 1, "used": ["record"]}'),
+        seal(pruning.USED, '{"builds": 1, "used": "docs"}'),
+        seal("other", '{"builds": 1, "used": []}'),
     ],
     ids=["unsealed", "out-of-the-folder", "the-record", "not-a-list", "foreign-seal"],
 )

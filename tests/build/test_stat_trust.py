@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from benchmarks import synth_catalog
+from tests.build_support import seal, unseal, user_key
 from toolgen.build import cache, fastpath, pipeline, write
 from toolgen.cli import main
 from toolgen.config import load_settings
@@ -110,11 +111,11 @@ def _rerecord(root: Path, rel: str, written_ns: int) -> None:
     """Record the current stat of `rel` in the fast-path state, as a build that took it at that
     moment would, and give the record the modification time `written_ns`."""
     path = root / cache.CACHE_DIR / fastpath.STATE
-    text = cache.unseal(fastpath.STATE, path.read_bytes())
+    text = unseal(fastpath.STATE, path.read_bytes())
     assert text is not None
     document = json.loads(text)
     document["stats"][rel] = list(write.file_stat(root / "generated" / rel))
-    path.write_bytes(cache.seal(fastpath.STATE, json.dumps(document)))
+    path.write_bytes(seal(fastpath.STATE, json.dumps(document)))
     os.utime(path, ns=(written_ns, written_ns))
 
 
@@ -142,12 +143,12 @@ def test_a_racy_file_is_read_again(tmp_path: Path) -> None:
     settings = load_settings(root)[0]
     # recorded in the same granule as the edit: racy, so not trusted, and the build finds the edit
     _rerecord(root, rel, changed)
-    assert rel not in fastpath.trusted(settings) and fastpath.trusted(settings)
+    assert rel not in fastpath.trusted(settings, user_key()) and fastpath.trusted(settings, user_key())
     code, output = _invoke(root, "build")
     assert code == 1 and "TG132" in output
     # recorded after it: the stat vouches for the bytes the record saw (which is what git does)
     _rerecord(root, rel, changed + 1)
-    assert rel in fastpath.trusted(settings)
+    assert rel in fastpath.trusted(settings, user_key())
 
 
 def test_trust_follows_the_recorded_manifest_bytes(tmp_path: Path) -> None:
@@ -155,12 +156,12 @@ def test_trust_follows_the_recorded_manifest_bytes(tmp_path: Path) -> None:
     settings = load_settings(root)[0]
     manifest = root / "generated" / write.MANIFEST
     digests = write.read_manifest(root / "generated")
-    found = fastpath.trusted(settings)
+    found = fastpath.trusted(settings, user_key())
     assert found and all(digest == digests[rel] for rel, (_, digest) in found.items())
     manifest.write_bytes(manifest.read_bytes())  # the same bytes, written again: still the record's
-    assert fastpath.trusted(settings) == found
+    assert fastpath.trusted(settings, user_key()) == found
     manifest.write_bytes(manifest.read_bytes().replace(b"sha256:", b"sha256:0", 1))  # claims other digests
-    assert fastpath.trusted(settings) == {}
+    assert fastpath.trusted(settings, user_key()) == {}
 
 
 def test_a_damaged_record_trusts_nothing(tmp_path: Path) -> None:
@@ -168,7 +169,7 @@ def test_a_damaged_record_trusts_nothing(tmp_path: Path) -> None:
     settings = load_settings(root)[0]
     path = root / cache.CACHE_DIR / fastpath.STATE
     path.write_bytes(path.read_bytes().replace(b'"stats"', b'"stat!"', 1))
-    assert fastpath.trusted(settings) == {}
+    assert fastpath.trusted(settings, user_key()) == {}
 
 
 def _reworded(root: Path, index: int) -> None:
@@ -187,7 +188,7 @@ def test_a_trusted_file_the_build_changes_is_planned_without_a_read(
     settings, _ = load_settings(root)
     with cache.session(root):
         result = pipeline.generate(settings)
-    trusted = fastpath.trusted(settings)
+    trusted = fastpath.trusted(settings, user_key())
     before = {rel: write.file_digest(root / "generated" / rel) for rel in trusted}
     read = _count_reads(monkeypatch)
     digests: list[Path] = []

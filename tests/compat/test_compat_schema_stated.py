@@ -168,10 +168,19 @@ def full(changes: list[Change]) -> list[tuple[Any, ...]]:
 
 
 def test_a_combinator_added_or_removed_says_which_with_its_branches() -> None:
+    # Branches of one type: `anyOf: [string, integer]` would be the type list it spells (issue 30).
+    short, prefixed = {"type": "string", "maxLength": 3}, {"type": "string", "pattern": "^a"}
+    plain, either = obj({"x": {}}), obj({"x": {"anyOf": [short, prefixed]}})
+    x = "/input_schema/properties/x"
+    assert full(diff(plain, either)) == [("TG437", "`x`: anyOf added", x, f"{x}/anyOf", ABSENT, [short, prefixed])]
+    assert full(diff(either, plain)) == [("TG436", "`x`: anyOf removed", f"{x}/anyOf", x, [short, prefixed], ABSENT)]
+
+
+def test_an_any_of_only_one_version_uses_is_compared_as_the_type_list_it_spells() -> None:
     plain, either = obj({"x": {}}), obj({"x": {"anyOf": [S, N]}})
     x = "/input_schema/properties/x"
-    assert full(diff(plain, either)) == [("TG437", "`x`: anyOf added", x, f"{x}/anyOf", ABSENT, [S, N])]
-    assert full(diff(either, plain)) == [("TG436", "`x`: anyOf removed", f"{x}/anyOf", x, [S, N], ABSENT)]
+    assert full(diff(plain, either)) == [("TG426", "`x`: type narrowed", x, f"{x}/type", ABSENT, ["string", "integer"])]
+    assert full(diff(either, plain)) == [("TG425", "`x`: type widened", f"{x}/type", x, ["string", "integer"], ABSENT)]
 
 
 def test_branches_added_or_removed_are_named_with_both_lists() -> None:

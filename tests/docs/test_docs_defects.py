@@ -96,22 +96,22 @@ def test_a_tool_without_permissions_is_not_called_pure(tmp_path: Path) -> None:
 def test_rule_overrides_of_a_contract_are_shown(tmp_path: Path) -> None:
     tool = contract(rules={"TG203": "off"})
     page = build_docs(docs_project(tmp_path, {"echo_text": tool}))["echo_text.md"]
-    assert "## Rule overrides" in page and "`TG203`: off" in page
+    assert "## Rule overrides" in page and "- [`TG203`](../../docs/rules.md): off (property has no description)" in page
 
 
-def test_what_the_model_receives_is_shown_per_provider_collapsed(shapes_page: str) -> None:
-    section = shapes_page.split("## What the model receives", 1)[1]
-    tokens = PARSER.parse(section)
-    blocks = [t.content for t in tokens if t.type == "html_block"]
-    assert sum(b.startswith("<details>") for b in blocks) == 5
-    summaries = re.findall(r"<summary>(.*?)</summary>", section)
-    assert [s.split(":")[0] for s in summaries] == ["OpenAI Chat", "OpenAI Responses", "Anthropic", "Gemini", "MCP"]
-    assert all(re.search(r"\d+ tokens", s) for s in summaries)
-    declarations = page_fences(tokens)
-    assert declarations[0]["type"] == "function" and declarations[0]["function"]["name"] == "shapes"
-    assert declarations[4]["name"] == "shapes" and "inputSchema" in declarations[4]
-    assert "Risk hints, as MCP receives them (derived from the permissions and `idempotent`): " in shapes_page
-    assert "): destructive, idempotent, closed world." in shapes_page
+def test_what_the_model_receives_is_one_declaration_then_each_providers_changes(shapes_page: str) -> None:
+    section = shapes_page.split("## What the model receives", 1)[1].split("\n## Per provider\n", 1)[0]
+    [canonical] = page_fences(PARSER.parse(section))
+    assert canonical["name"] == "shapes" and "inputSchema" in canonical and "description" not in canonical
+    per_provider = shapes_page.split("\n## Per provider\n", 1)[1].split("\n## ", 1)[0]
+    tokens = PARSER.parse(per_provider)
+    headings = [plain(tokens[i + 1]) for i, t in enumerate(tokens) if t.type == "heading_open"]
+    assert headings == ["OpenAI Chat", "OpenAI Responses", "Anthropic", "Gemini"]
+    assert [t.info for t in tokens if t.type == "fence"] == ["diff"] * 4
+    assert re.search(r"^\| Tokens( \| [\d,]+){5} \|$", per_provider, re.M)
+    assert "<details>" not in shapes_page
+    hints = " ".join(shapes_page.split()).split("MCP hints, as the MCP declaration states them: ", 1)[1]
+    assert hints.startswith("`readOnlyHint`: false, `destructiveHint`: true, `idempotentHint`: true")
 
 
 def test_the_index_has_a_permission_matrix_and_the_conventions(tmp_path: Path) -> None:
@@ -159,7 +159,8 @@ def test_an_authors_lines_stay_one_soft_wrapped_paragraph(text: str) -> None:
     assert [t.type for t in tokens] == ["paragraph_open", "inline", "paragraph_close"]
     inline = tokens[1]
     assert not any(c.type == "hardbreak" for c in inline.children or ())
-    assert plain(inline).split("\n") == [line.strip() for line in text.split("\n")]
+    # one sentence a line: the author's line breaks are joined, as CommonMark renders them
+    assert " ".join(plain(inline).split()) == " ".join(text.split())
 
 
 def test_root_variants_show_which_fields_each_requires(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import synth_catalog
-from tests.build_support import generate_counting, run, tree
+from tests.build_support import generate_counting, run, seal, tree, unseal
 from toolgen.build import cache
 from toolgen.build.memo import DECODE_ERRORS, RAW
 from toolgen.catalog import contract_from_document
@@ -136,10 +136,10 @@ def test_a_run_swapped_for_another_under_a_valid_seal_is_made_again(tmp_path: Pa
     assert run(root, "build")[0] == 0
     entries = sorted((root / cache.CACHE_DIR).rglob("provider-runs/*/*"))
     assert len(entries) >= 2
-    texts = [cache.unseal(p.name, p.read_bytes()) for p in entries]
+    texts = [unseal(p.name, p.read_bytes()) for p in entries]
     assert all(t is not None and t.startswith(RAW) for t in texts)
     for path, text in zip(entries, [*texts[1:], texts[0]], strict=True):
-        path.write_bytes(cache.seal(path.name, str(text)))  # each sealed as toolgen seals it
+        path.write_bytes(seal(path.name, str(text)))  # each sealed as toolgen seals it
     (root / cache.CACHE_DIR / "state.json").unlink()
     _changed(root, written, 3)
     code, stdout, stderr = run(root, "build")

@@ -6,9 +6,11 @@ and the versions of the pinned dependencies that shape output (`PINNED`). A chan
 new key, so nothing is ever updated in place (but for `loadcache`, which adds a contract's digest to
 its file's entry once it has one) and a stale entry can never be read; entries the last build did
 not use are pruned after it (`pruning`). Values are JSON text (never pickle), written atomically and
-sealed (`seal`): a header line names the layout, the key and the sha256 of the text, and an entry
-whose header does not match its key and its text (edited, truncated, swapped with another, copied
-from elsewhere) is a miss, as is one that does not decode to a value of the right shape.
+sealed (`seal`): a header line names the layout, the key and an HMAC-SHA256 of both and the text
+under the user's cache key (`cachekey`, kept outside the project), and an entry whose header does
+not match its key and its text (edited, truncated, swapped with another, copied from elsewhere,
+sealed by anyone without the key) is a miss, as is one that does not decode to a value of the right
+shape. Without a usable key there is no session: the build runs without the cache.
 
 `toolgen.build.memo` remembers computations in it (`memo_many`, `memo_files`); without an open
 `session()` (library use, tests) it computes directly, so caching is never required for
@@ -20,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import hmac
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -30,6 +33,7 @@ from typing import Any, TypeVar
 
 import toolgen
 from toolgen import versions
+from toolgen.build import cachekey
 from toolgen.config import CACHE_DIR
 from toolgen.versions import installed_version
 
@@ -118,6 +122,8 @@ class Store:
     """One cache folder, and the entries a build read or wrote (the ones pruning keeps)."""
 
     root: Path
+    secret: bytes = field(repr=False)
+    """The cache key (`cachekey`): every entry and record is sealed under it."""
     used: set[str] = field(default_factory=set)
     hits: int = 0
     misses: int = 0
@@ -142,7 +148,7 @@ class Store:
         self.used.add(f"{namespace}/{key[:2]}/{key}")
         try:
             with open(self.entry_file(namespace, key), "rb") as stream:
-                text = unseal(key, stream.read())
+                text = unseal(key, stream.read(), self.secret)
         except OSError:
             text = None
         if text is None:
@@ -163,7 +169,7 @@ class Store:
         list of used entries), None when it is missing, not intact or not JSON."""
         try:
             with open(f"{self.folder}/{name}", "rb") as stream:
-                text = unseal(name, stream.read())
+                text = unseal(name, stream.read(), self.secret)
             return json.loads(text) if text is not None else None
         except (OSError, ValueError):
             return None
@@ -172,7 +178,7 @@ class Store:
         """Write this build's file record (what it made or kept), sealed, atomically; not when read-only."""
         if not self.read_only and self.made:
             text = json.dumps(self.made, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-            self.write_file(RECORD, seal(RECORD, text))
+            self.write_sealed(RECORD, text)
 
     def entry_file(self, namespace: str, key: str) -> str:
         """The file of one entry, as a plain string: a build names thousands, and pathlib's joins
@@ -196,7 +202,11 @@ class Store:
         self.used.add(f"{namespace}/{key[:2]}/{key}")
         if self.read_only:
             return
-        self.write_file(f"{namespace}/{key[:2]}/{key}", seal(key, text))
+        self.write_file(f"{namespace}/{key[:2]}/{key}", seal(key, text, self.secret))
+
+    def write_sealed(self, name: str, text: str) -> None:
+        """Write the document `text` as the sealed file `name` in the layout folder (`read_sealed`)."""
+        self.write_file(name, seal(name, text, self.secret))
 
     def write_file(self, rel: str, data: bytes) -> None:
         """Write `data` at `rel` under the layout folder atomically (a temporary name of this
@@ -251,17 +261,17 @@ def _is_known(value: Any) -> bool:
     return isinstance(value, list) and len(value) == 2 and isinstance(value[0], str) and value[0].startswith("sha256:")
 
 
-def seal(key: str, text: str) -> bytes:
+def seal(key: str, text: str, secret: bytes) -> bytes:
     """The bytes stored for `text` under `key`: a header line with the layout, the key and the
-    sha256 of the text, then the text (UTF-8)."""
+    HMAC-SHA256 under `secret` (the cache key) of both and the text, then the text (UTF-8)."""
     body = text.encode("utf-8")
-    return _header(key, body) + b"\n" + body
+    return _header(key, body, secret) + b"\n" + body
 
 
-def unseal(key: str, data: bytes) -> str | None:
-    """The text `seal(key, text)` stored, or None when `data` is anything else."""
+def unseal(key: str, data: bytes, secret: bytes) -> str | None:
+    """The text `seal(key, text, secret)` stored, or None when `data` is anything else."""
     head, newline, body = data.partition(b"\n")
-    if not newline or head != _header(key, body):
+    if not newline or not hmac.compare_digest(head, _header(key, body, secret)):
         return None
     try:
         return body.decode("utf-8")
@@ -269,8 +279,12 @@ def unseal(key: str, data: bytes) -> str | None:
         return None
 
 
-def _header(key: str, body: bytes) -> bytes:
-    return f"{_MAGIC} {FORMAT} {key} sha256:{hashlib.sha256(body).hexdigest()}".encode()
+def _header(key: str, body: bytes, secret: bytes) -> bytes:
+    if not secret:
+        raise ValueError("the cache key is empty")
+    start = f"{_MAGIC} {FORMAT} {key}"
+    mac = hmac.digest(secret, start.encode() + b"\n" + body, "sha256")
+    return f"{start} hmac-sha256:{mac.hex()}".encode()
 
 
 def usable(project_root: Path) -> bool:
@@ -291,13 +305,18 @@ def active() -> Store | None:
 
 
 @contextlib.contextmanager
-def session(project_root: Path, *, enabled: bool = True, read_only: bool = False) -> Iterator[Store | None]:
-    """Open the project's cache for the duration of a build or check (or nothing, when disabled);
-    `read_only` uses what earlier builds stored and stores nothing."""
-    if not enabled or not usable(project_root):
+def session(
+    project_root: Path, *, enabled: bool = True, read_only: bool = False, secret: bytes | None = None
+) -> Iterator[Store | None]:
+    """Open the project's cache for the duration of a build or check (or nothing, when disabled or
+    when there is no cache key); `read_only` uses what earlier builds stored and stores nothing;
+    `secret`: the cache key the caller loaded (`cachekey.load`), else it is loaded here."""
+    if enabled and secret is None:
+        secret = cachekey.load().secret
+    if not enabled or secret is None or not usable(project_root):
         yield None
         return
-    store = Store(project_root / CACHE_DIR, read_only=read_only)
+    store = Store(project_root / CACHE_DIR, secret, read_only=read_only)
     token = _ACTIVE.set(store)
     try:
         yield store

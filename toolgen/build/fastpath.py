@@ -7,7 +7,8 @@ output current) `record()` stores a key in `.toolgen-cache/state.json` with the 
 and the digest of the manifest it wrote; that key is made from the bytes the build itself read
 (`loaded_key`: each contract's digest as loaded, and the templates only if they did not change
 during the build), so a file changed and put back meanwhile never makes it vouch for the wrong
-text. `lookup()` answers "nothing changed" only when the key is equal, the record's seal is intact,
+text. `lookup()` answers "nothing changed" only when the key is equal, the record's seal is intact
+(an HMAC under the cache key, `cachekey`: a record sealed by anyone without it is no record),
 no interrupted build left anything in the output folder, every output file still has the size,
 modification time (ns), inode and status change time recorded just after the build, when its
 bytes were checked (writing or replacing a file changes them, as make and git rely on; a file
@@ -133,13 +134,13 @@ def _state_path(settings: Settings) -> Path:
     return settings.root / CACHE_DIR / STATE
 
 
-def _read_state(settings: Settings) -> State | None:
+def _read_state(settings: Settings, secret: bytes) -> State | None:
     if not cache.usable(settings.root):
         return None
     try:
         path = _state_path(settings)
         written = os.lstat(path).st_mtime_ns
-        text = cache.unseal(STATE, path.read_bytes())
+        text = cache.unseal(STATE, path.read_bytes(), secret)
         data = json.loads(text or "null")
         return State(
             key=str(data["key"]),
@@ -158,15 +159,15 @@ Trusted = Mapping[str, tuple[Stat, str]]
 """Output path -> (its stat, the digest of its bytes) for files the writer need not read (`trusted`)."""
 
 
-def trusted(settings: Settings) -> dict[str, tuple[Stat, str]]:
+def trusted(settings: Settings, secret: bytes) -> dict[str, tuple[Stat, str]]:
     """The output files a build need not read to know what they hold, with their stat and digest:
     those the last recorded build verified byte for byte, as git trusts its index. The digests are
     read from the manifest that build recorded (its bytes checked against the record), and only
     files whose status changed before the record was written are listed ("racy" ones, changed in
     its own timestamp granule, are read again). A file written since has another status change
     time, which no program can set back, whatever it does to size and mtime; the writer compares
-    the stat (`write.plan`). Nothing is trusted after an interrupted build."""
-    state = _read_state(settings)
+    the stat (`write.plan`). Nothing is trusted after an interrupted build. `secret`: the cache key."""
+    state = _read_state(settings, secret)
     out = settings.output_dir
     if state is None or leftovers(out):
         return {}
@@ -190,14 +191,14 @@ def _recorded_digests(out: Path, state: State) -> dict[str, str]:
         return {}
 
 
-def lookup(settings: Settings, key: str | None) -> State | None:
+def lookup(settings: Settings, key: str | None, secret: bytes) -> State | None:
     """The recorded state when nothing changed since it was recorded and the output is intact; else None.
 
     A file changed in the record's own timestamp granule ("racy") is read again and must hold the
-    bytes the recorded manifest names."""
+    bytes the recorded manifest names. `secret`: the cache key the record is sealed under."""
     if key is None:
         return None
-    state = _read_state(settings)
+    state = _read_state(settings, secret)
     out = settings.output_dir
     if state is None or state.key != key or MANIFEST not in state.stats or leftovers(out):
         return None
@@ -225,13 +226,14 @@ def record(
     contracts: int,
     files: Files,
     *,
+    secret: bytes,
     verified: Mapping[str, Stat] | None = None,
 ) -> None:
     """Remember a successful build whose output folder now holds exactly `files` (manifest included).
 
     `verified` holds the stat of files the plan just compared byte for byte and left alone: that
     stat is recorded as it is, unread and not taken again (a file changed since has another, which
-    `lookup` and the writer's trust compare, so it is read then)."""
+    `lookup` and the writer's trust compare, so it is read then). Sealed under `secret`, the cache key."""
     if key is None or MANIFEST not in files:
         return
     document = {
@@ -260,10 +262,10 @@ def record(
     if not cache.usable(settings.root):
         return
     with contextlib.suppress(OSError):
-        cache.Store(path.parent).ensure_root()
+        cache.Store(path.parent, secret).ensure_root()
         handle, temp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
         with os.fdopen(handle, "wb") as stream:
-            stream.write(cache.seal(STATE, json.dumps(document, ensure_ascii=False)))
+            stream.write(cache.seal(STATE, json.dumps(document, ensure_ascii=False), secret))
         os.replace(temp, path)
 
 

@@ -197,7 +197,7 @@ def memo_files(
         store.used.add(f"{namespace}/{key[:2]}/{key}")
         store.hits += 1
         store.made[key] = known
-        out[index] = (Kept(path_of(items[index]), known[0], store.entry_file(namespace, key)), extra)
+        out[index] = (Kept(path_of(items[index]), known[0], store.entry_file(namespace, key), store.secret), extra)
     todo = [i for i in range(len(items)) if i not in out]
     keyed = [(items[i], keys[i]) for i in todo]
     decode = lambda data: _decode_file(data, decode_extra)  # noqa: E731

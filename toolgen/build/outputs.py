@@ -202,6 +202,8 @@ class Kept:
     digest: str
     entry: str
     """The entry's file (the `memo_files` entry whose value makes this file)."""
+    secret: bytes = field(repr=False)
+    """The cache key the entry is sealed under (`cache.Store.secret`)."""
 
     @property
     def text(self) -> str:
@@ -217,7 +219,7 @@ class Kept:
         the ones recorded."""
         try:
             with open(self.entry, "rb") as stream:
-                text = unseal(self.entry.rpartition("/")[2], stream.read())
+                text = unseal(self.entry.rpartition("/")[2], stream.read(), self.secret)
             value = json.loads(text) if text is not None else None
         except (OSError, ValueError):
             value = None

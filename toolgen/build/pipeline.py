@@ -23,9 +23,11 @@ from toolgen.build.parallel import Workers
 from toolgen.catalog import Catalog, build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, Severity, has_errors, resolve_severities, sort_diagnostics
+from toolgen.discovery import template_files
 from toolgen.load import RawDocument, Read, load_documents, located, parse_file
 from toolgen.render import File, RenderResult, Target, parts, targets
 from toolgen.render.context import RenderContext
+from toolgen.templating import TemplateFailed
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,8 +130,15 @@ def generate(
     inputs = tuple(sorted((_under(d.path, settings.contracts_dir), d.digest) for d in documents))
     del documents
     per_file = {c.source: c.rules for c in catalog}
-    with _settled():
-        results = _render_targets(catalog, settings, Building(Workers(settings.jobs)), step, meanwhile)
+    refused = template_problems(settings)
+    if refused:
+        return Generated(settings, tuple(sort_diagnostics([*problems, *refused])), catalog)
+    try:
+        with _settled():
+            results = _render_targets(catalog, settings, Building(Workers(settings.jobs)), step, meanwhile)
+    except TemplateFailed as exc:
+        failed = Diagnostic("TG139", Severity.ERROR, exc.message, settings.rel(Path(exc.path)), "", exc.line)
+        return Generated(settings, tuple(sort_diagnostics([*problems, failed])), catalog)
     artifacts: list[Output] = []
     for name in list(results):
         result = results.pop(name)
@@ -142,6 +151,14 @@ def generate(
     if has_errors(diagnostics):
         return Generated(settings, diagnostics, catalog)
     return Generated(settings, diagnostics, catalog, tuple(artifacts), inputs)
+
+
+def template_problems(settings: Settings) -> list[Diagnostic]:
+    """TG138 for each of the project's templates that must not be read: a link that leaves the
+    project, a FIFO or device, an unreadable folder (`discovery.template_files`, the contracts' guard)."""
+    if settings.templates_dir is None:
+        return []
+    return template_files(settings.templates_dir, settings)[1]
 
 
 @contextlib.contextmanager

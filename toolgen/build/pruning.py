@@ -16,7 +16,7 @@ import re
 import shutil
 from collections.abc import Iterable, Iterator
 
-from toolgen.build.cache import Store, seal
+from toolgen.build.cache import Store
 
 USED = "used"
 """The list of the entries the last build used, in the layout folder (and the key it is sealed under)."""
@@ -42,7 +42,7 @@ def prune(store: Store, last_list: tuple[frozenset[str] | None, int] | None = No
         removed, builds = _unlink(store, sorted(last - store.used)), builds + 1
     if not store.read_only:
         text = json.dumps({"builds": builds, "used": sorted(store.used)}, separators=(",", ":"))
-        store.write_file(USED, seal(USED, text))
+        store.write_sealed(USED, text)
     return removed
 
 

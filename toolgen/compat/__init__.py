@@ -11,7 +11,18 @@ from __future__ import annotations
 
 from toolgen.compat.base import BaseError, parse_base, read_base_at_ref, read_base_file
 from toolgen.compat.contracts import diff_catalogs, diff_contract, diff_tool, needed_bump
-from toolgen.compat.model import ABSENT, Bump, Change, Direction, Escalation, Report, Status, ToolDiff, bump_made
+from toolgen.compat.model import (
+    ABSENT,
+    Assume,
+    Bump,
+    Change,
+    Direction,
+    Escalation,
+    Report,
+    Status,
+    ToolDiff,
+    bump_made,
+)
 from toolgen.compat.report import render
 from toolgen.compat.schema import diff_schema
 from toolgen.compat.table import DECISIONS, Decision
@@ -19,6 +30,7 @@ from toolgen.compat.table import DECISIONS, Decision
 __all__ = [
     "ABSENT",
     "DECISIONS",
+    "Assume",
     "BaseError",
     "Bump",
     "Change",

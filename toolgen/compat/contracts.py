@@ -13,6 +13,7 @@ from typing import Any
 from toolgen.catalog import Catalog, Contract
 from toolgen.compat.model import (
     ABSENT,
+    Assume,
     Bump,
     Change,
     Direction,
@@ -138,13 +139,17 @@ def _errors(base: Contract, head: Contract) -> list[Change]:
     return out
 
 
-def diff_contract(base: Contract, head: Contract) -> tuple[Change, ...]:
-    """Every change between two versions of one tool, in reading order."""
+def diff_contract(base: Contract, head: Contract, *, assume: Assume = Assume.DECLARED) -> tuple[Change, ...]:
+    """Every change between two versions of one tool, in reading order (`assume`: see `Assume`)."""
     if base.digest and base.digest == head.digest:
         return ()
     changes = [*_docs(base, head), *_permissions(base, head), *_lifecycle(base, head), *_errors(base, head)]
-    changes += diff_schema(Direction.INPUT, base.input_schema, head.input_schema, "/input_schema", "/input_schema")
-    changes += diff_schema(Direction.OUTPUT, base.output_schema, head.output_schema, "/output_schema", "/output_schema")
+    schemas = (
+        (Direction.INPUT, base.input_schema, head.input_schema, "/input_schema"),
+        (Direction.OUTPUT, base.output_schema, head.output_schema, "/output_schema"),
+    )
+    for direction, old, new, key in schemas:
+        changes += diff_schema(direction, old, new, key, key, assume=assume)
     return tuple(sorted(changes, key=Change.sort_key))
 
 
@@ -157,13 +162,16 @@ ALWAYS_ON = frozenset({"TG401", "TG403", "TG404", "TG405"})
 """The gates: removals, versions and escalations cannot be turned off by configuration."""
 
 
-def diff_tool(base: Contract, head: Contract, off: frozenset[str] = frozenset()) -> ToolDiff:
+def diff_tool(
+    base: Contract, head: Contract, off: frozenset[str] = frozenset(), *, assume: Assume = Assume.DECLARED
+) -> ToolDiff:
     """One tool present on both sides: its changes, the bump they need and the bump its version made.
 
     Findings of a rule in `off`, or set to "off" in the head contract's own `rules`, are left out.
     """
     off = off | {code for code, level in head.rules.items() if level == "off"}
-    changes = tuple(c for c in diff_contract(base, head) if c.rule not in off or c.rule in ALWAYS_ON)
+    found = diff_contract(base, head, assume=assume)
+    changes = tuple(c for c in found if c.rule not in off or c.rule in ALWAYS_ON)
     needed = needed_bump(changes)
     made = bump_made(base.version, head.version)
     if parse_version(base.version) is None or parse_version(head.version) is None:
@@ -195,10 +203,12 @@ def diff_catalogs(
     allow_escalation: bool = False,
     allow_removal: bool = False,
     off: frozenset[str] = frozenset(),
+    assume: Assume = Assume.DECLARED,
 ) -> Report:
     """Compare two catalogs tool by tool; the report decides whether the head is compatible.
 
     `off` holds TG4xx codes the project turned off (`rules = { TG407 = "off" }`); gates stay on.
+    `assume` is what callers and consumers are assumed to do (docs/compatibility.md, `--assume`).
     """
     tools: list[ToolDiff] = []
     escalations: list[Escalation] = []
@@ -210,7 +220,7 @@ def diff_catalogs(
         elif new is None and old is not None:
             tools.append(_removed(old))
         elif old is not None and new is not None:
-            tool = diff_tool(old, new, off)
+            tool = diff_tool(old, new, off, assume=assume)
             tools.append(tool)
             gained = tuple(sorted(set(new.permissions) - set(old.permissions)))
             if gained:

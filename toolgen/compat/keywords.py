@@ -206,3 +206,35 @@ LEAF_KEYWORDS = frozenset(
     {*UPPER_BOUNDS, *LOWER_BOUNDS, "multipleOf", "pattern", "format", "uniqueItems", "type", "enum", "const"}
 )
 """Keywords `compare_type`, `compare_enum` and `compare_leaves` handle."""
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return "integer"
+    names = {float: "number", str: "string", list: "array", tuple: "array"}
+    return names.get(type(value), "object")
+
+
+def enumerated(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[Mapping[str, Any], Mapping[str, Any]]:
+    """When both versions list their values (`enum`/`const`), each as the values its `type` lets through.
+
+    `type: [string, null]` beside `enum: ["a"]` accepts only "a": the type change alone changes nothing,
+    and the value sets say what did.
+    """
+    if _types(old) == _types(new):
+        return old, new
+    before, after = _values(old), _values(new)
+    if before is None or after is None:
+        return old, new
+
+    def kept(schema: Mapping[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+        types = _types(schema)
+        rest = {k: v for k, v in schema.items() if k not in ("type", "enum", "const")}
+        through = [v for _, v in sorted(values.items()) if _covers(types, _json_type(v))]
+        return {**rest, "const": through[0]} if "const" in schema and len(through) == 1 else {**rest, "enum": through}
+
+    return kept(old, before), kept(new, after)

@@ -36,6 +36,18 @@ class Direction(StrEnum):
     METADATA = "metadata"
 
 
+class Assume(StrEnum):
+    """What toolgen assumes about callers and consumers when it classifies a schema change.
+
+    `declared` (the default): callers send only the properties an input schema declares, and
+    consumers ignore output properties they do not know. `strict`: neither; every value a schema
+    accepts counts, declared or not.
+    """
+
+    DECLARED = "declared"
+    STRICT = "strict"
+
+
 class Absent:
     """The value of something that does not exist on one side of a change (shown as `(absent)`)."""
 

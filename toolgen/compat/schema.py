@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
-from urllib.parse import unquote
 
 from toolgen.compat import keywords as kw
-from toolgen.compat.model import ABSENT, Bump, Change, Direction
+from toolgen.compat.canonical import COMBINATORS, kinds, normalize, within
+from toolgen.compat.model import ABSENT, Assume, Bump, Change, Direction
+from toolgen.compat.objects import compare_objects
+from toolgen.compat.refs import STRUCTURE, lookup, merge
 from toolgen.compat.table import DECISIONS
+from toolgen.compat.wraps import compare_wrap
 from toolgen.frozen import thaw
 from toolgen.positions import escape, unescape
 from toolgen.render.markdown import code
@@ -23,8 +26,7 @@ from toolgen.render.markdown import code
 MAX_DEPTH = 64
 """Deeper than this the walk stops and reports TG442 (fail closed)."""
 
-_IGNORED = frozenset({"$defs", "definitions", "$ref", "$anchor", "$dynamicAnchor"})
-_HANDLED = kw.LEAF_KEYWORDS | _IGNORED | {
+_HANDLED = kw.LEAF_KEYWORDS | STRUCTURE | {
     "default", "properties", "required", "additionalProperties", "items", "prefixItems", "contains",
     "anyOf", "oneOf", "allOf", "not",
 }  # fmt: skip
@@ -39,68 +41,34 @@ def _quote(name: str) -> str:
     return code(name, in_table=False)
 
 
-def _lookup(root: Any, fragment: str) -> tuple[Any, str] | None:
-    """The node a `$ref` fragment names (a JSON pointer or a plain-name `$anchor`) and its pointer."""
-    if fragment and not fragment.startswith("/"):
-        return _anchor(root, unquote(fragment), "")
-    node, pointer = root, ""
-    for raw in unquote(fragment).split("/")[1:]:
-        token = unescape(raw)
-        if isinstance(node, Mapping) and token in node:
-            node = node[token]
-        elif isinstance(node, Sequence) and not isinstance(node, str) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return None
-        pointer += "/" + escape(token)
-    return node, pointer
-
-
-def _anchor(node: Any, name: str, pointer: str) -> tuple[Any, str] | None:
-    if isinstance(node, Mapping):
-        if name in (node.get("$anchor"), node.get("$dynamicAnchor")):
-            return node, pointer
-        children: Any = sorted(node.items())
-    elif isinstance(node, Sequence) and not isinstance(node, str):
-        children = [(str(i), v) for i, v in enumerate(node)]
-    else:
-        return None
-    for key, child in children:
-        found = _anchor(child, name, f"{pointer}/{escape(key)}")
-        if found is not None:
-            return found
-    return None
-
-
-def _names(value: Any) -> set[str]:
-    """The names in a `required` list (anything else, such as draft-3 `required: true`, names none)."""
-    if isinstance(value, list | tuple):
-        return {v for v in value if isinstance(v, str)}
-    return set()
-
-
-def _merge(target: Any, siblings: dict[str, Any]) -> Any:
-    """A `$ref` with sibling keywords: both apply (2020-12); merged when no keyword appears in both."""
-    if not siblings or target is False:
-        return target
-    if not isinstance(target, Mapping):
-        return siblings
-    constraints = {k for k in siblings if not kw.is_annotation(k) and k not in _IGNORED}
-    if constraints & set(target):
-        return {"allOf": [target, {k: siblings[k] for k in constraints}]}
-    return {**target, **siblings}
-
-
 class SchemaDiff:
     """Compare one schema of a tool (its input or its output) between base and head."""
 
-    def __init__(self, direction: Direction, base: Any, head: Any, base_at: str, head_at: str) -> None:
+    def __init__(
+        self,
+        direction: Direction,
+        base: Any,
+        head: Any,
+        base_at: str,
+        head_at: str,
+        *,
+        assume: Assume = Assume.DECLARED,
+    ) -> None:
         self.direction = direction
         self.roots = (base, head)
         self.prefixes = (base_at, head_at)
+        self.assume = assume
         self.changes: list[Change] = []
-        self._active: set[tuple[str, str]] = set()
-        self._done: set[tuple[str, str]] = set()
+        self._active: set[tuple[str, str, str, str]] = set()
+        self._done: set[tuple[str, str, str, str]] = set()
+
+    quote = staticmethod(_quote)
+
+    def probe(self, direction: Direction, old: Any, new: Any, at: tuple[str, str], depth: int) -> list[Change]:
+        """The changes between two parts of these schemas, found by a separate walk (nothing is recorded here)."""
+        walk = SchemaDiff(direction, *self.roots, *self.prefixes, assume=self.assume)
+        walk.compare(old, new, at[0], at[1], depth)
+        return walk.changes
 
     def run(self) -> list[Change]:
         """Every change between the two schemas, in walk order."""
@@ -148,12 +116,36 @@ class SchemaDiff:
             if not isinstance(ref, str) or not ref.startswith("#") or ref in seen:
                 return None
             seen.add(ref)
-            found = _lookup(self.roots[side], ref[1:])
+            found = lookup(self.roots[side], ref[1:])
             if found is None:
                 return None
             siblings = {k: v for k, v in schema.items() if k != "$ref"}
-            schema, pointer = _merge(found[0], siblings), self.prefixes[side] + found[1]
+            # With constraints beside it, the use is its own schema: it stays where the use is.
+            own = any(not kw.is_annotation(k) and k not in STRUCTURE for k in siblings)
+            schema, pointer = merge(found[0], siblings), pointer if own else self.prefixes[side] + found[1]
         return schema, pointer
+
+    def content(self, schema: Any, side: int) -> Any:
+        """What a schema stands for once its `$ref` is followed (itself when it cannot be)."""
+        found = self._resolve(schema, "", side)
+        return schema if found is None else found[0]
+
+    def _canonical(self, old: Any, new: Any) -> tuple[Any, Any]:
+        """Both sides in canonical form where their spellings differ: a combinator only one side uses."""
+        for _ in range(4):
+            keys = frozenset(k for k in COMBINATORS if isinstance(old, Mapping) and k in old) ^ frozenset(
+                k for k in COMBINATORS if isinstance(new, Mapping) and k in new
+            )
+            if not keys:
+                break
+            before = (old, new)
+            old, new = (
+                normalize(old, lambda s: self.content(s, 0), keys),
+                normalize(new, lambda s: self.content(s, 1), keys),
+            )
+            if (old, new) == before:
+                break
+        return old, new
 
     def compare(self, old: Any, new: Any, base_at: str, head_at: str, depth: int) -> None:
         """Compare two subschemas found at these pointers (following `$ref` first)."""
@@ -164,15 +156,16 @@ class SchemaDiff:
                 self.add("TG442", (base_at, head_at), thaw(old), thaw(new), message)
             return
         (old, base_at), (new, head_at) = resolved_old, resolved_new
-        key = (base_at, head_at)
+        old, new = self._canonical(old, new)
+        key = (base_at, head_at, kw.canonical(old), kw.canonical(new))
         if key in self._active or key in self._done:
             return
         if depth > MAX_DEPTH:
-            self.add("TG442", key, ABSENT, ABSENT, f"schemas nest deeper than {MAX_DEPTH} levels")
+            self.add("TG442", (base_at, head_at), ABSENT, ABSENT, f"schemas nest deeper than {MAX_DEPTH} levels")
             return
         self._active.add(key)
         try:
-            self._compare_resolved(old, new, key, depth)
+            self._compare_resolved(old, new, (base_at, head_at), depth)
         finally:
             self._active.discard(key)
             self._done.add(key)
@@ -190,30 +183,36 @@ class SchemaDiff:
             if kw.canonical(old) != kw.canonical(new):
                 self.add("TG441", at, thaw(old), thaw(new), "schema is not an object or boolean")
             return
+        if compare_wrap(self, old, new, at, depth):
+            return
+        old, new = kw.enumerated(old, new)
         finding, overlap = kw.compare_type(old, new)
         self._report(finding, old, new, at)
         if not overlap:
             return
+        before, after = kinds(old), kinds(new)
+        shared = after if before is None else before if after is None else before & after
+        old, new = within(old, shared, _HANDLED), within(new, shared, _HANDLED)
         self._report(kw.compare_enum(old, new), old, new, at)
         for leaf in kw.compare_leaves(old, new):
             self._report(leaf, old, new, at)
-        self._rest(old, new, at)
-        self._objects(old, new, at, depth)
+        self.rest(old, new, at)
+        compare_objects(self, old, new, at, depth)
         self._arrays(old, new, at, depth)
         self._combinators(old, new, at, depth)
 
     def _report(self, finding: kw.Finding | None, old: Mapping[str, Any], new: Mapping[str, Any], at: Any) -> None:
         if finding is not None:
-            where = self._keyword_at(at, old, new, finding.keyword)
+            where = self.keyword_at(at, old, new, finding.keyword)
             self.add(finding.code, where, finding.old, finding.new, finding.message)
 
     @staticmethod
-    def _keyword_at(at: tuple[str, str], old: Mapping[str, Any], new: Mapping[str, Any], key: str) -> tuple[str, str]:
+    def keyword_at(at: tuple[str, str], old: Mapping[str, Any], new: Mapping[str, Any], key: str) -> tuple[str, str]:
         base = f"{at[0]}/{escape(key)}" if key in old else at[0]
         head = f"{at[1]}/{escape(key)}" if key in new else at[1]
         return base, head
 
-    def _rest(self, old: Mapping[str, Any], new: Mapping[str, Any], at: tuple[str, str]) -> None:
+    def rest(self, old: Mapping[str, Any], new: Mapping[str, Any], at: tuple[str, str]) -> None:
         """`default`, annotations, and every keyword no rule handles (fail closed)."""
         for key in sorted(set(old) | set(new)):
             if key in _HANDLED and key != "default":
@@ -225,7 +224,7 @@ class SchemaDiff:
             )
             if same and (before is ABSENT) == (after is ABSENT):
                 continue
-            where = self._keyword_at(at, old, new, key)
+            where = self.keyword_at(at, old, new, key)
             if key == "default":
                 self.add("TG439", where, before, after, "default changed")
             elif kw.is_annotation(key):
@@ -233,63 +232,19 @@ class SchemaDiff:
             else:
                 self.add("TG441", where, before, after, f"{key} changed, and no rule proves the change safe")
 
-    def _objects(self, old: Mapping[str, Any], new: Mapping[str, Any], at: tuple[str, str], depth: int) -> None:
-        old_props: Mapping[str, Any] = old.get("properties") or {}
-        new_props: Mapping[str, Any] = new.get("properties") or {}
-        old_req, new_req = _names(old.get("required")), _names(new.get("required"))
-        for name in sorted(set(old_props) | set(new_props)):
-            token = f"/properties/{escape(name)}"
-            where = (at[0] + token if name in old_props else at[0], at[1] + token if name in new_props else at[1])
-            if name in old_props and name in new_props:
-                self._requiredness(self.label(where[1], 1), name in old_req, name in new_req, where)
-                self.compare(old_props[name], new_props[name], where[0], where[1], depth + 1)
-            elif name in new_props:
-                code = "TG421" if name in new_req and name not in old_req else "TG420"
-                kind = "required" if code == "TG421" else "optional"
-                label = self.label(where[1], 1)
-                self.add(code, where, ABSENT, thaw(new_props[name]), f"{kind} property {_quote(label)} added")
-            else:
-                removed = _quote(self.label(where[0], 0))
-                self.add("TG422", where, thaw(old_props[name]), ABSENT, f"property {removed} removed")
-        for name in sorted((old_req ^ new_req) - set(old_props) - set(new_props)):
-            where = (at[0] + "/required" if old_req else at[0], at[1] + "/required" if new_req else at[1])
-            parent = self.label(at[1], 1)
-            self._requiredness(f"{parent}.{name}" if parent else name, name in old_req, name in new_req, where)
-        self._additional(old, new, at, depth)
-
-    def _requiredness(self, name: str, before: bool, after: bool, at: tuple[str, str]) -> None:
-        if after and not before:
-            self.add("TG423", at, "optional", "required", f"property {_quote(name)} became required")
-        elif before and not after:
-            self.add("TG424", at, "required", "optional", f"property {_quote(name)} became optional")
-
-    def _additional(self, old: Mapping[str, Any], new: Mapping[str, Any], at: tuple[str, str], depth: int) -> None:
-        if "additionalProperties" not in old and "additionalProperties" not in new:
-            return
-        before, after = old.get("additionalProperties", True), new.get("additionalProperties", True)
-        where = self._keyword_at(at, old, new, "additionalProperties")
-        if before is False and after is False:
-            return
-        if before is False:
-            self.add("TG434", where, False, thaw(after), "additionalProperties no longer false")
-        elif after is False:
-            self.add("TG435", where, thaw(before), False, "additionalProperties became false")
-        else:
-            self.compare(before, after, where[0], where[1], depth + 1)
-
     def _arrays(self, old: Mapping[str, Any], new: Mapping[str, Any], at: tuple[str, str], depth: int) -> None:
         if "items" in old or "items" in new:
-            where = self._keyword_at(at, old, new, "items")
+            where = self.keyword_at(at, old, new, "items")
             self.compare(old.get("items", True), new.get("items", True), where[0], where[1], depth + 1)
         before, after = old.get("prefixItems", ()), new.get("prefixItems", ())
         if len(before) == len(after):
             for index, (a, b) in enumerate(zip(before, after, strict=True)):
                 self.compare(a, b, f"{at[0]}/prefixItems/{index}", f"{at[1]}/prefixItems/{index}", depth + 1)
         else:
-            where = self._keyword_at(at, old, new, "prefixItems")
+            where = self.keyword_at(at, old, new, "prefixItems")
             self.add("TG441", where, thaw(before), thaw(after), "prefixItems changed length")
         if "contains" in old or "contains" in new:
-            where = self._keyword_at(at, old, new, "contains")
+            where = self.keyword_at(at, old, new, "contains")
             if "contains" not in old:
                 self.add(kw.TIGHTENED, where, ABSENT, thaw(new["contains"]), "contains added")
             elif "contains" not in new:
@@ -300,11 +255,11 @@ class SchemaDiff:
     def _combinators(self, old: Mapping[str, Any], new: Mapping[str, Any], at: tuple[str, str], depth: int) -> None:
         for key in ("anyOf", "oneOf", "allOf"):
             if key in old or key in new:
-                self._combinator(key, old.get(key), new.get(key), self._keyword_at(at, old, new, key), depth)
+                self._combinator(key, old.get(key), new.get(key), self.keyword_at(at, old, new, key), depth)
         if "not" in old or "not" in new:
             before, after = thaw(old.get("not", ABSENT)), thaw(new.get("not", ABSENT))
             if before is ABSENT or after is ABSENT or kw.canonical(before) != kw.canonical(after):
-                where = self._keyword_at(at, old, new, "not")
+                where = self.keyword_at(at, old, new, "not")
                 self.add("TG438", where, before, after, "not changed")
 
     def _combinator(self, key: str, before: Any, after: Any, at: tuple[str, str], depth: int) -> None:
@@ -353,12 +308,16 @@ def _pair_branches(before: Sequence[Any], after: Sequence[Any]) -> list[tuple[in
     return sorted(pairs + list(zip(unmatched, free, strict=True)))
 
 
-def diff_schema(direction: Direction, base: Any, head: Any, base_at: str, head_at: str) -> list[Change]:
+def diff_schema(
+    direction: Direction, base: Any, head: Any, base_at: str, head_at: str, *, assume: Assume = Assume.DECLARED
+) -> list[Change]:
     """Every change between two versions of one schema; `base_at`/`head_at` prefix the pointers.
+
+    `assume` is what callers and consumers are assumed to do (`Assume`, docs/compatibility.md).
 
     A schema too malformed to walk (a hand-edited base catalog) gives one TG441 finding: fail closed.
     """
-    walker = SchemaDiff(direction, base, head, base_at, head_at)
+    walker = SchemaDiff(direction, base, head, base_at, head_at, assume=assume)
     if base is not None and head is not None and kw.canonical(base) == kw.canonical(head):
         return []
     try:

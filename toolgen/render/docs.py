@@ -5,21 +5,29 @@ Every piece of contract text is escaped here, in Python, before a template sees 
 over the prepared view data. Sensitive example values (`x-sensitive = true`) are masked, keeping
 their types (`toolgen.render.masking`).
 
-A page shows the contract's own words. Where toolgen adds words of its own they say so: a
-`retryable` the contract left out reads "no (standard)", an error without a description shows the
-standard meaning after "(standard meaning)". Errors and tags keep the author's order. What the
-model receives (each provider's declaration of the tool, its estimated size in tokens, the
-provider notes) comes from the providers target (`toolgen.render.providers.declarations`), which
-the caller may pass in; nothing is read from module state.
+A page is built for review in a pull request. First the contract's own words and tables
+(description, parameters, output, errors, examples, permissions, the MCP hints as the MCP declaration
+states them, rule overrides with each rule's meaning and a link to the page that explains it). Where
+toolgen adds words of its own they say so: a `retryable` the contract left out reads "no (standard)",
+one that overrides the standard value says so ("no (the standard is yes)"), an error without a
+description shows the standard meaning after "(standard meaning)". Errors and tags keep the author's
+order. Then what the model receives: one canonical declaration and each provider's changes to it,
+with a token table (`toolgen.render.docs_providers`), and the provider notes, whole. Prose goes one
+sentence a line and lines are broken before 100 columns (`markdown.wrap_page`), so a changed word
+changes one line of the page. The declarations and notes come from the providers target
+(`toolgen.render.providers.declarations`), which the caller may pass in; nothing is read from module
+state.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from toolgen import rules as rule_table
 from toolgen.catalog import PERMISSION_MEANINGS, STANDARD_ERROR_MEANINGS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
 from toolgen.frozen import thaw
@@ -27,6 +35,7 @@ from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render import markdown as md
 from toolgen.render.context import PLAIN_CONTEXT, Declarations, Executor, RenderContext
 from toolgen.render.docs_index import Rows, index_rows, index_view, links_for, links_in
+from toolgen.render.docs_providers import model_view
 from toolgen.render.masking import mask
 from toolgen.render.schema_rows import Constraint, Row, rows
 from toolgen.templating import environment, templates_digest
@@ -55,15 +64,6 @@ class ExampleView:
     result: str
     result_fence: str
     masked: bool
-
-
-@dataclass(frozen=True, slots=True)
-class DeclarationView:
-    """One provider's declaration of a tool: a `<summary>` line (plain HTML text) and the fenced JSON."""
-
-    summary: str
-    json: str
-    fence: str
 
 
 def _constraint(item: Constraint) -> str:
@@ -95,6 +95,8 @@ def _errors(contract: Contract, links: md.Links) -> list[list[str]]:
     for code in contract.error_order or tuple(declared):
         error = declared[code]
         retryable = "yes" if error.retryable else "no"
+        if code in STANDARD_ERRORS and not error.inherited and error.retryable != STANDARD_ERRORS[code]:
+            retryable += f" (the standard is {'yes' if STANDARD_ERRORS[code] else 'no'})"
         if error.description:
             meaning = md.prose(error.description, links=links)
         else:
@@ -140,56 +142,44 @@ def _meta(contract: Contract) -> str:
     return " · ".join(parts)
 
 
-def _strict(declaration: Any) -> str:
-    for holder in (declaration, declaration.get("function") if isinstance(declaration, Mapping) else None):
-        if isinstance(holder, Mapping) and isinstance(holder.get("strict"), bool):
-            return "strict, " if holder["strict"] else "not strict, "
-    return ""
-
-
-def _declarations(pairs: Sequence[tuple[str, str]]) -> list[DeclarationView]:
-    """Each provider's declaration, as `<details>` content: label, strictness, estimated tokens."""
-    from toolgen.render.providers import stats
-
-    out = []
-    for file, text in pairs:
-        declaration = json.loads(text)
-        tokens = stats.Size.of(declaration, stats.estimate_tokens).tokens  # never the optional exact counter
-        label = f"{PROVIDER_LABELS.get(file, file)}: {_strict(declaration)}~{tokens:,} tokens"
-        out.append(DeclarationView(md.html_text(label), text, md.fence(text)))
-    return out
-
-
 def _hints(pairs: Sequence[tuple[str, str]]) -> str:
-    """The MCP annotation hints as MCP receives them, in words; empty when MCP does not declare the tool."""
+    """The MCP annotation hints as the MCP declaration states them; empty when MCP does not declare the tool."""
     text = dict(pairs).get("mcp.json")
     mcp = json.loads(text) if text is not None else None
     hints = mcp.get("annotations") if isinstance(mcp, Mapping) else None
     if not isinstance(hints, Mapping):
         return ""
-    words = [
-        "read-only"
-        if hints.get("readOnlyHint")
-        else "destructive"
-        if hints.get("destructiveHint")
-        else "changes state",
-        "idempotent" if hints.get("idempotentHint") else "not idempotent",
-        "open world" if hints.get("openWorldHint") else "closed world",
-    ]
-    return ", ".join(words)
+    return ", ".join(f"{md.code(str(k), in_table=False)}: {md.cell(json.dumps(v))}" for k, v in hints.items())
 
 
-def _hints_source(contract: Contract) -> str:
-    """Where the hints come from: the permissions and `idempotent`, and any the contract states."""
-    stated = [k for k in contract.providers.get("annotations", {}) if k != "title"]
-    derived = "derived from the permissions and `idempotent`"
-    if not stated:
-        return derived
-    return f"{', '.join(md.code(k, in_table=False) for k in stated)} stated in the contract, the rest {derived}"
+RULE_DOCS: tuple[tuple[str, str], ...] = (
+    ("TG1", "rules.md"),
+    ("TG2", "rules.md"),
+    ("TG35", "python.md"),
+    ("TG3", "rules-providers.md"),
+    ("TG4", "compatibility.md"),
+)
+"""Where toolgen's documentation explains each range of rule codes, first match wins."""
+
+
+def _rules(contract: Contract, docs: str) -> list[str]:
+    """Each rule override: the code linked to the page that explains it, the severity, the rule's meaning."""
+    out = []
+    for code, level in sorted(contract.rules.items()):
+        page = next((page for prefix, page in RULE_DOCS if str(code).startswith(prefix)), "rules.md")
+        rule = rule_table.get(str(code))
+        meaning = f" ({md.cell(rule.title)})" if rule is not None else ""
+        out.append(f"[{md.code(str(code), in_table=False)}]({docs}/{page}): {md.cell(str(level))}{meaning}")
+    return out
+
+
+def docs_link(settings: Settings) -> str:
+    """The project's `docs/` folder (toolgen's rule pages) as seen from the generated pages."""
+    return os.path.relpath(settings.root / "docs", settings.output_dir / "docs").replace(os.sep, "/")
 
 
 def tool_view(
-    contract: Contract, declared: Sequence[tuple[str, Any]], notes: Sequence[str], links: md.Links
+    contract: Contract, declared: Sequence[tuple[str, Any]], notes: Sequence[str], links: md.Links, docs: str = "."
 ) -> dict[str, Any]:
     """Everything `docs/tool.md.jinja` prints for one tool, escaped."""
     outputs = rows(contract.output_schema)
@@ -208,7 +198,6 @@ def tool_view(
             [md.code(p, in_table=False), md.cell(PERMISSION_MEANINGS.get(p, ""))] for p in contract.permissions
         ],
         "hints": _hints(declared),
-        "hints_source": _hints_source(contract),
         "mcp_name": md.code(str(contract.providers["mcp_name"]), in_table=False)
         if "mcp_name" in contract.providers
         else None,
@@ -217,13 +206,16 @@ def tool_view(
         "timeout_retryable": "yes" if contract.retryable("TIMEOUT") else "no",
         "errors": _errors(contract, links),
         "standard_errors": ", ".join(
-            md.code(c, in_table=False) for c in STANDARD_ERRORS if c not in {e.code for e in contract.errors}
+            md.code(c, in_table=False) for c in contract.standard_errors if c not in {e.code for e in contract.errors}
+        ),
+        "excluded_errors": ", ".join(
+            md.code(c, in_table=False) for c in STANDARD_ERRORS if c in contract.excluded_errors
         ),
         "declares_standard": any(e.code in STANDARD_ERRORS for e in contract.errors),
         "examples": _examples(contract),
-        "declarations": _declarations(declared),
+        "model": model_view(declared, contract.description, PROVIDER_LABELS),
         "notes": [md.toolgen_text(n) for n in notes],
-        "rules": [[md.code(str(k), in_table=False), md.cell(str(v))] for k, v in sorted(contract.rules.items())],
+        "rules": _rules(contract, docs),
         "source": md.code(contract.source, in_table=False),
     }
 
@@ -329,18 +321,20 @@ def render_pages(catalog: Catalog, settings: Settings, context: RenderContext = 
     env = environment(settings.templates_dir)
     links = _links(catalog, executor)
     templates = templates_digest(settings.templates_dir)
+    docs = docs_link(settings)
 
     def pages(todo: Sequence[Contract]) -> list[tuple[str, None]]:
         page = env.get_template("docs/tool.md.jinja")
         views = (
-            tool_view(c, declared.tools.get(c.name, ()), declared.notes.get(c.name, ()), links[c.name]) for c in todo
+            tool_view(c, declared.tools.get(c.name, ()), declared.notes.get(c.name, ()), links[c.name], docs)
+            for c in todo
         )
-        return [(page.render(view), None) for view in views]
+        return [(md.wrap_page(page.render(view)), None) for view in views]
 
     made = executor.memo_files(
         "docs",
         list(catalog),
-        parts_of=lambda c: (templates, c.source, c.digest, *_page_parts(c, declared, links[c.name])),
+        parts_of=lambda c: (templates, docs, c.source, c.digest, *_page_parts(c, declared, links[c.name])),
         path_of=lambda c: f"docs/{c.name}.md",
         compute_many=pages,
     )

@@ -161,19 +161,131 @@ def _spans(text: str, longest_run: int | None) -> list[tuple[bool, str]]:
 
 
 def block(text: str, links: Links | None = None) -> str:
-    """Multi-line text as Markdown paragraphs: the author's paragraphs, soft line breaks, no syntax.
+    """Multi-line text as Markdown paragraphs: the author's paragraphs, one sentence a line, no syntax.
 
-    Blank lines separate paragraphs; other line breaks stay soft (a TOML description wrapped at 100
-    columns reads as the paragraph it is, as a JSON one does). Each line is escaped as the start of
-    a line, with its indentation dropped, so no line can open a block (a heading, a list, a fence,
-    a code block, a setext underline) or end with a forced break.
+    Blank lines separate paragraphs. Inside one, single line breaks are joined (as CommonMark renders
+    them: a TOML description wrapped at 100 columns reads as the paragraph it is) except before a
+    line that starts like a list item, and each sentence starts a line of its own, so a changed word
+    changes one line of the page. Each line is escaped as the start of a line, with its indentation
+    dropped, so no line can open a block (a heading, a list, a fence, a code block, a setext
+    underline) or end with a forced break.
     """
     paragraphs = [p for p in re.split(r"\n\s*\n", text.strip()) if p.strip()]
     rendered = []
     for paragraph in paragraphs:
-        lines = [line.strip() for line in paragraph.split("\n") if line.strip()]
+        lines = [s for line in _joined(paragraph) for s in _sentences(line)]
         rendered.append("\n".join(prose(line, in_table=False, fold=False, links=links) for line in lines))
     return "\n\n".join(rendered)
+
+
+_ITEM = re.compile(r"^([-+*]|\d{1,9}[.)])\s")
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Z`(\"])")
+
+
+def _joined(paragraph: str) -> list[str]:
+    """The paragraph's lines, stripped, each joined to the one before unless it starts like a list item."""
+    out: list[str] = []
+    for line in (raw.strip() for raw in paragraph.split("\n")):
+        if line and out and not _ITEM.match(line):
+            out[-1] += " " + line
+        elif line:
+            out.append(line)
+    return out
+
+
+def _sentences(line: str) -> list[str]:
+    """`line` cut after each sentence (`.`, `?`, `!` before a capital, a backtick, a parenthesis or a
+    quote), never inside a code span."""
+    inside = _code_ranges(line)
+    out: list[str] = []
+    start = 0
+    for found in _SENTENCE_END.finditer(line):
+        if not any(a <= found.start() < b for a, b in inside):
+            out.append(line[start : found.start()])
+            start = found.end()
+    out.append(line[start:])
+    return [s for s in out if s]
+
+
+def _code_ranges(line: str) -> list[tuple[int, int]]:
+    """Where `_spans` finds code spans in `line`: (start of the opening run, end of the closing run)."""
+    ranges: list[tuple[int, int]] = []
+    at = 0
+    for is_code, piece in _spans(line, 2):
+        if not is_code:
+            at += len(piece)
+            continue
+        run = _BACKTICKS.match(line, at)
+        body = at + (len(run.group()) if run is not None else 1)
+        padded = line[body : body + 1] == " " and line.startswith(" " + piece + " ", body)
+        end = body + len(piece) + (2 if padded else 0) + (body - at)
+        ranges.append((at, end))
+        at = end
+    return ranges
+
+
+_RISKY_START = re.compile(r"[#>\-+*=|<\[]|```|~~~|\d{1,9}[.)]")
+"""What a line must not start with when it continues a paragraph: it could open a block."""
+
+
+def wrap_page(text: str, width: int = 100) -> str:
+    """Lines of prose and list items longer than `width` broken at spaces outside code spans, where
+    the rest cannot start a block; fenced code, tables, headings and HTML are left as they are."""
+    out: list[str] = []
+    fence = ""
+    for line in text.split("\n"):
+        mark = re.match(r"(`{3,}|~{3,})", line)
+        if fence:
+            fence = (
+                ""
+                if mark and line.strip() == fence[0] * len(line.strip()) and len(line.strip()) >= len(fence)
+                else fence
+            )
+            out.append(line)
+        elif mark:
+            fence = mark.group(1)
+            out.append(line)
+        elif len(line) <= width or line.startswith(("|", "#", "<")):
+            out.append(line)
+        else:
+            out.extend(_wrapped(line, width, "  " if line.startswith("- ") else ""))
+    return "\n".join(out)
+
+
+def _breaks(line: str) -> list[int]:
+    """The spaces of `line` outside code spans and escapes where the line may be broken."""
+    found: list[int] = []
+    index, ticks = 0, ""
+    while index < len(line):
+        ch = line[index]
+        if ch == "\\" and not ticks:
+            index += 2
+            continue
+        if ch == "`":
+            run = re.match(r"`+", line[index:])
+            assert run is not None
+            if not ticks or run.group() == ticks:  # a span opens, or closes with a run of its own length
+                ticks = "" if ticks else run.group()
+            index += len(run.group())
+            continue
+        if ch == " " and not ticks and index > 0 and not _RISKY_START.match(line, index + 1):
+            found.append(index)
+        index += 1
+    return found
+
+
+def _wrapped(line: str, width: int, indent: str) -> list[str]:
+    out: list[str] = []
+    while len(line) > width:
+        spaces = [i for i in _breaks(line) if line[i + 1 : i + 2] not in (" ", "")]
+        before = [i for i in spaces if i <= width]
+        at = before[-1] if before else next((i for i in spaces if i > width), None)
+        if at is None or not line[:at].strip() or (out and not line[len(indent) : at].strip()):
+            break
+        out.append(line[:at])
+        line = indent + line[at + 1 :]
+    out.append(line)
+    return out
 
 
 def code(text: str, *, in_table: bool = True) -> str:

@@ -119,6 +119,11 @@ def _errors_literal(contract: Contract) -> list[str]:
     ]
 
 
+def _tuple(items: Sequence[str]) -> str:
+    """A tuple of strings as black writes it: `("A",)`, `("A", "B")`."""
+    return "(" + ", ".join(pyliteral(i) for i in items) + ("," if len(items) == 1 else "") + ")"
+
+
 def _tool_view(contract: Contract, module: str, models: ToolModels, settings: Settings) -> dict[str, Any]:
     output = contract.output_schema
     return {
@@ -146,6 +151,7 @@ def _tool_view(contract: Contract, module: str, models: ToolModels, settings: Se
         "digest": pyliteral(contract.digest),
         "examples": pyblock([e.to_json() for e in contract.examples]),
         "timeout_ms": repr(contract.timeout_ms) if contract.timeout_ms is not None else None,
+        "excluded_errors": _tuple(contract.excluded_errors) if contract.excluded_errors else None,
         "declarations": pyblock(declarations(contract, settings)),
     }
 

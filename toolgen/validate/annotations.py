@@ -1,4 +1,4 @@
-"""TG139: MCP annotations a contract states (`providers.annotations`) that its permissions contradict.
+"""TG141: MCP annotations a contract states (`providers.annotations`) that its permissions contradict.
 
 The MCP declaration derives each hint from the permissions and `idempotent`
 (`toolgen.render.providers.mcp`); a stated hint replaces the derived one, so a statement must not
@@ -15,7 +15,7 @@ from toolgen.validate.report import Reporter
 
 
 def check_annotations(data: Mapping[str, Any], report: Reporter) -> None:
-    """TG139: a stated MCP annotation that the permissions or `idempotent` contradict."""
+    """TG141: a stated MCP annotation that the permissions or `idempotent` contradict."""
     stated = data["providers"].get("annotations")
     if not isinstance(stated, dict):
         return
@@ -26,7 +26,7 @@ def check_annotations(data: Mapping[str, Any], report: Reporter) -> None:
             f"providers.annotations says readOnlyHint = true, but the permissions include {' and '.join(changes)}: "
             "a client would run the tool unasked as harmless; remove the hint or the permission"
         )
-        report("TG139", "/providers/annotations/readOnlyHint", message)
+        report("TG141", "/providers/annotations/readOnlyHint", message)
     idempotent = data.get("idempotent", False)
     hint = stated.get("idempotentHint")
     if isinstance(hint, bool) and isinstance(idempotent, bool) and hint is not idempotent:
@@ -34,4 +34,4 @@ def check_annotations(data: Mapping[str, Any], report: Reporter) -> None:
             f"providers.annotations says idempotentHint = {str(hint).lower()}, but idempotent is "
             f"{str(idempotent).lower()}: the hint follows `idempotent`; state it there"
         )
-        report("TG139", "/providers/annotations/idempotentHint", message)
+        report("TG141", "/providers/annotations/idempotentHint", message)

@@ -23,6 +23,7 @@ from toolgen.validate import lint
 from toolgen.validate.annotations import check_annotations
 from toolgen.validate.report import Reporter, did_you_mean, type_name
 from toolgen.validate.schemacheck import check_defaults, check_schema, validate_instance, walk_limits
+from toolgen.validate.standard_errors import check_excluded
 from toolgen.validate.timeouts import check_timeout
 
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -194,9 +195,15 @@ def check_errors(errors: list[Any], report: Reporter) -> set[str]:
     return codes
 
 
-def check_examples(data: Mapping[str, Any], schemas: Mapping[str, Any], declared: set[str], report: Reporter) -> None:
+def check_examples(
+    data: Mapping[str, Any],
+    schemas: Mapping[str, Any],
+    declared: set[str],
+    report: Reporter,
+    excluded: frozenset[str] | set[str] = frozenset(),
+) -> None:
     """Examples: shape (TG104-TG106, TG124), input/output against the schemas, error codes (TG121)."""
-    known = declared | set(STANDARD_ERRORS)
+    known = declared | (set(STANDARD_ERRORS) - set(excluded))
     for index, example in enumerate(data.get("examples", [])):
         pointer = join("/examples", index)
         if not isinstance(example, dict):
@@ -237,7 +244,10 @@ def _check_example_error(error: Any, pointer: str, known: set[str], report: Repo
         if key in error and not isinstance(error[key], str):
             report("TG106", join(pointer, key), f"`{key}` must be a string")
     code = error.get("code")
-    if isinstance(code, str) and code not in known:
+    if isinstance(code, str) and code in STANDARD_ERRORS and code not in known:
+        message = f"example error {code!r} is listed in `excluded_standard_errors`: the tool never returns it"
+        report("TG121", join(pointer, "code"), message + "; remove the example or the exclusion")
+    elif isinstance(code, str) and code not in known:
         hint = did_you_mean(code, known)
         report(
             "TG121",
@@ -294,13 +304,14 @@ def check_document(document: RawDocument) -> tuple[list[Diagnostic], dict[str, s
     check_top(data, document.stem, report)
     check_timeout(data, report)
     declared = check_errors(data["errors"], report) if isinstance(data.get("errors"), list) else set()
+    excluded = check_excluded(data, declared, report)
     schemas: dict[str, Any] = {}
     for key in ("input_schema", "output_schema"):
         if key in data and check_schema(data[key], f"/{key}", report):
             schemas[key] = data[key]
             check_defaults(data[key], f"/{key}", report)
     if isinstance(data.get("examples"), list):
-        check_examples(data, schemas, declared, report)
+        check_examples(data, schemas, declared, report, excluded)
     overrides = check_rules_table(data["rules"], report) if isinstance(data.get("rules"), dict) else {}
     if isinstance(data.get("providers"), dict):
         for where, message in provideroptions.problems(

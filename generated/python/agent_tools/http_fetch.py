@@ -94,17 +94,14 @@ class HttpFetchOutput(ToolModel):
 ErrorCode = Literal[
     "BINARY_CONTENT",
     "BLOCKED_URL",
-    "CONFLICT",
     "INTERNAL",
     "INVALID_INPUT",
-    "NOT_FOUND",
     "PERMISSION_DENIED",
-    "RATE_LIMITED",
     "TIMEOUT",
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -364,7 +361,7 @@ _DECLARATIONS: Final[dict[str, Any]] = {
 
 CONTRACT: Final = _runtime.ToolContract(
     name="http_fetch",
-    version="1.2.0",
+    version="1.3.0",
     title="Fetch a URL",
     description="Fetch a web page or API response over HTTP(S) with GET or HEAD and return its status, headers and text.\n\nUse it to read documentation, a changelog or a package's metadata that is not in the workspace. It cannot send bodies, so it never changes anything on the server. Hosts on private and loopback networks are refused. Redirects are followed up to 5 times. Bodies are decoded as text using the response's charset (binary bodies are refused) and cut at `max_bytes`. An HTTP error status such as 404 is a result, not an error; only a failure to get any response is an error.",
     permissions=("network",),
@@ -392,10 +389,11 @@ CONTRACT: Final = _runtime.ToolContract(
     ),
     idempotent=True,
     deprecated=False,
-    digest="sha256:ee53006a1911d438689308ca2c5b30be101eac4bd0080a2cea4551af7550d026",
+    digest="sha256:aad32815c80e379e8149fa601b6e5b56d8e71e02fbf984a76407255176e5e2dd",
     input_model=HttpFetchInput,
     output_model=HttpFetchOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    excluded_errors=("CONFLICT", "NOT_FOUND", "RATE_LIMITED"),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""

@@ -128,7 +128,7 @@ ErrorCode = Literal[
     "UNAVAILABLE",
     "UNKNOWN_TOOL",
 ]
-"""Every error code this tool may return: its declared codes and the standard ones."""
+"""Every error code this tool may return: its declared codes and the standard ones it does not exclude."""
 
 # The contract's schemas and examples.
 _INPUT_SCHEMA: Final[dict[str, Any]] = {

@@ -207,7 +207,7 @@ def moved_note(provider: str, moves: list[Issue]) -> str | None:
     if not moves:
         return None
     seen = list(dict.fromkeys(m.message for m in moves))
-    where = ", ".join(code_span(m.pointer, in_table=False) for m in moves[:3]) + (", ..." if len(moves) > 3 else "")
+    where = ", ".join(code_span(m.pointer, in_table=False) for m in moves)  # every one: the docs show notes whole
     return f"{provider}: strict mode cannot keep {', '.join(seen)}; stated in the description instead (at {where})"
 
 

@@ -232,7 +232,7 @@ def lower(schema: Schema, base: str, contract: Contract, out: Output) -> Schema:
     enums = [m for m in moves if m.endswith("/enum")]  # TG308 has its own note
     moves = [m for m in moves if m not in enums]
     if moves:
-        where = ", ".join(code_span(m, in_table=False) for m in moves[:3]) + (", ..." if len(moves) > 3 else "")
+        where = ", ".join(code_span(m, in_table=False) for m in moves)  # every one: the docs show notes whole
         keys = ", ".join(dict.fromkeys(m.rsplit("/", 1)[-1] for m in moves))
         out.note(contract.name, f"Gemini: does not document {keys}; stated in the description instead (at {where})")
     if any("$ref" in node for _, node in walk(lowered)):

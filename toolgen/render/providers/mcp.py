@@ -17,7 +17,7 @@ Mapping decisions:
   no permission but `read`; `destructiveHint` = not read-only (permissions cannot prove a change
   harmless, and a stated `readOnlyHint` decides it); `idempotentHint` = the contract's
   `idempotent`; `openWorldHint` = `network`. A hint or `title` in the contract's
-  `providers.annotations` replaces the derived one (validation holds it to the permissions, TG139).
+  `providers.annotations` replaces the derived one (validation holds it to the permissions, TG141).
 - The name is checked against `^[A-Za-z0-9._-]{1,128}$` (SEP-986, the SDK's `validate_tool_name`).
 """
 

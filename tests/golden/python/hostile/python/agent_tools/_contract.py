@@ -69,6 +69,8 @@ class ToolContract(Generic[InputT, OutputT]):
         default_factory=lambda: MappingProxyType({})
     )
     """The provider declarations toolgen built: `openai` (the Responses entry), `mcp` (the `Tool`)."""
+    excluded_errors: tuple[str, ...] = ()
+    """Standard codes the tool never returns (the contract's `excluded_standard_errors`)."""
 
     def json_schema(
         self, which: Literal["input", "output"] = "input"
@@ -79,8 +81,10 @@ class ToolContract(Generic[InputT, OutputT]):
 
     @property
     def error_codes(self) -> tuple[str, ...]:
-        """Declared and standard error codes, sorted."""
-        return tuple(sorted({e.code for e in self.errors} | set(STANDARD_ERRORS)))
+        """Declared and standard error codes, sorted; not the standard codes the contract
+        excludes."""
+        standard = set(STANDARD_ERRORS) - set(self.excluded_errors)
+        return tuple(sorted({e.code for e in self.errors} | standard))
 
     def retryable(self, code: str) -> bool:
         """Whether `code` is retryable for this tool (declared first, then the standard default)."""
