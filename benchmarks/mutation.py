@@ -86,7 +86,14 @@ GROUPS = {
         ),
     ),
     "compat-schema": Group(
-        ("toolgen/compat/schema.py", "toolgen/compat/keywords.py"),
+        (
+            "toolgen/compat/schema.py",
+            "toolgen/compat/keywords.py",
+            "toolgen/compat/canonical.py",
+            "toolgen/compat/objects.py",
+            "toolgen/compat/wraps.py",
+            "toolgen/compat/refs.py",
+        ),
         (
             "tests/compat/test_compat_schema_stated.py",
             "tests/compat/test_compat_keywords_stated.py",

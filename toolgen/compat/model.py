@@ -7,9 +7,10 @@ decisions (which bump a finding needs) in `table.py`, and the output formats in 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 _SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:[-+].*)?$")
 
@@ -197,3 +198,23 @@ def bump_made(old: str, new: str) -> Bump | None:
     if after[1] != before[1]:
         return Bump.MAJOR if before[0] == 0 else Bump.MINOR
     return Bump.MINOR if before[0] == 0 else Bump.PATCH
+
+
+class SchemaWalk(Protocol):
+    """What the keyword modules (`objects`, `wraps`) need of the schema walk
+    (`toolgen.compat.schema.SchemaDiff`): a protocol, so they do not import the walk that imports them."""
+
+    direction: Direction
+    assume: Assume
+    changes: list[Change]
+
+    def label(self, pointer: str, side: int) -> str: ...
+    def quote(self, name: str) -> str: ...
+    def add(self, code: str, at: tuple[str, str], old: Any, new: Any, message: str) -> None: ...
+    def compare(self, old: Any, new: Any, base_at: str, head_at: str, depth: int) -> None: ...
+    def keyword_at(
+        self, at: tuple[str, str], old: Mapping[str, Any], new: Mapping[str, Any], key: str
+    ) -> tuple[str, str]: ...
+    def rest(self, old: Mapping[str, Any], new: Mapping[str, Any], at: tuple[str, str]) -> None: ...
+    def probe(self, direction: Direction, old: Any, new: Any, at: tuple[str, str], depth: int) -> list[Change]: ...
+    def content(self, schema: Any, side: int) -> Any: ...

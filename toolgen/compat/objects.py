@@ -12,15 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from toolgen.compat import keywords as kw
 from toolgen.compat.model import ABSENT, Assume, Bump, Direction
+from toolgen.compat.model import SchemaWalk as SchemaDiff
 from toolgen.frozen import thaw
 from toolgen.positions import escape
-
-if TYPE_CHECKING:
-    from toolgen.compat.schema import SchemaDiff
 
 STRICT_HINT = (
     "Under --assume strict: a consumer that validates with the old schema refuses values with this "

@@ -11,14 +11,12 @@ same rules and assumption (`SchemaDiff.probe`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from toolgen.compat import keywords as kw
 from toolgen.compat.model import Bump, Direction
+from toolgen.compat.model import SchemaWalk as SchemaDiff
 from toolgen.frozen import thaw
-
-if TYPE_CHECKING:
-    from toolgen.compat.schema import SchemaDiff
 
 _SAME = frozenset({"TG439", "TG440"})
 """Findings that leave the set of accepted values as it was."""
