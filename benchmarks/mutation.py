@@ -20,7 +20,7 @@ is `toolgen/runtime/_schemas.py` (null-dropping, error messages), group `redact`
 `toolgen/runtime/_redact.py` (the secrets walk), each `in_file`. `benchmarks/mutation_templates.py`
 takes mutmut's mutations of the module and writes each mutant into the scratch copy's file; the unit
 tests of the walks (`WALK_TESTS`) import `_redact`/`_schemas` from it without a
-build (`tests/runtime/walks_support.py`), in a worker that imports pytest once and forks a run per
+build (`tests/runtime/test_walks_*.py` import them), in a worker that imports pytest once and forks a run per
 mutant, so a mutant costs a second or two. A mutant they leave alive is judged again by the group's
 `confirm` tests (the registry tests, which build a package: 10-30 s). On 2 busy cores `walks` (290
 mutants) took 11 min and `redact` (561) 28 min, most of it confirming the equivalent survivors, so

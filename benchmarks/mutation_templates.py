@@ -4,7 +4,7 @@ The registry's schema walks are runtime modules (`toolgen/runtime/`) that every 
 generated package, so mutmut's trampoline must not sit in them. Their Python (below any leading
 `{% ... %}` template lines, kept for templates) is mutated with mutmut's own operators; each mutant is
 written into the module of the scratch checkout and judged by the group's tests, which import the
-walks from that module (`tests/runtime/walks_support.py`) in a fraction of a second.
+walks from that module (`tests/runtime/test_walks_*.py` import them) in a fraction of a second.
 
 What a mutant would cost is pytest's start (several seconds of imports and plugins), not its tests.
 So one worker process (`--serve`, in the scratch checkout) imports pytest, its plugins and the test

@@ -37,6 +37,7 @@ STANDARD_ERRORS: Mapping[str, bool] = {
     "TIMEOUT": True,
     "RATE_LIMITED": True,
     "UNAVAILABLE": True,
+    "APPROVAL_DENIED": False,
 }
 """Standard error codes every tool may return without declaring them, with their `retryable`."""
 
@@ -54,6 +55,7 @@ STANDARD_ERROR_MEANINGS: Mapping[str, str] = {
     "TIMEOUT": "the call took too long; retrying may succeed",
     "RATE_LIMITED": "too many calls; retry after a pause",
     "UNAVAILABLE": "a service the tool needs is down; retry later",
+    "APPROVAL_DENIED": "the call needed a person's approval, which was refused or not given; do not retry",
 }
 
 CONTRACT_KEYS: tuple[str, ...] = (
@@ -65,6 +67,7 @@ CONTRACT_KEYS: tuple[str, ...] = (
     "idempotent",
     "deprecated",
     "timeout_ms",
+    "content_kinds",
     "owners",
     "tags",
     "input_schema",
@@ -73,8 +76,11 @@ CONTRACT_KEYS: tuple[str, ...] = (
     "excluded_standard_errors",
     "examples",
 )
-"""Every key of a normalized contract, in the order `catalog.json` writes them (`timeout_ms` and
-`excluded_standard_errors` only when set)."""
+"""Every key of a normalized contract, in the order `catalog.json` writes them (`timeout_ms`,
+`excluded_standard_errors` and `content_kinds` only when set)."""
+
+CONTENT_KINDS: tuple[str, ...] = ("image", "audio", "file", "resource_link")
+"""What `content_kinds` may name: the content beyond JSON a tool's results carry (the runtime's `_content.py`)."""
 
 
 def normalize_text(text: str) -> str:
@@ -162,6 +168,8 @@ class Contract:
     deprecated: bool | str = False
     timeout_ms: int | None = None
     """How long a call may run before the registry answers `TIMEOUT`; None: no limit of its own."""
+    content_kinds: tuple[str, ...] = ()
+    """The kinds of content beyond JSON the tool returns (`CONTENT_KINDS`), in the author's order."""
     owners: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
     rules: FrozenMap = field(default_factory=lambda: EMPTY_MAP)
@@ -183,6 +191,8 @@ class Contract:
     def _body(self) -> dict[str, Any]:
         # `timeout_ms` only when set: contracts without one keep the digest they had before the key existed
         timeout = {"timeout_ms": self.timeout_ms} if self.timeout_ms is not None else {}
+        # likewise `content_kinds`, only when the tool returns content beyond JSON
+        kinds = {"content_kinds": list(self.content_kinds)} if self.content_kinds else {}
         return {
             "name": self.name,
             "version": self.version,
@@ -192,6 +202,7 @@ class Contract:
             "idempotent": self.idempotent,
             "deprecated": self.deprecated,
             **timeout,
+            **kinds,
             "owners": list(self.owners),
             "tags": list(self.tags),
             "input_schema": thaw(self.input_schema),
@@ -316,6 +327,7 @@ def contract_from_document(
         idempotent=bool(data.get("idempotent", False)),
         deprecated=normalize_text(deprecated) if isinstance(deprecated, str) else bool(deprecated),
         timeout_ms=_timeout(data.get("timeout_ms")),
+        content_kinds=tuple(dict.fromkeys(k for k in data.get("content_kinds", ()) if k in CONTENT_KINDS)),
         owners=tuple(str(o) for o in data.get("owners", ())),
         tags=tuple(sorted({str(t) for t in data.get("tags", ())})),
         rules=copy(data.get("rules", EMPTY_MAP)),
@@ -360,6 +372,7 @@ def catalog_from_json(document: Mapping[str, Any], source: str = "catalog.json")
 
 
 __all__ = [
+    "CONTENT_KINDS",
     "CONTRACT_KEYS",
     "EMPTY_MAP",
     "PERMISSIONS",

@@ -72,19 +72,19 @@ def replay_text(result: Replay, fmt: str) -> str:
     if fmt == "markdown":
         lines += ["## Replay of recorded calls", ""]
         lines += [f"- `{d.code}` {d.message}" for d in diagnostics.sort_diagnostics(result.findings)]
-        lines += ["", "| tool | calls | versions seen | refused | uncertain |", "|---|---:|---|---:|---:|"]
+        lines += ["", "| tool | calls | versions seen | refused | uncertain | skipped |"]
+        lines += ["|---|---:|---|---:|---:|---:|"]
         for tool, s in sorted(result.tools.items()):
-            lines.append(
-                f"| `{tool}` | {s.calls} | {', '.join(sorted(s.versions)) or '-'} | {s.refused} | {s.uncertain} |"
-            )
+            versions = ", ".join(sorted(s.versions)) or "-"
+            lines.append(f"| `{tool}` | {s.calls} | {versions} | {s.refused} | {s.uncertain} | {s.skipped} |")
     else:
         for tool, s in sorted(result.tools.items()):
             versions = ", ".join(sorted(s.versions)) or "no version"
-            lines.append(
-                f"{tool}: {plural(s.calls, 'call')} ({versions}), {s.refused} refused, {s.uncertain} uncertain"
-            )
+            counts = f"{s.refused} refused, {s.uncertain} uncertain, {s.skipped} skipped"
+            lines.append(f"{tool}: {plural(s.calls, 'call')} ({versions}), {counts}")
     lines.append(
         f"{plural(result.calls, 'recorded call')}: {result.refused} would now be refused; "
+        f"{result.skipped} skipped (refused when recorded: INVALID_INPUT or UNKNOWN_TOOL); "
         f"{plural(result.uncertain_checks, 'check')} uncertain (redacted or shortened values)"
     )
     return "\n".join(lines) + "\n"
@@ -114,6 +114,7 @@ def replay_command(ctx: Context, traces: Path, fmt: str) -> None:
             "tools": {tool: s.as_json() for tool, s in sorted(result.tools.items())},
             "calls": result.calls,
             "refused": result.refused,
+            "skipped": result.skipped,
             "uncertain_checks": result.uncertain_checks,
         }
         click.echo(json.dumps(document, indent=2, ensure_ascii=False))

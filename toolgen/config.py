@@ -31,6 +31,8 @@ DEFAULTS: Mapping[str, Any] = {
     "output": "generated",
     "targets": list(ALL_TARGETS),
     "python_package": "agent_tools",
+    "python_distribution": None,
+    "python_version": None,
     "templates": None,
     "rules": {},
     "anthropic_strict": False,
@@ -42,6 +44,13 @@ CACHE_DIR = ".toolgen-cache"
 a project fact like the output folder, so the output rules here can keep clear of it."""
 
 _PACKAGE_RE = re.compile(r"^[a-z_][a-z0-9_]*$")
+_DISTRIBUTION_RE = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$")
+"""A distribution name PEP 508 accepts."""
+_VERSION_RE = re.compile(
+    r"^([1-9][0-9]*!)?(0|[1-9][0-9]*)(\.(0|[1-9][0-9]*))*((a|b|rc)(0|[1-9][0-9]*))?"
+    r"(\.post(0|[1-9][0-9]*))?(\.dev(0|[1-9][0-9]*))?(\+[a-z0-9]+(\.[a-z0-9]+)*)?$"
+)
+"""A version in PEP 440's normalized form."""
 
 
 def default_jobs() -> int:
@@ -64,6 +73,10 @@ class Settings:
     output_dir: Path
     targets: tuple[str, ...] = ALL_TARGETS
     python_package: str = "agent_tools"
+    python_distribution: str | None = None
+    """The generated `pyproject.toml`'s distribution name (None: the package name, `-` for `_`)."""
+    python_version: str | None = None
+    """Its version (None: `0+catalog.<digest>`, `toolgen.render.python_project`)."""
     templates_dir: Path | None = None
     rule_severities: Mapping[str, Severity] = field(default_factory=dict)
     anthropic_strict: bool = False
@@ -241,6 +254,8 @@ def load_settings(root: Path, overrides: Mapping[str, Any] | None = None) -> tup
         output_dir=output_dir,
         targets=tuple(t for t in ALL_TARGETS if t in targets),
         python_package=merged["python_package"],
+        python_distribution=merged["python_distribution"],
+        python_version=merged["python_version"],
         templates_dir=templates_dir,
         rule_severities=severities,
         anthropic_strict=merged["anthropic_strict"] is True,
@@ -262,6 +277,15 @@ def _check_names(merged: dict[str, Any], label: str, pointer_base: str) -> list[
         message = "must be a lower-case Python identifier"
         problems.append(_config_error(label, f"{pointer_base}/python_package", message))
         merged["python_package"] = DEFAULTS["python_package"]
+    checks = (
+        ("python_distribution", _DISTRIBUTION_RE, "must be a distribution name (letters, digits, `.`, `-`, `_`)"),
+        ("python_version", _VERSION_RE, "must be a version in PEP 440's normalized form, such as `1.4.0`"),
+    )
+    for key, pattern, message in checks:
+        value = merged[key]
+        if value is not None and not (isinstance(value, str) and pattern.match(value)):
+            problems.append(_config_error(label, f"{pointer_base}/{key}", message))
+            merged[key] = None
     return problems
 
 

@@ -1,7 +1,9 @@
 """`toolgen replay`: would the calls the agents really made still pass the contracts on disk?
 
 Input is a trace file written by the generated package's `JsonlTracer` (one `TraceRecord.to_json()`
-per line). Each recorded call is judged against the current catalog, never by running anything:
+per line). Each recorded call is judged against the current catalog, never by running anything
+(a call the registry refused when it was recorded, `INVALID_INPUT` or `UNKNOWN_TOOL`, is skipped
+and counted: there is nothing it did then that a change could break):
 
 - the tool no longer exists (TG530);
 - the recorded input is refused by the current input schema (TG531, one finding per failing path
@@ -13,7 +15,9 @@ A redacted value (`[REDACTED]`) or a string the tracer shortened is unknown: a c
 at or below such a value is counted as uncertain (TG534, info), never as a refusal. A line that is not
 a JSON object of the expected shape, or a record of another package, is a TG539 error at its line;
 the rest of the file is still judged. Nulls of optional properties are dropped before validating, as
-the registry does for what strict provider declarations invite.
+the registry does for what strict provider declarations invite. A value the current contract marks
+`x-sensitive` is never printed (the trace may hold it raw, recorded before it was marked): a finding
+about it names the keyword only, and it is scrubbed from every other message, as the registry does.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ from toolgen import positions
 from toolgen.catalog import STANDARD_ERRORS, Catalog, Contract
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.frozen import thaw
+from toolgen.runtime._redact import Secrets, find_secrets
+from toolgen.runtime._schemas import describe
 from toolgen.validate.schemacheck import REGISTRY
 
 REDACTED = "[REDACTED]"
@@ -61,6 +67,8 @@ class ToolSummary:
     versions: set[str] = field(default_factory=set)
     refused: int = 0
     uncertain: int = 0
+    skipped: int = 0
+    """Calls refused when recorded (`NOT_ACCEPTED`), not judged."""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -68,6 +76,7 @@ class ToolSummary:
             "versions": sorted(self.versions),
             "refused": self.refused,
             "uncertain": self.uncertain,
+            "skipped": self.skipped,
         }
 
 
@@ -83,6 +92,10 @@ class Replay:
     @property
     def refused(self) -> int:
         return sum(t.refused for t in self.tools.values())
+
+    @property
+    def skipped(self) -> int:
+        return sum(t.skipped for t in self.tools.values())
 
 
 def read_records(path: Path, shown: str, package: str | None) -> Iterator[Recorded | Diagnostic]:
@@ -160,12 +173,15 @@ def _allows_null(schema: Any) -> bool:
 
 
 def _failures(schema: Any, value: Any) -> Iterator[tuple[tuple[Any, ...], str, str]]:
-    """(instance path, keyword, message) of every error of `value` against `schema`."""
-    validator = Draft202012Validator(
-        thaw(schema), registry=REGISTRY, format_checker=Draft202012Validator.FORMAT_CHECKER
-    )
+    """(instance path, keyword, message) of every error of `value` against `schema`; no message shows
+    a value the schema marks `x-sensitive` (the runtime's own wording, `describe`)."""
+    plain = thaw(schema)
+    validator = Draft202012Validator(plain, registry=REGISTRY, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    secrets: Secrets | None = None
     for error in validator.iter_errors(value):
-        message = error.message if len(error.message) <= 300 else error.message[:300] + "..."
+        secrets = secrets or find_secrets(value, plain)
+        message = describe(error, secrets)
+        message = message if len(message) <= 300 else message[:300] + "..."
         yield tuple(error.absolute_path), str(error.validator), message
 
 
@@ -176,6 +192,9 @@ def judge(record: Recorded, contract: Contract | None, shown: str, result: Repla
     if record.version:
         summary.versions.add(record.version)
     result.calls += 1
+    if record.code in NOT_ACCEPTED:
+        summary.skipped += 1
+        return
     if contract is None:
         message = f"call of tool {record.tool!r} (line {record.line}): the tool no longer exists"
         _refuse(result, summary, Diagnostic("TG530", Severity.ERROR, message, shown, "", record.line, 1))
@@ -200,8 +219,6 @@ def _version_note(record: Recorded, contract: Contract) -> str:
 
 
 def _input_findings(record: Recorded, contract: Contract, shown: str, result: Replay) -> Iterator[Diagnostic]:
-    if record.code in NOT_ACCEPTED:
-        return
     value = drop_optional_nulls(record.input, contract.input_schema)
     yield from _checked(record, contract, shown, result, ("input", contract.input_schema, value))
 

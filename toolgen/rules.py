@@ -94,6 +94,7 @@ RULES: Mapping[str, Rule] = {
         Rule("TG218", _E, "schema names another JSON Schema dialect"),
         Rule("TG219", _E, "bounds leave no valid value"),
         Rule("TG220", _W, "format is not one JSON Schema defines"),
+        Rule("TG221", _W, "pattern may take exponential time and RE2 cannot run it"),
         Rule("TG240", _E, "timeout_ms is not a positive whole number of milliseconds"),
         Rule("TG241", _W, "timeout_ms changed"),
         # TG30x-TG31x: provider projection (toolgen.render.providers.codes)
@@ -115,6 +116,7 @@ RULES: Mapping[str, Rule] = {
         Rule("TG352", _E, "a python template fails or renders invalid Python"),
         Rule("TG353", _W, "a model-typed field has an object default mypy rejects"),
         Rule("TG354", _E, "a property name changes under Unicode normalization"),
+        Rule("TG355", _W, "a python model holds a value wider than its schema states"),
         # TG40x-TG44x: compatibility between two versions of a catalog (toolgen.compat.table)
         Rule("TG401", _E, "tool removed"),
         Rule("TG402", _W, "tool added"),

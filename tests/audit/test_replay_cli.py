@@ -208,3 +208,48 @@ def test_formats_are_judged_as_the_registry_judges_them(tmp_path: Path) -> None:
     (tmp_path / "contracts" / "search_notes.toml").write_text(text)
     write_traces(tmp_path, [record("search_notes", {"query": "2026-12-01"}), record("search_notes", {"query": "soon"})])
     assert findings(tmp_path) == [("TG531", 2)]
+
+
+def test_a_value_the_contract_now_marks_sensitive_is_never_printed(tmp_path: Path) -> None:
+    """Recorded before `token` was marked `x-sensitive`, the raw value is in the trace; replay masks it."""
+    contracts(tmp_path, token=8)
+    calls = [
+        record("search_notes", {"query": "a", "token": ["zqxSecretValue1"]}),
+        record("search_notes", {"query": "b", "token": "zqxSecretValue2"}),
+    ]
+    write_traces(tmp_path, calls)
+    for fmt in ("text", "json", "markdown"):
+        code, out = replay(tmp_path, "--format", fmt)
+        assert code == 1
+        assert "zqxSecret" not in out, out
+    document = json.loads(replay(tmp_path, "--format", "json")[1])
+    messages = {f["pointer"] + " " + f["message"].split(": ", 1)[1] for f in document["findings"]}
+    assert messages == {
+        "/token the recorded input is refused now at /token by `type`: "
+        "the value fails `type` (it is or holds sensitive data, not shown)",
+        "/token the recorded input is refused now at /token by `maxLength`: "
+        "the value fails `maxLength` (it is or holds sensitive data, not shown)",
+    }
+
+
+def test_calls_refused_when_recorded_are_skipped_counted_and_said(tmp_path: Path) -> None:
+    """A call recorded as UNKNOWN_TOOL (the tool never existed) is judged as a recorded INVALID_INPUT is."""
+    contracts(tmp_path, delete=False)
+    calls = [
+        record("translate_word", {"word": "x"}, code="UNKNOWN_TOOL"),
+        record("search_notes", {"mode": 3}, code="INVALID_INPUT"),
+        record("delete_note", {"name": "x"}, code="INVALID_INPUT"),
+        record("search_notes", {"query": "a"}),
+    ]
+    write_traces(tmp_path, calls)
+    code, out = replay(tmp_path)
+    assert code == 0, out
+    assert "no longer exists" not in out
+    assert "4 recorded calls: 0 would now be refused; 3 skipped (refused when recorded: INVALID_INPUT or" in out
+    assert "translate_word: 1 call (1.0.0), 0 refused, 0 uncertain, 1 skipped" in out
+    document = json.loads(replay(tmp_path, "--format", "json")[1])
+    assert document["findings"] == [] and document["skipped"] == 3
+    assert document["tools"]["search_notes"]["skipped"] == 1
+    markdown = replay(tmp_path, "--format", "markdown")[1]
+    assert "| tool | calls | versions seen | refused | uncertain | skipped |" in markdown
+    assert "| `translate_word` | 1 | 1.0.0 | 0 | 0 | 1 |" in markdown

@@ -104,7 +104,7 @@ def test_contract_json_has_every_key_in_order_then_the_digest() -> None:
         output_schema={"type": "object"},
     )
     data = c.to_json()
-    optional = {"timeout_ms", "excluded_standard_errors", "providers"}  # written only when set
+    optional = {"timeout_ms", "excluded_standard_errors", "content_kinds", "providers"}  # written only when set
     assert list(data) == [*[k for k in cat.CONTRACT_KEYS if k not in optional], "digest"]
     assert data == {
         "name": "lookup_word",

@@ -31,7 +31,8 @@ def _judge(folder: Path) -> jsts.Report:
 
 def test_the_sample_is_judged_without_false_rejections_or_silent_widenings() -> None:
     report = _judge(SAMPLE)
-    assert report.groups == 43 and len(report.skipped) == 2  # anchor's remote refs
+    # anchor's remote ref, and two Unicode property escapes jsonschema cannot judge
+    assert report.groups == 71 and len(report.skipped) == 3
     assert len(report.tallies["openai_chat.json"].announced) > 0  # overlapping oneOf, said in the description
 
 

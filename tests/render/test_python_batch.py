@@ -139,9 +139,9 @@ def test_a_schema_holding_the_marker_is_never_batched() -> None:
 
 
 def test_a_batch_that_warns_is_made_one_tool_at_a_time() -> None:
-    # dcg warns that a model cannot carry a pattern on a `format: uri` string (TG351); the warning
+    # dcg warns that a model cannot carry a length on a `format: uri` string (TG351); the warning
     # must name the tool that caused it
-    uri = {"type": "string", "format": "uri", "pattern": "^https://"}
+    uri = {"type": "string", "format": "uri", "maxLength": 50}
     weak = {"type": "object", "properties": {"a": uri}}
     plain = {"type": "object", "properties": {"b": {"type": "integer"}}}
     contracts = [_contract(0, plain), _contract(1, weak)]

@@ -51,7 +51,7 @@ def test_importing_the_package_and_its_adapters_imports_no_framework(pkg: Module
 
 
 def test_openai_agents_tools_declare_what_toolgen_built(pkg: ModuleType) -> None:
-    agents_tools = adapter("openai_agents").tools(Glossary(pkg).registry())
+    agents_tools = adapter("openai_agents").tools(Glossary(pkg).registry(), offer_all=True)
     assert [t.name for t in agents_tools] == ["erase_word", "lookup_word"]
     lookup = agents_tools[1]
     declared = pkg.CONTRACTS["lookup_word"].declarations["openai"]
@@ -77,7 +77,7 @@ def test_openai_agents_run_with_a_scripted_model(pkg: ModuleType) -> None:
             [assistant_message("Done.")],
         ]
     )
-    agent = Agent(name="glossary", model=model, tools=adapter("openai_agents").tools(registry))
+    agent = Agent(name="glossary", model=model, tools=adapter("openai_agents").tools(registry, offer_all=True))
     result = asyncio.run(Runner.run(agent, "Define catalog.", run_config=RunConfig(tracing_disabled=True)))
     assert result.final_output == "Done."
     outputs = {
@@ -93,7 +93,7 @@ def test_openai_agents_run_with_a_scripted_model(pkg: ModuleType) -> None:
 def test_openai_agents_on_invoke_tool_passes_the_model_text_to_the_registry(pkg: ModuleType) -> None:
     glossary = Glossary(pkg)
     traces: list[Any] = []
-    lookup = adapter("openai_agents").tools(glossary.registry(traces.append))[1]
+    lookup = adapter("openai_agents").tools(glossary.registry(traces.append), offer_all=True)[1]
     text = asyncio.run(lookup.on_invoke_tool(None, '{"word": "x", "limit": 3, "api_key": "sk-1"}'))  # type: ignore[arg-type]
     assert json.loads(text) == {"definition": "x x3"}
     assert traces[0].input == {"word": "x", "limit": 3, "api_key": "[REDACTED]"}
@@ -133,7 +133,7 @@ def test_pydantic_ai_run_with_a_function_model(pkg: ModuleType) -> None:
             )
         return ModelResponse(parts=[TextPart("Done.")])
 
-    agents_tools = adapter("pydantic_ai").tools(registry)
+    agents_tools = adapter("pydantic_ai").tools(registry, offer_all=True)
     result = Agent(FunctionModel(model), tools=agents_tools).run_sync("Define catalog.")
     assert result.output == "Done."
     answered = {getattr(p, "tool_call_id", None): p for p in _parts(seen[1])}
@@ -183,7 +183,7 @@ def _langchain_loop(tools: list[Any], calls: list[dict[str, Any]], asynchronous:
 def test_langchain_tools_in_a_fake_chat_model_loop(pkg: ModuleType, asynchronous: bool) -> None:
     glossary = Glossary(pkg)
     traces: list[Any] = []
-    tools = adapter("langchain").tools(glossary.registry(traces.append))
+    tools = adapter("langchain").tools(glossary.registry(traces.append), offer_all=True)
     calls = [
         {"name": "lookup_word", "args": {"word": "catalog"}, "id": "l_ok", "type": "tool_call"},
         {"name": "erase_word", "args": {"word": "catalog"}, "id": "l_denied", "type": "tool_call"},

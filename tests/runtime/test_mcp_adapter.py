@@ -34,7 +34,7 @@ SERVER = textwrap.dedent(
     registry = Registry(Policy(allow={"read"}), JsonlTracer(sys.argv[1]))
     registry.register("lookup_word", lookup)
     registry.register("erase_word", lambda arguments: Ok({}))
-    anyio.run(serve_stdio, registry)
+    anyio.run(lambda: serve_stdio(registry, offer_all=True))  # the earlier list: every declared tool
     """
 )
 

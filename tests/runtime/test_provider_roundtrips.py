@@ -159,3 +159,41 @@ def test_async_twins_run_the_calls_concurrently_and_keep_their_order(pkg: Module
     assert time.perf_counter() - began < 2.0  # five slow calls of 0.3 s, at once
     assert [i["call_id"] for i in answer] == [f"c{i}" for i in range(10)]
     assert [json.loads(i["output"])["definition"] for i in answer][:2] == ["slow", "w1"]
+
+
+def test_custom_tool_calls_are_answered_with_their_name_never_dropped(pkg: ModuleType, glossary: Glossary) -> None:
+    """Chat Completions `custom` tool calls and Responses `custom_tool_call` items get an answer each."""
+    registry = glossary.registry()
+    chat = openai.types.chat.ChatCompletionMessage.model_validate(
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {"id": "call_grammar", "type": "custom", "custom": {"name": "run_sql", "input": "SELECT 1"}},
+                {"id": "call_known", "type": "custom", "custom": {"name": "lookup_word", "input": '{"word": "a"}'}},
+            ],
+        }
+    )
+    answer = registry.answer_openai_chat(chat)
+    assert [m["tool_call_id"] for m in answer] == ["call_grammar", "call_known"]
+    errors = [json.loads(m["content"]).get("error") for m in answer]
+    assert errors[0]["code"] == "UNKNOWN_TOOL" and "'run_sql'" in errors[0]["message"]
+    assert errors[1] is None and json.loads(answer[1]["content"]) == {"definition": "a x1"}
+    exact(list[openai.types.chat.ChatCompletionMessageParam], [chat.model_dump(exclude_none=True), *answer])
+    output = [
+        {"type": "custom_tool_call", "call_id": "ctc_grammar", "name": "run_sql", "input": "SELECT 1"},
+        {"type": "function_call", "call_id": "fc_known", "name": "lookup_word", "arguments": '{"word": "b"}'},
+        {"type": "custom_tool_call", "call_id": "ctc_known", "name": "lookup_word", "input": '{"word": "c"}'},
+    ]
+    parsed = [openai.types.responses.ResponseCustomToolCall.model_validate(output[0])]
+    for given in (output, [*parsed, *output[1:]]):
+        items = registry.answer_openai_responses(given)
+        assert [(i["type"], i["call_id"]) for i in items] == [
+            ("custom_tool_call_output", "ctc_grammar"),
+            ("function_call_output", "fc_known"),
+            ("custom_tool_call_output", "ctc_known"),
+        ]
+        unknown = json.loads(items[0]["output"])["error"]
+        assert unknown["code"] == "UNKNOWN_TOOL" and "'run_sql'" in unknown["message"]
+        assert codes([i["output"] for i in items]) == ["UNKNOWN_TOOL", "OK", "OK"]
+        exact(openai.types.responses.ResponseInputParam, items)
+    assert asyncio.run(registry.aanswer_openai_responses(output)) == registry.answer_openai_responses(output)

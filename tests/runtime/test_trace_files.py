@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,10 +34,16 @@ def test_records_round_trip_through_json(pkg: ModuleType) -> None:
     registry.call("lookup_word", {"word": "catalog", "api_key": "sk-live-123"})
     registry.call("erase_word", {"word": "catalog"})
     for record in traces:
-        data = record.to_json()
+        data = record.to_dict()
         assert data["record"] == 1 and data["package"] == PACKAGE
-        assert pkg.TraceRecord.from_json(data) == record
-        assert pkg.TraceRecord.from_json(json.dumps(data)) == record
+        text = record.to_json()
+        assert isinstance(text, str) and "\n" not in text
+        assert json.loads(text) == data
+        assert pkg.TraceRecord.from_dict(data) == record
+        assert pkg.TraceRecord.from_json(text) == record
+        assert pkg.TraceRecord.from_json(text.encode()) == record
+        with pytest.raises(TypeError, match="from_dict"):
+            pkg.TraceRecord.from_json(data)
     assert traces[0].input == {"word": "catalog", "api_key": "[REDACTED]"}
     assert traces[1].missing_permissions == ("write",)
 
@@ -53,13 +60,15 @@ def test_records_round_trip_through_json(pkg: ModuleType) -> None:
 def test_from_json_refuses_records_of_another_shape(pkg: ModuleType, change: dict[str, Any], message: str) -> None:
     traces: list[Any] = []
     Glossary(pkg).registry(traces.append).call("lookup_word", {"word": "a"})
-    data = {**traces[0].to_json(), **change}
+    data = {**traces[0].to_dict(), **change}
     with pytest.raises(ValueError, match=message):
-        pkg.TraceRecord.from_json(data)
-    missing = traces[0].to_json()
+        pkg.TraceRecord.from_dict(data)
+    with pytest.raises(ValueError, match=message):
+        pkg.TraceRecord.from_json(json.dumps(data))
+    missing = traces[0].to_dict()
     del missing["code"]
     with pytest.raises(ValueError, match="needs the key 'code'"):
-        pkg.TraceRecord.from_json(missing)
+        pkg.TraceRecord.from_dict(missing)
 
 
 def test_jsonl_tracer_appends_one_redacted_shortened_line_per_call(pkg: ModuleType, tmp_path: Path) -> None:
@@ -141,3 +150,50 @@ def test_toolgen_replay_reads_a_jsonl_tracer_file(pkg: ModuleType, tmp_path: Pat
     tightened = CliRunner().invoke(main, ["-C", str(root), "replay", str(path)])
     assert tightened.exit_code == 1, tightened.output
     assert "TG531" in tightened.output and "/limit" in tightened.output
+
+
+def _package_warnings(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.name == PACKAGE and r.levelno >= logging.WARNING]
+
+
+def test_a_tracer_that_cannot_write_is_reported_once_per_registry_and_counted(
+    pkg: ModuleType, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`JsonlTracer("/nonexistent/dir/x.jsonl")`: every call still answers as without a tracer."""
+    tracer = pkg.JsonlTracer(tmp_path / "nonexistent" / "dir" / "x.jsonl")
+    untraced = Glossary(pkg).registry()
+    registry = Glossary(pkg).registry(tracer)
+    assert registry.trace_failures == 0
+    with caplog.at_level(logging.WARNING, logger=PACKAGE):
+        for word in ("catalog", "missing", "catalog"):
+            assert registry.call("lookup_word", {"word": word}) == untraced.call("lookup_word", {"word": word})
+        assert asyncio.run(registry.acall("lookup_word", {"word": "a"})).ok
+    assert registry.trace_failures == 4
+    (reported,) = _package_warnings(caplog)
+    message = reported.getMessage()
+    assert "x.jsonl" in message and "FileNotFoundError" in message and "trace_failures" in message
+    assert reported.exc_info is not None
+    caplog.clear()
+    other = Glossary(pkg).registry(tracer)  # once per registry: another registry says it again
+    with caplog.at_level(logging.WARNING, logger=PACKAGE):
+        other.call("lookup_word", {"word": "a"})
+    assert len(_package_warnings(caplog)) == 1 and other.trace_failures == 1
+
+
+def test_a_tracer_that_raises_is_reported_without_the_secret_and_counted(
+    pkg: ModuleType, caplog: pytest.LogCaptureFixture
+) -> None:
+    calls: list[Any] = []
+
+    def broken(record: Any) -> None:
+        calls.append(record)
+        raise RuntimeError("the collector is down")
+
+    registry = Glossary(pkg).registry(broken)
+    with caplog.at_level(logging.WARNING, logger=PACKAGE):
+        result = registry.call("lookup_word", {"word": "catalog", "api_key": "sk-live-123456"})
+        registry.call("lookup_word", {"word": "catalog"})
+    assert result.ok and len(calls) == 2 and registry.trace_failures == 2
+    (reported,) = _package_warnings(caplog)
+    assert "RuntimeError: the collector is down" in reported.getMessage()
+    assert "sk-live-123456" not in caplog.text

@@ -7,6 +7,7 @@ hold everything of this one except the stubs. A probe proves that each run sees 
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import subprocess
 import sys
@@ -139,3 +140,147 @@ def test_the_registry_judges_in_draft_2020_12_whatever_schema_says(pkg: ModuleTy
     refused = registry.call("ping", {"a": 1})
     assert refused.code == "INVALID_INPUT" and "'b' is a dependency of 'a'" in refused.message
     assert registry.call("ping", {"a": 1, "b": 2}).ok
+
+
+IMPLEMENTATIONS_OK = '''
+"""Sync and async implementations, registered by contract, by name and with the decorator."""
+
+import asyncio
+from typing import assert_type
+
+from typed_tools import Ok, Policy, Registry, ToolResult, ping, read_file
+
+registry = Registry(Policy(allow={"read"}))
+
+
+@registry.implements(read_file.CONTRACT)
+async def read(arguments: read_file.ReadFileInput) -> ToolResult[read_file.ReadFileOutput]:
+    await asyncio.sleep(0)
+    return Ok(read_file.ReadFileOutput(content=arguments.path))
+
+
+@registry.implements(ping.CONTRACT)
+def pong(arguments: ping.PingInput) -> ToolResult[dict[str, bool]]:
+    return Ok({"pong": True})
+
+
+def read_now(arguments: read_file.ReadFileInput) -> ToolResult[read_file.ReadFileOutput]:
+    return Ok(read_file.ReadFileOutput(content=arguments.path))
+
+
+sync_protocol: read_file.Implementation = read_now
+async_protocol: read_file.Implementation = read
+by_contract = Registry(Policy(allow={"read"}))
+by_contract.register(read_file.CONTRACT, read_now)
+by_contract.register(ping.CONTRACT, pong)
+by_name = Registry()
+by_name.register("read_file", read)
+
+
+async def main() -> None:
+    result = await registry.tool(read_file.CONTRACT).acall({"path": "a"})
+    assert_type(result, ToolResult[read_file.ReadFileOutput])
+    if result.ok:
+        assert_type(result.data, read_file.ReadFileOutput)
+'''
+
+IMPLEMENTATIONS_WRONG_INPUT = '''
+"""An implementation of read_file that takes ping's input."""
+
+from typed_tools import Ok, Registry, ToolResult, ping, read_file
+
+registry = Registry()
+
+
+@registry.implements(read_file.CONTRACT)
+def read(arguments: ping.PingInput) -> ToolResult[read_file.ReadFileOutput]:
+    return Ok(read_file.ReadFileOutput(content="x"))
+
+
+async def aread(arguments: ping.PingInput) -> ToolResult[read_file.ReadFileOutput]:
+    return Ok(read_file.ReadFileOutput(content="x"))
+
+
+registry.register(read_file.CONTRACT, aread)
+protocol: read_file.Implementation = aread
+'''
+
+IMPLEMENTATIONS_WRONG_OUTPUT = '''
+"""An implementation of read_file whose result holds a number."""
+
+from typed_tools import Ok, Registry, ToolResult, read_file
+
+registry = Registry()
+
+
+@registry.implements(read_file.CONTRACT)
+async def read(arguments: read_file.ReadFileInput) -> ToolResult[int]:
+    return Ok(len(arguments.path))
+
+
+def sread(arguments: read_file.ReadFileInput) -> ToolResult[int]:
+    return Ok(len(arguments.path))
+
+
+registry.register(read_file.CONTRACT, sread)
+protocol: read_file.Implementation = sread
+'''
+
+
+def _errors(output: str, module: str) -> list[str]:
+    """`line: message` of each mypy error in `module`.py (notes left out)."""
+    found = []
+    for line in output.splitlines():
+        if line.startswith(f"{module}.py:") and ": error: " in line:
+            where, message = line.split(": error: ", 1)
+            found.append(f"{where.split(':')[1]}: {message}")
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stubs", [True, False], ids=["with-stubs", "without-stubs"])
+def test_mypy_checks_implementations_against_the_tools_models(
+    package: Path, stubless_python: Path, stubs: bool
+) -> None:
+    for name, text in (
+        ("impl_ok", IMPLEMENTATIONS_OK),
+        ("impl_wrong_input", IMPLEMENTATIONS_WRONG_INPUT),
+        ("impl_wrong_output", IMPLEMENTATIONS_WRONG_OUTPUT),
+    ):
+        (package / f"{name}.py").write_text(text, encoding="utf-8")
+    python = Path(sys.executable) if stubs else stubless_python
+    checked = mypy(package, python, "-m", "impl_ok", "-m", "impl_wrong_input", "-m", "impl_wrong_output")
+    output = checked.stdout + checked.stderr
+    assert _errors(output, "impl_ok") == [], output
+    wrong_input = _errors(output, "impl_wrong_input")
+    wrong_output = _errors(output, "impl_wrong_output")
+    assert [e.split(":")[0] for e in wrong_input] == ["9", "18", "19"], output
+    assert [e.split(":")[0] for e in wrong_output] == ["9", "18", "19"], output
+    for found, wrong in ((wrong_input, '"Callable[[PingInput], '), (wrong_output, "Ok[int] | Err")):
+        assert 'Argument 1 to "__call__" of "Implements" has incompatible type' in found[0]
+        assert 'Argument 2 to "register" of "Registry" has incompatible type' in found[1]
+        assert "Incompatible types in assignment" in found[2] and '"Implementation")' in found[2]
+        assert all(wrong in e for e in found), found
+        expected = '; expected "Callable[[ReadFileInput], '
+        assert all(expected in e and "Ok[ReadFileOutput | Mapping[str, Any]] | Err" in e for e in found[:2])
+
+
+def test_the_decorator_registers_sync_and_async_implementations(pkg: ModuleType) -> None:
+    read_file = importlib.import_module(f"{PACKAGE}.read_file")
+    ping = importlib.import_module(f"{PACKAGE}.ping")
+    registry = pkg.Registry(pkg.Policy(allow={"read"}))
+
+    async def read(arguments: object) -> object:
+        return pkg.Ok({"content": arguments.path})
+
+    def pong(arguments: object) -> object:
+        return pkg.Ok({"pong": True})
+
+    assert registry.implements(read_file.CONTRACT)(read) is read
+    registry.register(ping.CONTRACT, pong)
+    assert registry.registered == ("ping", "read_file")
+    with pytest.raises(ValueError, match="already registered"):
+        registry.implements(ping.CONTRACT)(pong)
+    result = asyncio.run(registry.tool(read_file.CONTRACT).acall(read_file.ReadFileInput(path="c.py")))
+    assert isinstance(result.data, read_file.ReadFileOutput) and result.data.content == "c.py"
+    assert registry.tool(ping.CONTRACT).call({}).data == {"pong": True}

@@ -1,4 +1,4 @@
-"""The registry's other schema walks (`_schemas`), judged on the module rendered from its template.
+"""The registry's other schema walks (`_schemas`), judged on the runtime module itself.
 
 What users rely on: a `null` the OpenAI strict declarations invite (an optional property whose
 schema refuses null) is dropped as "not given", at any depth; a `null` for a property every value
@@ -8,21 +8,19 @@ error messages are bounded, listed in order, and never show a sensitive value.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from types import MappingProxyType, SimpleNamespace
 from typing import Any
 
 import pytest
 
-from tests.runtime.walks_support import walks
+from toolgen.runtime import _redact, _schemas
 
 SENSITIVE = {"type": "string", "x-sensitive": True}
 
 
 @pytest.fixture(scope="module")
-def rendered(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SimpleNamespace]:
-    with walks() as found:
-        yield found
+def rendered() -> SimpleNamespace:
+    return SimpleNamespace(redact=_redact, schemas=_schemas)
 
 
 @pytest.fixture(scope="module")
@@ -80,12 +78,17 @@ OPTIONS: dict[str, Any] = {
 
 def test_only_the_nulls_an_optional_non_nullable_property_invites_are_dropped(sch: Any) -> None:
     value = dict.fromkeys(("must", "offset", "limit", "note", "either", "anything", "both", "mixed", "x_tag", "other"))
-    assert dropped(sch, value, OPTIONS) == {"must": None, "note": None, "either": None, "anything": None, "other": None}
+    kept = {"must": None, "note": None, "either": None, "anything": None, "x_tag": None, "other": None}
+    assert dropped(sch, value, OPTIONS) == kept
 
 
-def test_a_null_under_an_additional_property_schema_is_dropped(sch: Any) -> None:
+def test_a_null_no_strict_declaration_invited_is_kept(sch: Any) -> None:
+    """Issue 27: a key matched only by `additionalProperties` or `patternProperties` was never declared
+    optional and nullable to a provider, so its null is a value, judged as usual."""
     schema = {"type": "object", "additionalProperties": {"type": "string"}}
-    assert dropped(sch, {"a": None, "b": "x"}, schema) == {"b": "x"}
+    assert dropped(sch, {"a": None, "b": "x"}, schema) == {"a": None, "b": "x"}
+    patterned = {"type": "object", "patternProperties": {"a": {"type": "boolean"}}, "additionalProperties": False}
+    assert dropped(sch, {"a31b": None}, patterned) == {"a31b": None}
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The secrets walk (`_redact`), judged on the module rendered from its template (no package build).
+"""The secrets walk (`_redact`), judged on the runtime module itself (no package build).
 
 What users rely on: every value a schema marks `x-sensitive` is found, however the schema routes it
 (`$ref`, combinators, properties, patterns, items), is replaced in a trace, and is scrubbed from any
@@ -7,21 +7,19 @@ text (a short secret only as a whole word); long strings and quotes are cut, say
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from types import MappingProxyType, ModuleType
 from typing import Any
 
 import pytest
 
-from tests.runtime.walks_support import walks
+from toolgen.runtime import _redact
 
 SENSITIVE = {"type": "string", "x-sensitive": True}
 
 
 @pytest.fixture(scope="module")
-def red(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
-    with walks() as rendered:
-        yield rendered.redact
+def red() -> ModuleType:
+    return _redact
 
 
 def test_every_exported_name_exists(red: ModuleType) -> None:

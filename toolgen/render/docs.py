@@ -204,6 +204,7 @@ def tool_view(
         "idempotent": "yes" if contract.idempotent else "no",
         "timeout_ms": f"{contract.timeout_ms:,}" if contract.timeout_ms is not None else None,
         "timeout_retryable": "yes" if contract.retryable("TIMEOUT") else "no",
+        "content_kinds": ", ".join(md.code(k, in_table=False) for k in contract.content_kinds),
         "errors": _errors(contract, links),
         "standard_errors": ", ".join(
             md.code(c, in_table=False) for c in contract.standard_errors if c not in {e.code for e in contract.errors}

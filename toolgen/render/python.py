@@ -4,7 +4,8 @@ Files: the runtime (`_runtime.py`, `_results.py`, `_schemas.py`, the adapters un
 and the rest of `python_runtime.PACKAGE_MODULES`), copied byte for byte from `toolgen/runtime/`;
 one `<module>.py` per tool (`templates/python/tool.py.jinja`, models from `python_models`);
 `__init__.py` (`CATALOG`, `CONTRACTS` and the runtime's public names, `templates/python/__init__.py.jinja`)
-and `py.typed`. Each tool module also carries its OpenAI and MCP declarations
+and `py.typed`; `python/pyproject.toml` makes it installable (`python_project`). Each tool module
+also carries its OpenAI and MCP declarations
 (`python_shared.declarations`). The mocks target adds `mocks.py` and its synthesizer.
 
 Module names: a tool's module is its name, with a trailing underscore when the name is a Python
@@ -64,6 +65,7 @@ from toolgen.render.python_models import (
     models_key,
     schemas_digests,
 )
+from toolgen.render.python_project import pyproject
 from toolgen.render.python_runtime import PACKAGE_MODULES, source
 from toolgen.render.python_shared import declarations
 from toolgen.templating import environment, templates_digest
@@ -119,11 +121,6 @@ def _errors_literal(contract: Contract) -> list[str]:
     ]
 
 
-def _tuple(items: Sequence[str]) -> str:
-    """A tuple of strings as black writes it: `("A",)`, `("A", "B")`."""
-    return "(" + ", ".join(pyliteral(i) for i in items) + ("," if len(items) == 1 else "") + ")"
-
-
 def _tool_view(contract: Contract, module: str, models: ToolModels, settings: Settings) -> dict[str, Any]:
     output = contract.output_schema
     return {
@@ -151,9 +148,19 @@ def _tool_view(contract: Contract, module: str, models: ToolModels, settings: Se
         "digest": pyliteral(contract.digest),
         "examples": pyblock([e.to_json() for e in contract.examples]),
         "timeout_ms": repr(contract.timeout_ms) if contract.timeout_ms is not None else None,
-        "excluded_errors": _tuple(contract.excluded_errors) if contract.excluded_errors else None,
+        "content_kinds": _tuple(contract.content_kinds),
+        "tags": _tuple(contract.tags),
+        "excluded_errors": _tuple(contract.excluded_errors),
         "declarations": pyblock(declarations(contract, settings)),
     }
+
+
+def _tuple(texts: tuple[str, ...]) -> str | None:
+    """A tuple of strings as black writes it (double quotes); None for an empty one."""
+    if not texts:
+        return None
+    items = ", ".join(pyliteral(t) for t in texts)
+    return f"({items},)" if len(texts) == 1 else f"({items})"
 
 
 def _render(settings: Settings, template: str, view: Mapping[str, Any], executor: Executor, varying: str = "") -> str:
@@ -265,12 +272,18 @@ def _package(catalog: Catalog, settings: Settings, executor: Executor) -> Made:
 
 
 def _shared(catalog: Catalog, settings: Settings, executor: Executor) -> list[Artifact]:
-    """The modules every package has: the runtime (copied as it is), `__init__.py`, `py.typed`."""
+    """The modules every package has: the runtime (copied as it is), `__init__.py`, `py.typed`; and
+    `pyproject.toml` beside the package folder (`python_project`)."""
     base = f"python/{settings.python_package}/"
     modules = module_names(catalog.names)
     shared = [Artifact(f"{base}{name}.py", source(name)) for name in PACKAGE_MODULES]
     init = _render(settings, "python/__init__.py.jinja", _init_view(catalog, modules), executor, catalog.digest)
-    return [Artifact(base + "py.typed", ""), *shared, Artifact(base + "__init__.py", init)]
+    return [
+        Artifact(base + "py.typed", ""),
+        *shared,
+        Artifact(base + "__init__.py", init),
+        pyproject(catalog, settings),
+    ]
 
 
 def _tool_texts(

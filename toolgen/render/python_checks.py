@@ -24,6 +24,7 @@ MODEL_WEAKER = RULES["TG351"]
 TEMPLATE_FAILED = RULES["TG352"]
 OBJECT_DEFAULT = RULES["TG353"]
 NORMALIZED_NAME = RULES["TG354"]
+MODEL_WIDER = RULES["TG355"]
 
 
 def notes(catalog: Catalog, models: Mapping[str, ToolModels]) -> list[Diagnostic]:
@@ -41,9 +42,23 @@ def weaker_notes(catalog: Catalog, models: Mapping[str, ToolModels]) -> list[Dia
 
 
 def weaker_notes_of(contract: Contract, models: ToolModels) -> list[Diagnostic]:
-    """TG351 for one tool (the python target remembers them with the tool's module)."""
-    rule = MODEL_WEAKER
-    return [Diagnostic(rule.code, rule.severity, weaker(contract.name, t), contract.source, p) for p, t in models.notes]
+    """TG351 and TG355 for one tool (the python target remembers them with the tool's module)."""
+    rule, wide = MODEL_WEAKER, MODEL_WIDER
+    found = [
+        Diagnostic(rule.code, rule.severity, weaker(contract.name, t), contract.source, p) for p, t in models.notes
+    ]
+    found.extend(
+        Diagnostic(wide.code, wide.severity, wider(contract.name, t), contract.source, p) for p, t in models.widened
+    )
+    return found
+
+
+def wider(name: str, why: str) -> str:
+    """The TG355 message: where a model holds a wider type than its schema states."""
+    return (
+        f"python: the model of tool {name!r} holds this value as JSON data, wider than its schema, because {why}; "
+        "the registry still judges it by the schema (add `type` or simplify the schema to get a typed field)"
+    )
 
 
 def contract_notes(contract: Contract) -> list[Diagnostic]:

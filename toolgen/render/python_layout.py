@@ -107,10 +107,11 @@ def permission_lines(contract: Contract) -> list[str]:
 
 
 def signature_lines(input_class: str, output_class: str | None) -> list[str]:
-    """`def __call__(self, arguments: <input>, /) -> <result>: ...` in the protocol, split as black does."""
+    """`def __call__(self, arguments: <input>, /) -> _runtime.ToolReturn[<data>]: ...` in the protocol
+    (`ToolReturn` is as long as `ToolResult`, sync or async), split as black does."""
     result = f"{output_class} | Mapping[str, Any]" if output_class is not None else "Any"
     params = ["self", f"arguments: {input_class}", "/"]
-    whole = f"def __call__({', '.join(params)}) -> _runtime.ToolResult[{result}]: ..."
+    whole = f"def __call__({', '.join(params)}) -> _runtime.ToolReturn[{result}]: ..."
     if _fits(4, whole):
         return ["    " + whole]
     lines = ["    def __call__("]
@@ -118,10 +119,10 @@ def signature_lines(input_class: str, output_class: str | None) -> list[str]:
         lines.append("        " + ", ".join(params))
     else:
         lines.extend(f"        {param}," for param in params)
-    tail = f") -> _runtime.ToolResult[{result}]: ..."
+    tail = f") -> _runtime.ToolReturn[{result}]: ..."
     if _fits(4, tail):
         return [*lines, "    " + tail]
-    lines.append("    ) -> _runtime.ToolResult[")
+    lines.append("    ) -> _runtime.ToolReturn[")
     if _fits(8, result):
         lines.append("        " + result)
     else:

@@ -25,8 +25,8 @@ from typing import Any
 
 from toolgen.catalog import Contract, canonical_json, sha256
 from toolgen.diagnostics import Diagnostic
-from toolgen.frozen import thaw
 from toolgen.render.context import PLAIN, Executor
+from toolgen.render.python_widen import widen
 from toolgen.versions import installed_version
 
 DCG_VERSION = installed_version("datamodel-code-generator")
@@ -55,6 +55,8 @@ class ToolModels:
     output_class: str | None
     notes: tuple[tuple[str, str], ...] = ()
     """What dcg warned about, as (schema pointer, message): constraints a model cannot carry."""
+    widened: tuple[tuple[str, str], ...] = ()
+    """Where the model holds a wider type than the schema states, as (schema pointer, why): TG355."""
 
 
 def _class_namer(root: str) -> Callable[[str], str]:
@@ -88,7 +90,8 @@ def _settings(package: str) -> dict[str, Any]:
 
 
 def _plain(schema: Mapping[str, object]) -> dict[str, Any]:
-    plain: dict[str, Any] = thaw(schema)
+    """The schema dcg sees: widened where no model states it exactly (`python_widen`), root unnamed."""
+    plain: dict[str, Any] = widen(schema, "")[0]
     for key in ("title", "$id"):  # dcg would name the root class after these; the root is named `root`
         plain.pop(key, None)
     return plain
@@ -192,7 +195,9 @@ def _assemble(contract: Contract, codes: Sequence[str], notes: Iterable[tuple[st
         bodies.append(body)
     roots = [root for _, root, _ in _schemas(contract)]
     output_class = roots[1] if len(roots) > 1 else None
-    return ToolModels(_merge_imports(imports), "\n\n\n".join(bodies), roots[0], output_class, tuple(notes))
+    widened = tuple(note for schema, _, pointer in _schemas(contract) for note in widen(schema, pointer)[1])
+    body = "\n\n\n".join(bodies)
+    return ToolModels(_merge_imports(imports), body, roots[0], output_class, tuple(notes), widened)
 
 
 def tool_models(contract: Contract, package: str) -> ToolModels:
@@ -347,4 +352,5 @@ def _decode(data: Any) -> ToolModels:
         input_class=str(data["input_class"]),
         output_class=None if data["output_class"] is None else str(data["output_class"]),
         notes=tuple((str(pointer), str(text)) for pointer, text in data["notes"]),
+        widened=tuple((str(pointer), str(text)) for pointer, text in data["widened"]),
     )

@@ -10,10 +10,11 @@ from toolgen.config import Settings
 
 
 def declarations(contract: Contract, settings: Settings) -> dict[str, Any]:
-    """The tool's entries in `providers/openai_responses.json` (`openai`) and `providers/mcp.json`
-    (`mcp`), each absent when `[providers]` leaves the tool out of that file; the framework adapters
-    declare exactly these. The providers target reports their diagnostics."""
-    from toolgen.render.providers import mcp, openai
+    """The tool's entries in `providers/openai_responses.json` (`openai`), `providers/mcp.json`
+    (`mcp`) and `providers/gemini.json` (`gemini`), each absent when `[providers]` leaves the tool out
+    of that file; the framework adapters declare exactly these. The providers target reports their
+    diagnostics."""
+    from toolgen.render.providers import gemini, mcp, openai
     from toolgen.render.providers.common import Output
 
     out = Output()
@@ -24,4 +25,7 @@ def declarations(contract: Contract, settings: Settings) -> dict[str, Any]:
     tool = mcp.tool_entries(settings, contract, out).get("mcp.json")
     if tool is not None:
         found["mcp"] = tool
+    declaration = gemini.tool_entries(settings, contract, out).get("gemini.json")
+    if declaration is not None:
+        found["gemini"] = declaration
     return found

@@ -19,6 +19,7 @@ from ._results import Err, thaw
 
 STANDARD_ERRORS: Mapping[str, bool] = MappingProxyType(
     {
+        "APPROVAL_DENIED": False,
         "CONFLICT": False,
         "INTERNAL": False,
         "INVALID_INPUT": False,
@@ -69,6 +70,10 @@ class ToolContract(Generic[InputT, OutputT]):
         default_factory=lambda: MappingProxyType({})
     )
     """The provider declarations toolgen built: `openai` (the Responses entry), `mcp` (the `Tool`)."""
+    content_kinds: tuple[str, ...] = ()
+    """The content beyond JSON a result may carry (`image`, `audio`, `file`, `resource_link`)."""
+    tags: tuple[str, ...] = ()
+    """The contract's tags, sorted (what `Policy(ask_tags=...)` and the adapters' `tags=` match)."""
     excluded_errors: tuple[str, ...] = ()
     """Standard codes the tool never returns (the contract's `excluded_standard_errors`)."""
 

@@ -20,6 +20,13 @@ the trace.
   in the calling thread; inside a running loop the call is `INTERNAL`, with a message that says to
   use `acall` (blocking the loop to wait for it would stall every other task).
 - The time limit is the contract's `timeout_ms`, else the registry's `default_timeout_s`, else none.
+  It covers the whole call: reading and validating the arguments, then the implementation, which
+  gets what is left (`spent`). A call whose validation used up the limit is `TIMEOUT` and its
+  implementation is never called. Validation runs in the caller's thread and is not interrupted:
+  its patterns run on RE2 (`_patterns`), in time linear in the text, so it takes time in proportion
+  to the arguments. A pattern RE2 refuses runs on Python's `re`, which backtracks and holds the
+  interpreter lock while it matches, so no thread or time limit could stop it: `toolgen validate`
+  warns (TG221) when such a pattern nests quantifiers.
   A `TIMEOUT` has the contract's `retryable` for the code (true unless the contract declares
   otherwise). An exception the implementation raises, `TimeoutError`, `SystemExit` and `GeneratorExit`
   included, is `INTERNAL`; `KeyboardInterrupt` propagates (after `Registry` has traced the call).
@@ -56,6 +63,15 @@ def time_limit(timeout_ms: int | None, default_s: float | None) -> float | None:
     return timeout_ms / 1000.0 if timeout_ms is not None else default_s
 
 
+def validation_timed_out(contract: Any, limit: float) -> Ran:
+    """The `TIMEOUT` of a call whose validation used up its time limit."""
+    return _timed_out(
+        contract,
+        limit,
+        "validating its arguments used up the time limit; the implementation was not called",
+    )
+
+
 def is_async(implementation: Callable[..., Any]) -> bool:
     """True for an `async def` (also behind `functools.partial`) or an object with an async `__call__`."""
     if inspect.iscoroutinefunction(implementation):
@@ -75,11 +91,26 @@ def _timed_out(contract: Any, limit: float, after: str) -> Ran:
 
 
 def run(
-    implementation: Callable[[Any], Any], model: Any, contract: Any, limit: float | None
+    implementation: Callable[..., Any],
+    model: Any,
+    contract: Any,
+    limit: float | None,
+    *,
+    tool_context: Any = None,
+    spent: float = 0.0,
 ) -> Ran:
-    """Run `implementation(model)` for `Registry.call` (see the module docstring)."""
+    """Run `implementation(model)` for `Registry.call` (see the module docstring).
+
+    With a `tool_context` the call is `implementation(model, tool_context)`, and a timeout sets
+    its `cancellation`. `spent` is the part of `limit` the call has used already (validating): the
+    implementation gets the rest.
+    """
+    if limit is not None and spent >= limit:
+        return validation_timed_out(contract, limit)
+    if tool_context is not None:
+        implementation = _with_context(implementation, tool_context)
     if is_async(implementation):
-        return _run_async_here(implementation, model, contract, limit)
+        return _run_async_here(implementation, model, contract, limit, spent)
     if limit is None:
         return _blocking(implementation, model)
     box: list[Ran] = []
@@ -90,8 +121,9 @@ def run(
         daemon=True,
     )
     worker.start()
-    worker.join(limit)
+    worker.join(limit - spent)
     if worker.is_alive() or not box:
+        _cancel(tool_context)
         return _timed_out(
             contract,
             limit,
@@ -120,12 +152,16 @@ async def _awaited(awaitable: Any) -> Any:
 
 
 def _run_async_here(
-    implementation: Callable[[Any], Any], model: Any, contract: Any, limit: float | None
+    implementation: Callable[[Any], Any],
+    model: Any,
+    contract: Any,
+    limit: float | None,
+    spent: float,
 ) -> Ran:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(arun(implementation, model, contract, limit))
+        return asyncio.run(arun(implementation, model, contract, limit, spent=spent))
     message = (
         f"Tool {contract.name!r} has an async implementation and an event loop is running in this thread: "
         "call it with `await registry.acall(...)`."
@@ -135,14 +171,25 @@ def _run_async_here(
 
 
 async def arun(
-    implementation: Callable[[Any], Any], model: Any, contract: Any, limit: float | None
+    implementation: Callable[..., Any],
+    model: Any,
+    contract: Any,
+    limit: float | None,
+    *,
+    tool_context: Any = None,
+    spent: float = 0.0,
 ) -> Ran:
-    """Run `implementation(model)` for `Registry.acall` (see the module docstring)."""
+    """Run `implementation(model)` for `Registry.acall` (see the module docstring and `run`)."""
+    if limit is not None and spent >= limit:
+        return validation_timed_out(contract, limit)
+    if tool_context is not None:
+        implementation = _with_context(implementation, tool_context)
     try:
-        async with asyncio.timeout(limit) as scope:
+        async with asyncio.timeout(None if limit is None else limit - spent) as scope:
             return Ran(await _result(implementation, model))
     except TimeoutError:
         if scope.expired():
+            _cancel(tool_context)
             after = (
                 "the task was cancelled"
                 if is_async(implementation)
@@ -152,6 +199,26 @@ async def arun(
         return _crashed()
     except (Exception, SystemExit, GeneratorExit):
         return _crashed()
+
+
+def _with_context(implementation: Callable[..., Any], context: Any) -> Any:
+    """`implementation` with `context` as its second argument, async if it is."""
+    if is_async(implementation):
+
+        async def called_async(model: Any) -> Any:
+            return await implementation(model, context)
+
+        return called_async
+
+    def called(model: Any) -> Any:
+        return implementation(model, context)
+
+    return called
+
+
+def _cancel(context: Any) -> None:
+    if context is not None:
+        context.cancellation.set()
 
 
 async def _result(implementation: Callable[[Any], Any], model: Any) -> Any:
@@ -164,4 +231,12 @@ async def _result(implementation: Callable[[Any], Any], model: Any) -> Any:
     return result
 
 
-__all__ = ["INTERNAL_MESSAGE", "Ran", "arun", "is_async", "run", "time_limit"]
+__all__ = [
+    "INTERNAL_MESSAGE",
+    "Ran",
+    "arun",
+    "is_async",
+    "run",
+    "time_limit",
+    "validation_timed_out",
+]

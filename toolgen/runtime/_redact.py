@@ -15,12 +15,12 @@ returns knows where they are (`touches(path)`) and what they look like in text (
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
+from ._patterns import search
 from ._quote import MAX_MESSAGE, MAX_QUOTE, MAX_TRACE_STRING, bound, quote, shorten
 from ._results import thaw
 
@@ -121,10 +121,8 @@ def property_schemas(
 
 
 def _matches(pattern: str, key: str) -> bool:
-    try:
-        return re.search(pattern, key) is not None
-    except re.error:
-        return True  # a pattern Python cannot read: assume it applies
+    """Whether `pattern` matches `key`, on RE2 where it reads the pattern (a key is the caller's)."""
+    return search(pattern, key)
 
 
 def item_schemas(

@@ -9,18 +9,22 @@ docstring is the reference for them.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Generic, Literal, TypeAlias, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeAlias, TypeVar
 
 from pydantic import BaseModel, ConfigDict
+
+from . import _content
+from ._content import Content
 
 T_co = TypeVar("T_co", covariant=True)
 
 
 class ToolModel(BaseModel):
-    """Base of every generated model: dumps use the wire names; fields may be named `model_*`.
+    """Base of every generated model: dumps use the wire names; fields may be named `model_*`;
+    `repr()` and `str()` mask what the tool's schema marks `x-sensitive`.
 
     Patterns use Python's `re`, as the registry's jsonschema validation does: pydantic's default
     engine refuses lookarounds and large repetitions that JSON Schema allows.
@@ -29,6 +33,15 @@ class ToolModel(BaseModel):
     model_config = ConfigDict(
         protected_namespaces=(), serialize_by_alias=True, regex_engine="python-re"
     )
+
+    __toolgen_schema__: ClassVar[Mapping[str, Any] | None] = None
+    """The contract schema of a tool's input or output model (its tool module sets it)."""
+
+    def __repr_args__(self) -> Iterable[tuple[str | None, Any]]:
+        """`repr()` and `str()` show every `x-sensitive` value as `[REDACTED]` (`_masking.py`)."""
+        from ._masking import masked_args
+
+        return masked_args(self, super().__repr_args__())
 
 
 def freeze(value: Any) -> Any:
@@ -65,6 +78,11 @@ class _Convertible:
         raise NotImplementedError
 
     @property
+    def pieces(self) -> tuple[Content, ...]:
+        """The content beyond JSON (`Ok(..., content=[...])`); none for an `Err`."""
+        return ()
+
+    @property
     def is_error(self) -> bool:
         """True for an `Err`."""
         raise NotImplementedError
@@ -74,23 +92,35 @@ class _Convertible:
         return _json_text(self.payload())
 
     def to_openai_chat(self, call_id: str) -> dict[str, Any]:
-        """A Chat Completions `tool` message answering the call `call_id`."""
-        return {"role": "tool", "tool_call_id": call_id, "content": self.text()}
+        """A Chat Completions `tool` message answering the call `call_id` (text only: content
+        beyond JSON becomes text notes saying what was left out)."""
+        content: Any = self.text()
+        if self.pieces:
+            why = "tool messages carry text only"
+            notes = [
+                _content.note(p, "OpenAI Chat Completions", why) for p in self.pieces
+            ]
+            content = [{"type": "text", "text": t} for t in [content, *notes]]
+        return {"role": "tool", "tool_call_id": call_id, "content": content}
 
     def to_openai_responses(self, call_id: str) -> dict[str, Any]:
         """A Responses API `function_call_output` input item answering `call_id`."""
-        return {
-            "type": "function_call_output",
-            "call_id": call_id,
-            "output": self.text(),
-        }
+        output: Any = self.text()
+        if self.pieces:
+            parts = [_content.openai_responses(p) for p in self.pieces]
+            output = [{"type": "input_text", "text": output}, *parts]
+        return {"type": "function_call_output", "call_id": call_id, "output": output}
 
     def to_anthropic(self, tool_use_id: str) -> dict[str, Any]:
         """An Anthropic `tool_result` content block, with `is_error` set."""
+        content: Any = self.text()
+        if self.pieces:
+            blocks = [_content.anthropic(p) for p in self.pieces]
+            content = [{"type": "text", "text": content}, *blocks]
         return {
             "type": "tool_result",
             "tool_use_id": tool_use_id,
-            "content": self.text(),
+            "content": content,
             "is_error": self.is_error,
         }
 
@@ -101,12 +131,17 @@ class _Convertible:
         message: dict[str, Any] = {"name": name, "response": response}
         if call_id is not None:
             message["id"] = call_id
+        if self.pieces:
+            message["parts"] = [_content.gemini(p) for p in self.pieces]
         return message
 
     def to_mcp(self) -> dict[str, Any]:
         """An MCP `CallToolResult`: text content, `structuredContent` and `isError`."""
         payload = self.payload()
-        message: dict[str, Any] = {"content": [{"type": "text", "text": self.text()}]}
+        blocks = [_content.mcp(p, i) for i, p in enumerate(self.pieces)]
+        message: dict[str, Any] = {
+            "content": [{"type": "text", "text": self.text()}, *blocks]
+        }
         if isinstance(payload, dict):
             message["structuredContent"] = payload
         message["isError"] = self.is_error
@@ -115,10 +150,19 @@ class _Convertible:
 
 @dataclass(frozen=True, slots=True)
 class Ok(_Convertible, Generic[T_co]):
-    """A success carrying the tool's output."""
+    """A success carrying the tool's output, and optionally content beyond JSON (`_content.py`)."""
 
     data: T_co
+    content: tuple[Content, ...] = ()
     ok: Literal[True] = field(default=True, init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "content", _content.checked(self.content))
+
+    @property
+    def pieces(self) -> tuple[Content, ...]:
+        """The content beyond JSON."""
+        return self.content
 
     @property
     def is_error(self) -> bool:

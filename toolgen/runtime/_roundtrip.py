@@ -9,9 +9,10 @@ in the order of the calls) and returns plain JSON data in the provider's own sha
 
 - `answer_openai_chat(message)`: an assistant message with `tool_calls` (or a whole
   `ChatCompletion`, whose first choice is read) -> a list of `{"role": "tool", "tool_call_id",
-  "content"}` messages, one per call.
+  "content"}` messages, one per call (`function` and `custom` calls alike).
 - `answer_openai_responses(output)`: a Responses `output` list (or the whole `Response`) -> a list
-  of `function_call_output` items, one per `function_call` item; other items are skipped.
+  of `function_call_output` items, one per `function_call` item, and of `custom_tool_call_output`
+  items, one per `custom_tool_call` item; other items are skipped.
 - `answer_anthropic(content)`: an assistant message's content blocks (or the whole `Message`) ->
   one `{"role": "user", "content": [tool_result blocks]}` message, or None without `tool_use`.
 - `answer_gemini(content)`: a candidate's content (or the whole response, whose first candidate is
@@ -20,7 +21,9 @@ in the order of the calls) and returns plain JSON data in the provider's own sha
   the `google-genai` SDK's own dicts are.
 
 A malformed call never raises: arguments that are not JSON or not an object are `INVALID_INPUT`,
-an unknown or missing name is `UNKNOWN_TOOL`, a call without an id is `INVALID_INPUT` without
+an unknown or missing name is `UNKNOWN_TOOL` (a custom tool call, whose input is free text, is
+called by its name with that text, so it is `UNKNOWN_TOOL` naming it unless a tool of that name is
+registered), a call without an id is `INVALID_INPUT` without
 running the tool (answered with an empty id; Gemini ids are optional and never required), each
 answered in its place. The registry traces every call, these included.
 """
@@ -44,6 +47,8 @@ class ToolCall:
     name: str
     arguments: Mapping[str, Any] | str | bytes
     problem: Err | None = None
+    custom: bool = False
+    """An OpenAI custom tool call (free-text input), answered in its own shape."""
 
 
 def plain(value: Any) -> Any:
@@ -82,15 +87,20 @@ def _no_id(kind: str) -> Err:
     )
 
 
-def _call(
-    call_id: Any, name: Any, arguments: Any, kind: str, id_required: bool = True
+def _call(  # noqa: PLR0917 (one private constructor)
+    call_id: Any,
+    name: Any,
+    arguments: Any,
+    kind: str,
+    id_required: bool = True,
+    custom: bool = False,
 ) -> ToolCall:
     call_id = call_id if isinstance(call_id, str) and call_id else None
     name = name if isinstance(name, str) else ""
     if arguments is None:
         arguments = {}
     problem = _no_id(kind) if id_required and call_id is None else None
-    return ToolCall(call_id, name, arguments, problem)
+    return ToolCall(call_id, name, arguments, problem, custom)
 
 
 def openai_chat_calls(message: Any) -> list[ToolCall]:
@@ -101,12 +111,14 @@ def openai_chat_calls(message: Any) -> list[ToolCall]:
         message = _get(plain(choices[0]), "message") if choices else None
     calls = []
     for item in _items(message, "tool_calls"):
-        function = _get(item, "function") or {}
+        function = (
+            _get(item, "function", "custom") or {}
+        )  # a custom call: free-text `input`
         calls.append(
             _call(
                 _get(item, "id"),
                 _get(function, "name"),
-                _get(function, "arguments"),
+                _get(function, "arguments", "input"),
                 "tool call",
             )
         )
@@ -114,15 +126,25 @@ def openai_chat_calls(message: Any) -> list[ToolCall]:
 
 
 def openai_responses_calls(output: Any) -> list[ToolCall]:
-    """The `function_call` items of a Responses `output` list (or of a whole `Response`)."""
-    items = _items(output, "output")
-    return [
-        _call(
-            _get(i, "call_id"), _get(i, "name"), _get(i, "arguments"), "function call"
-        )
-        for i in items
-        if _get(i, "type") == "function_call"
-    ]
+    """The `function_call` and `custom_tool_call` items of a Responses `output` (or a `Response`)."""
+    calls = []
+    for item in _items(output, "output"):
+        kind = _get(item, "type")
+        if kind in ("function_call", "custom_tool_call"):
+            custom = kind == "custom_tool_call"
+            arguments = _get(item, "input" if custom else "arguments")
+            what = "custom tool call" if custom else "function call"
+            calls.append(
+                _call(
+                    _get(item, "call_id"),
+                    _get(item, "name"),
+                    arguments,
+                    what,
+                    True,
+                    custom,
+                )
+            )
+    return calls
 
 
 def anthropic_calls(content: Any) -> list[ToolCall]:
@@ -169,11 +191,14 @@ def openai_chat_reply(
 def openai_responses_reply(
     calls: Sequence[ToolCall], results: Sequence[ToolResult[Any]]
 ) -> list[dict[str, Any]]:
-    """One `function_call_output` item per call, in order."""
-    return [
-        r.to_openai_responses(c.call_id or "")
-        for c, r in zip(calls, results, strict=True)
-    ]
+    """One `function_call_output` (or `custom_tool_call_output`) item per call, in order."""
+    items = []
+    for call, result in zip(calls, results, strict=True):
+        item = result.to_openai_responses(call.call_id or "")
+        if call.custom:
+            item["type"] = "custom_tool_call_output"
+        items.append(item)
+    return items
 
 
 def anthropic_reply(

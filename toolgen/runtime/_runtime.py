@@ -1,70 +1,70 @@
 # The toolgen runtime's _runtime.py, copied byte for byte into each generated package.
 # Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
-"""The runtime shared by every tool module of this package: results, policy, registry, traces.
+"""The runtime shared by every tool module of this package: the registry, re-exporting the rest.
 
-The results live in `_results.py`, `Policy` in `_policy.py`, the secrets walk in `_redact.py` and
-the other schema walks (nulls, error messages) in `_schemas.py`; this module re-exports their public
-names, so import everything from here or from the package.
+`Registry` validates, enforces the policy, runs the implementation (`_invoke.py`) and traces
+(`_tracefile.py`); `Tool` is its typed view of one tool. The results live in `_results.py`, the
+contract record in `_contract.py`, what `checked` makes of an implementation's result in
+`_outcome.py`, `Policy` in `_policy.py`, the implementation types and the `implements` decorator
+in `_implements.py`, the secrets walk in `_redact.py` and the other schema walks in `_schemas.py`;
+this module re-exports their public names, so import everything from here or from the package.
+Needs only the standard library, pydantic v2, jsonschema and google-re2 (`_patterns.py`).
 
-Needs only the standard library, pydantic v2 and jsonschema.
-
-The reference of the public API (other generated modules, such as `mocks.py`, build on
-exactly this) is the section "Runtime API" of toolgen's docs/python.md.
+The reference of the public API (other generated modules, such as `mocks.py`, build on exactly
+this) is toolgen's docs/python.md ("The runtime API").
 """
 
 from __future__ import annotations
 
-import contextlib
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping
-from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Generic, TypeAlias
+from typing import Any, Generic, overload
 
 import jsonschema  # type: ignore[import-untyped,unused-ignore]
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from typing_extensions import TypeVar
 
-from . import _invoke
+from . import _calls, _invoke, _otel
+from ._approval import Approval, ApprovalRequest, Approver
+from ._calls import UNSET, CallOptions
+from ._content import Audio, Content, File, Image, ResourceLink
+from ._context import DepsT, LogLevel, Reporter, ToolContext, wants_context
 from ._contract import STANDARD_ERRORS, ErrorInfo, ToolContract
+from ._implements import (
+    Implementation,
+    Implements,
+    ToolReturn,
+    Typed,
+    TypedImplementation,
+    contract_name,
+)
 from ._invoke import INTERNAL_MESSAGE
-from ._outcome import Outcome, checked, private
+from ._masking import bind_schemas
+from ._otel import Spans
+from ._outcome import Outcome, Ready, finished, private
 from ._policy import PERMISSIONS, Policy
 from ._redact import NO_SECRETS, REDACTED, Secrets, find_secrets, redact
 from ._results import Err, Ok, ToolModel, ToolResult, freeze, thaw
+from ._retry import RetryPolicy
 from ._roundtrip import Answers
 from ._schemas import (
     drop_invited_nulls,
+    input_model,
     input_problems,
     invalid,
-    model_message,
     parse_arguments,
-    pointer,
     validator,
 )
-from ._tracefile import JsonlTracer, TraceRecord, trace_record
+from ._tool import Tool
+from ._tracefile import JsonlTracer, TraceFailures, TraceRecord, deliver
 
 In = TypeVar("In", bound=BaseModel)
 Out = TypeVar("Out")
 
 
-Implementation: TypeAlias = Callable[[Any], "ToolResult[Any]"]
-"""What `Registry.register` accepts: called with the validated input model."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Ready:
-    """A call that passed every check: what `_invoke` runs."""
-
-    contract: ToolContract
-    model: BaseModel
-    implementation: Implementation
-    limit: float | None
-
-
-class Registry(Answers):
+class Registry(Answers, Generic[DepsT]):
     """Implementations by tool name; `call` and `acall` validate, enforce the policy and trace."""
 
     def __init__(
@@ -75,6 +75,11 @@ class Registry(Answers):
         default_timeout_s: float | None = None,
         *,
         enforce: bool = False,
+        deps: DepsT = None,  # type: ignore[assignment]
+        approver: Approver | None = None,
+        approval_timeout_s: float | None = None,
+        retry: RetryPolicy | None = None,
+        spans: Spans | None = None,
     ) -> None:
         if contracts is None:
             from . import CATALOG
@@ -90,8 +95,15 @@ class Registry(Answers):
         self.tracer = tracer
         self.default_timeout_s = default_timeout_s
         self.enforce = enforce
+        self.deps = deps
+        self.approver = approver
+        self.approval_timeout_s = approval_timeout_s
+        self.retry = retry
+        self.spans = spans
         self._contracts = {c.name: c for c in sorted(contracts, key=lambda c: c.name)}
         self._implementations: dict[str, Implementation] = {}
+        self._wants_context: dict[str, bool] = {}
+        self._trace_failures = TraceFailures()
         self._validators: dict[
             str,
             tuple[
@@ -105,12 +117,32 @@ class Registry(Answers):
         return tuple(self._contracts.values())
 
     @property
+    def trace_failures(self) -> int:
+        """How many trace records the tracer failed to take (the first is logged)."""
+        return self._trace_failures.count
+
+    @property
     def registered(self) -> tuple[str, ...]:
         """Names of the tools with an implementation, sorted."""
         return tuple(sorted(self._implementations))
 
-    def register(self, name: str, implementation: Implementation) -> None:
-        """Add the implementation of `name`; raises for an unknown name or a second registration."""
+    @overload
+    def register(
+        self, name: ToolContract[In, Out], implementation: TypedImplementation[In, Out]
+    ) -> None: ...
+
+    @overload
+    def register(self, name: str, implementation: Typed[DepsT]) -> None: ...
+
+    def register(
+        self, name: str | ToolContract[Any, Any], implementation: Implementation
+    ) -> None:
+        """Add the implementation of a tool, by name or by contract record (then type-checked).
+
+        One that takes a second parameter gets the call's `ToolContext[Deps]`. Raises `KeyError`
+        for an unknown tool and `ValueError` for a second registration.
+        """
+        name = contract_name(name)
         if name not in self._contracts:
             raise KeyError(
                 f"unknown tool {name!r}; known tools: {sorted(self._contracts)}"
@@ -124,50 +156,79 @@ class Registry(Answers):
             validator(output) if output is not None else None,
         )
         self._implementations[name] = implementation
+        self._wants_context[name] = wants_context(implementation)
+
+    def implements(self, contract: ToolContract[In, Out]) -> Implements[In, Out]:
+        """A decorator registering a sync or async implementation of the contract's tool, type-checked."""
+        return Implements(self.register, contract.name)
 
     def tool(self, contract: ToolContract[In, Out]) -> Tool[In, Out]:
         """The typed way to call one tool: `registry.tool(read_file.CONTRACT).call({...})`."""
         return Tool(self, contract)
 
     def call(
-        self, name: str, arguments: Mapping[str, Any] | str | bytes
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | str | bytes,
+        *,
+        call_id: str | None = None,
+        deps: DepsT = UNSET,
+        trace_id: str | None = None,
+        reporter: Reporter | None = None,
+        approval: Approval | None = None,
+        approver: Approver | None = None,
+        deadline: float | None = None,
     ) -> ToolResult[Any]:
         """Validate, check the policy, run the implementation and trace; never raises."""
         started = time.perf_counter()
+        options = CallOptions(call_id or _calls.new_id(), deps, trace_id, reporter)
+        options = options.given(approval, approver, deadline)
         contract = self._contracts.get(name)
-        parsed, step, secrets = self._begin(name, contract, arguments)
-        if isinstance(step, _Ready):
-            try:
-                with self._guarded(step.contract) as guard:
-                    ran = _invoke.run(
-                        step.implementation, step.model, step.contract, step.limit
-                    )
-            except KeyboardInterrupt:
-                self._interrupted(name, contract, parsed, started, secrets)
-                raise
-            step = self._finish(step, ran, guard)
-        step = private(step, secrets)
+        with _otel.span(self.spans, name, contract, options.call_id) as span:
+            parsed, step, secrets = self._begin(name, contract, arguments)
+            if isinstance(step, Ready):
+                spent = time.perf_counter() - started
+                options = options.found(secrets, span.trace_id, spent)
+                try:
+                    step = _calls.run(self, step, options)
+                except KeyboardInterrupt:
+                    self._interrupted(name, contract, parsed, started, secrets)
+                    raise
+            step = private(step, secrets, options.call_id)
+            span.close(contract, parsed, step, step.secrets)
         self._trace(name, contract, parsed, step, started)
         return step.result
 
     async def acall(
-        self, name: str, arguments: Mapping[str, Any] | str | bytes
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | str | bytes,
+        *,
+        call_id: str | None = None,
+        deps: DepsT = UNSET,
+        trace_id: str | None = None,
+        reporter: Reporter | None = None,
+        approval: Approval | None = None,
+        approver: Approver | None = None,
+        deadline: float | None = None,
     ) -> ToolResult[Any]:
         """`call` for an event loop: awaits an async implementation, a sync one runs in a thread."""
         started = time.perf_counter()
+        options = CallOptions(call_id or _calls.new_id(), deps, trace_id, reporter)
+        options = options.given(approval, approver, deadline)
         contract = self._contracts.get(name)
-        parsed, step, secrets = self._begin(name, contract, arguments)
-        if isinstance(step, _Ready):
-            try:
-                with self._guarded(step.contract) as guard:
-                    ran = await _invoke.arun(
-                        step.implementation, step.model, step.contract, step.limit
-                    )
-            except KeyboardInterrupt:
-                self._interrupted(name, contract, parsed, started, secrets)
-                raise
-            step = self._finish(step, ran, guard)
-        step = private(step, secrets)
+        with _otel.span(self.spans, name, contract, options.call_id) as span:
+            parsed, step, secrets = self._begin(name, contract, arguments)
+            if isinstance(step, Ready):
+                spent = time.perf_counter() - started
+                options = options.found(secrets, span.trace_id, spent)
+                try:
+                    step = await _calls.arun(self, step, options)
+                except KeyboardInterrupt:
+                    self._interrupted(name, contract, parsed, started, secrets)
+                    raise
+            step = private(step, secrets, options.call_id)
+            span.close(contract, parsed, step, step.secrets)
         self._trace(name, contract, parsed, step, started)
         return step.result
 
@@ -176,7 +237,7 @@ class Registry(Answers):
         name: str,
         contract: ToolContract | None,
         arguments: Mapping[str, Any] | str | bytes,
-    ) -> tuple[dict[str, Any] | Err, Outcome | _Ready, Secrets]:
+    ) -> tuple[dict[str, Any] | Err, Outcome | Ready, Secrets]:
         """The parsed arguments, what the implementation runs with or the call's outcome, and the secrets."""
         parsed: dict[str, Any] | Err
         secrets = NO_SECRETS
@@ -214,35 +275,9 @@ class Registry(Answers):
         )
         self._trace(name, contract, parsed, private(outcome, secrets), started)
 
-    def _guarded(self, contract: ToolContract) -> AbstractContextManager[Any]:
-        """`_enforce.enforced(...)` around the implementation with `enforce=True`, else nothing."""
-        if not self.enforce:
-            return nullcontext(None)
-        from . import _enforce
-
-        return _enforce.enforced(contract.name, contract.permissions)
-
-    def _finish(self, ready: _Ready, ran: _invoke.Ran, guard: Any = None) -> Outcome:
-        if (
-            guard is not None and guard.blocked is not None
-        ):  # enforce=True stopped an undeclared operation
-            from . import _enforce
-
-            denied = Err(
-                "PERMISSION_DENIED",
-                _enforce.denied_message(guard),
-                False,
-                guard.details(),
-            )
-            outcome = Outcome(denied, "denied", (guard.blocked[1],), ran.note)
-        elif ran.note is not None:
-            outcome = Outcome(ran.result, "granted", (), ran.note)
-        else:
-            outcome = checked(
-                ready.contract, ran.result, self._validators[ready.contract.name][1]
-            )
-        outcome.reads = tuple(guard.reads) if guard is not None else ()
-        return outcome
+    def _finish(self, ready: Ready, ran: _invoke.Ran, guard: Any = None) -> Outcome:
+        """What one run of `ready` came to (`_outcome.finished`, with the tool's output validator)."""
+        return finished(ready, ran, guard, self._validators[ready.contract.name][1])
 
     def _run(
         self,
@@ -250,7 +285,7 @@ class Registry(Answers):
         contract: ToolContract | None,
         parsed: dict[str, Any] | Err,
         secrets: Secrets,
-    ) -> Outcome | _Ready:
+    ) -> Outcome | Ready:
         if contract is None or name not in self._implementations:
             known = ", ".join(self.registered) or "none"
             what = "has no implementation here" if contract else "does not exist"
@@ -261,8 +296,9 @@ class Registry(Answers):
                     False,
                 )
             )
-        missing = self.policy.missing(contract.permissions)
-        if missing:
+        decision, why = self.policy.decide(contract)
+        if decision == "deny":
+            missing = why
             message = f"Tool {name!r} needs permission(s) {', '.join(missing)}, which the policy does not grant."
             return Outcome(Err("PERMISSION_DENIED", message, False), "denied", missing)
         if isinstance(parsed, Err):
@@ -272,18 +308,14 @@ class Registry(Answers):
         errors = input_problems(parsed, input_validator, secrets)
         if errors:
             return Outcome(invalid(errors, "arguments"), "granted")
-        try:
-            model = contract.input_model.model_validate(parsed)
-        except ValidationError as exc:
-            found = [
-                (pointer(e["loc"]), model_message(e["loc"], e["msg"], secrets))
-                for e in exc.errors()
-            ]
-            return Outcome(invalid(found, "arguments"), "granted")
+        model = input_model(contract.input_model, parsed)  # the schema judged it
         limit = _invoke.time_limit(contract.timeout_ms, self.default_timeout_s)
-        return _Ready(
-            contract, model, self._implementations[name], limit
-        )  # run by `call` / `acall`
+        implementation = self._implementations[name]
+        wants = self._wants_context[name]
+        asks = why if decision == "ask" else ()
+        return Ready(
+            contract, model, implementation, limit, wants, asks
+        )  # run by `_calls`
 
     def _trace(
         self,
@@ -293,44 +325,8 @@ class Registry(Answers):
         outcome: Outcome,
         started: float,
     ) -> None:
-        if self.tracer is None:
-            return
-        duration = (time.perf_counter() - started) * 1000.0
-        meta = (
-            outcome.permission,
-            outcome.missing,
-            outcome.traceback,
-            duration,
-            outcome.reads,
-        )
-        with contextlib.suppress(
-            Exception
-        ):  # a broken tracer must not change what the model sees
-            self.tracer(
-                trace_record(
-                    self.tracer,
-                    name,
-                    contract,
-                    parsed,
-                    outcome.result,
-                    meta,
-                    outcome.secrets,
-                )
-            )
-
-
-@dataclass(frozen=True, slots=True)
-class Tool(Generic[In, Out]):
-    """One tool of a registry, typed: `call` returns `ToolResult[<Tool>Output]` (`Any` data without one)."""
-
-    registry: Registry
-    contract: ToolContract[In, Out]
-
-    def call(self, arguments: In | Mapping[str, Any] | str | bytes) -> ToolResult[Out]:
-        """`Registry.call` for this tool; an input model instance is sent as the data it holds."""
-        given = thaw(arguments) if isinstance(arguments, BaseModel) else arguments
-        result: ToolResult[Out] = self.registry.call(self.contract.name, given)
-        return result
+        record = (name, contract, parsed, outcome, started)
+        deliver(self.tracer, self._trace_failures, record)
 
 
 def catalog_mapping(catalog: Iterable[ToolContract]) -> Mapping[str, ToolContract]:
@@ -343,18 +339,35 @@ __all__ = [
     "PERMISSIONS",
     "REDACTED",
     "STANDARD_ERRORS",
+    "Approval",
+    "ApprovalRequest",
+    "Approver",
+    "Audio",
+    "Content",
     "Err",
     "ErrorInfo",
+    "File",
+    "Image",
     "Implementation",
+    "Implements",
     "JsonlTracer",
+    "LogLevel",
     "Ok",
     "Policy",
     "Registry",
+    "Reporter",
+    "ResourceLink",
+    "RetryPolicy",
+    "Spans",
     "Tool",
+    "ToolContext",
     "ToolContract",
     "ToolModel",
     "ToolResult",
+    "ToolReturn",
     "TraceRecord",
+    "TypedImplementation",
+    "bind_schemas",
     "freeze",
     "redact",
     "thaw",

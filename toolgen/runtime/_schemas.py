@@ -4,17 +4,26 @@
 
 Part of the runtime. The secrets walk lives in `_redact` (`redact`, `shorten` and `REDACTED` are
 re-exported here and by `_runtime`); the other public names here (`validator`, `drop_invited_nulls`,
-`parse_arguments`, `input_problems`, `output_problems`, `invalid`, `describe`, `pointer`) serve `Registry`.
+`parse_arguments`, `input_problems`, `output_problems`, `invalid`, `describe`, `pointer`,
+`input_model`) serve `Registry`.
+
+Numbers: JSON has no NaN or infinity, so a text whose number is too large for a float (`1e400`)
+or a mapping that holds a NaN or an infinity is `INVALID_INPUT`, and so is an integer with more
+digits than Python converts (`sys.get_int_max_str_digits()`), with a message that says so.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import jsonschema  # type: ignore[import-untyped,unused-ignore]
+from pydantic import BaseModel, RootModel, ValidationError
 
+from ._patterns import Patterns, keywords
 from ._redact import (
     MAX_TRACE_STRING,
     REDACTED,
@@ -40,11 +49,14 @@ def validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validator:
     """A draft 2020-12 validator with format checks: the one dialect `toolgen validate` judges in.
 
     Contracts are draft 2020-12 (`toolgen validate` refuses another `$schema`), so no `$schema`
-    inside a schema can pick another dialect here.
+    inside a schema can pick another dialect here. Its patterns run on RE2 where RE2 reads them
+    (`_patterns`), each compiled once for this validator.
     """
-    checker = jsonschema.Draft202012Validator.FORMAT_CHECKER
-    made: jsonschema.protocols.Validator = jsonschema.Draft202012Validator(
-        thaw(schema), format_checker=checker
+    base = jsonschema.Draft202012Validator
+    extend = jsonschema.validators.extend
+    kind = extend(base, keywords(Patterns()))  # type: ignore[no-untyped-call,unused-ignore]
+    made: jsonschema.protocols.Validator = kind(
+        thaw(schema), format_checker=base.FORMAT_CHECKER
     )
     return made
 
@@ -106,7 +118,11 @@ def _drop_nulls(
             if value[key] is not None:
                 for sub in subs:
                     _drop_nulls(value[key], sub, root, validator)
-            elif key not in required and _refuse_null(subs, validator):
+            elif (
+                key not in required
+                and _named(schemas, key)
+                and _refuse_null(subs, validator)
+            ):
                 del value[key]
     elif isinstance(value, list):
         for index, item in enumerate(value):
@@ -114,6 +130,19 @@ def _drop_nulls(
                 sub for s in schemas for sub in item_schemas(s, index, wide=False)
             ]:
                 _drop_nulls(item, sub, root, validator)
+
+
+def _named(schemas: list[Any], key: str) -> bool:
+    """True when a `properties` of `schemas` names `key`: only those a strict declaration made nullable.
+
+    A key matched only by `patternProperties` or `additionalProperties` was never declared to a
+    provider as an optional property, so its `null` is a value like any other.
+    """
+    for schema in schemas:
+        named = schema.get("properties") if isinstance(schema, Mapping) else None
+        if isinstance(named, Mapping) and key in named:
+            return True
+    return False
 
 
 def _refuse_null(schemas: list[Any], validator: jsonschema.protocols.Validator) -> bool:
@@ -145,20 +174,88 @@ def invalid(errors: Iterable[tuple[str, str]], what: str) -> Err:
     )
 
 
+class _Unreadable(ValueError):
+    """A number JSON text can hold but Python cannot read as JSON data; its message says which."""
+
+
 def _not_json(constant: str) -> Any:
     raise ValueError(f"{constant} is not JSON")
 
 
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise _Unreadable(
+            f"the number {text[:40]} is not a finite number (too large for a 64-bit float)"
+        )
+    return number
+
+
+def _integer(text: str) -> int:
+    limit = sys.get_int_max_str_digits()
+    digits = len(text) - text.startswith("-")
+    if limit and digits > limit:
+        raise _Unreadable(
+            f"an integer has {digits} digits, more than the {limit} digits Python reads"
+        )
+    return int(text)
+
+
+def _non_finite(value: Any, path: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
+    """The path of the first NaN or infinity in `value`, or None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return path
+    if isinstance(value, Mapping):
+        items: Iterable[tuple[Any, Any]] = value.items()
+    elif isinstance(value, (list, tuple)):
+        items = enumerate(value)
+    else:
+        return None
+    for key, item in items:
+        found = _non_finite(item, (*path, key))
+        if found is not None:
+            return found
+    return None
+
+
 def parse_arguments(arguments: Mapping[str, Any] | str | bytes) -> dict[str, Any] | Err:
     if isinstance(arguments, (str, bytes)):
-        try:  # strict JSON: Python's NaN and Infinity extensions are refused
-            arguments = json.loads(arguments, parse_constant=_not_json)
+        try:  # strict JSON: NaN, Infinity and numbers past a float's range are refused
+            arguments = json.loads(
+                arguments,
+                parse_constant=_not_json,
+                parse_float=_finite,
+                parse_int=_integer,
+            )
+        except _Unreadable as exc:
+            return invalid([("", str(exc))], "arguments")
         except ValueError:
             return invalid([("", "the arguments are not valid JSON text")], "arguments")
     if not isinstance(arguments, Mapping):
         return invalid([("", "the arguments must be a JSON object")], "arguments")
     parsed: dict[str, Any] = thaw(arguments)
+    where = _non_finite(parsed)
+    if where is not None:
+        message = "the value is not a finite number (JSON has no NaN or infinity)"
+        return invalid([(pointer(where), message)], "arguments")
     return parsed
+
+
+def input_model(model: type[BaseModel], value: dict[str, Any]) -> BaseModel:
+    """The input model of a value the input schema accepted; pydantic can never refuse it.
+
+    The model is validated (typed access, nested models) when pydantic agrees with the schema, as it
+    does wherever the model states the schema exactly; where the build widened a field it holds the
+    JSON value (TG355). Should pydantic still refuse (a pattern engine that reads a class otherwise,
+    a gap in the widening), the model is built without validation from the value the schema
+    accepted: the schema, not the model, decides what a tool receives.
+    """
+    try:
+        return model.model_validate(value)
+    except ValidationError:
+        if issubclass(model, RootModel):
+            return model.model_construct(value)
+        return model.model_construct(**value)
 
 
 def model_message(location: Iterable[Any], message: str, secrets: Secrets) -> str:
@@ -212,6 +309,7 @@ __all__ = [
     "bound",
     "describe",
     "drop_invited_nulls",
+    "input_model",
     "input_problems",
     "invalid",
     "model_message",

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from toolgen import provideroptions, rules
-from toolgen.catalog import CONTRACT_KEYS, PERMISSIONS, STANDARD_ERRORS
+from toolgen.catalog import CONTENT_KINDS, CONTRACT_KEYS, PERMISSIONS, STANDARD_ERRORS
 from toolgen.config import Settings, unmatched_exclusions
 from toolgen.diagnostics import Diagnostic, Severity, resolve_severities, sort_diagnostics
 from toolgen.load import RawDocument
@@ -48,6 +48,7 @@ _TYPES: Mapping[str, tuple[type, ...]] = {
     "deprecated": (bool, str),
     "owners": (list,),
     "tags": (list,),
+    "content_kinds": (list,),
     "errors": (list,),
     "examples": (list,),
     "rules": (dict,),
@@ -134,6 +135,19 @@ def check_top(data: Mapping[str, Any], stem: str, report: Reporter) -> None:
             _string_list(data[key], f"/{key}", report)
     if isinstance(data.get("permissions"), list):
         _check_permissions(data["permissions"], report)
+    if isinstance(data.get("content_kinds"), list):
+        _check_kinds(data["content_kinds"], report)
+
+
+def _check_kinds(kinds: list[Any], report: Reporter) -> None:
+    """TG106 for an entry of `content_kinds` that is not one of `CONTENT_KINDS`."""
+    choices = ", ".join(CONTENT_KINDS)
+    for index, kind in enumerate(kinds):
+        if kind not in CONTENT_KINDS:
+            shown = repr(kind) if isinstance(kind, str) else type_name(kind)
+            hint = did_you_mean(kind, CONTENT_KINDS) if isinstance(kind, str) else ""
+            fix = hint or f"; use one of {choices}"
+            report("TG106", join("/content_kinds", index), f"unknown content kind {shown}{fix}")
 
 
 def _check_permissions(permissions: list[Any], report: Reporter) -> None:

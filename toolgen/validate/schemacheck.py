@@ -108,7 +108,7 @@ def subschemas(schema: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, M
 
 
 def check_schema(schema: Any, pointer: str, report: Reporter) -> bool:
-    """Check one schema (TG114-TG118, TG213, TG216-TG220); True when it is sound enough to validate examples with."""
+    """Check one schema (TG114-TG118, TG213, TG216-TG221); True when it is sound enough to validate examples with."""
     label = pointer.lstrip("/")
     if not isinstance(schema, dict):
         report("TG114", pointer, f'`{label}` must be a table/object holding a JSON Schema, like {{ type = "object" }}')

@@ -6,6 +6,7 @@
 - TG218: a `$schema` other than draft 2020-12: contracts are judged in one dialect, here and at run time.
 - TG219: bounds no value can meet (`minimum` above `maximum`, `minLength` above `maxLength`, ...).
 - TG220: a `format` JSON Schema does not define (`date-tim`): nothing checks it, neither here nor at run time.
+- TG221: a pattern RE2 cannot run that nests quantifiers (`validate/patterns.py`).
 
 `FORMAT_CHECKER` is jsonschema's draft 2020-12 checker with the date and time formats it leaves to
 optional packages (`date-time`, `time`, `duration`) checked by the standard library, since the
@@ -23,6 +24,7 @@ from typing import Any
 import jsonschema
 
 from toolgen.positions import join
+from toolgen.validate.patterns import check_patterns
 from toolgen.validate.report import Reporter, did_you_mean
 from toolgen.validate.schemawalk import KEYWORDS
 
@@ -52,7 +54,7 @@ BOUNDS: tuple[tuple[str, str, str], ...] = (
 
 
 def check_node(here: str, node: Mapping[str, Any], report: Reporter) -> None:
-    """TG216-TG220 on one schema object at pointer `here`."""
+    """TG216-TG221 on one schema object at pointer `here`."""
     if "x-sensitive" in node and not isinstance(node["x-sensitive"], bool):
         report(
             "TG216",
@@ -77,6 +79,7 @@ def check_node(here: str, node: Mapping[str, Any], report: Reporter) -> None:
         )
     _bounds(here, node, report)
     _format(here, node, report)
+    check_patterns(here, node, report)
 
 
 def looks_like_annotation(key: str) -> bool:

@@ -1,19 +1,24 @@
 # The toolgen runtime's _outcome.py, copied byte for byte into each generated package.
 # Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
-"""What one call came to (`Outcome`): an implementation's result judged against its contract
-(`checked`) and scrubbed of the call's secrets (`private`). Internal to the registry."""
+"""What one call came to (`Outcome`): a checked call ready to run (`Ready`), an implementation's
+result judged against its contract (`checked`, `finished`) and scrubbed of the call's secrets
+(`private`). Internal to the registry."""
 
 from __future__ import annotations
 
 import json
 import traceback
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import jsonschema  # type: ignore[import-untyped,unused-ignore]
+from pydantic import BaseModel
 
+from . import _content
 from ._contract import ToolContract
-from ._invoke import INTERNAL_MESSAGE
+from ._implements import Implementation
+from ._invoke import INTERNAL_MESSAGE, Ran
 from ._redact import NO_SECRETS, Secrets, combined, find_secrets
 from ._results import Err, Ok, ToolResult, thaw
 from ._schemas import output_problems
@@ -28,9 +33,24 @@ class Outcome:
     reads: tuple[str, ...] = ()
     secrets: Secrets = NO_SECRETS
     """The output's sensitive values (the input's are known to `call`)."""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """More for the trace record (`_calls`): call id, context events, approval, attempts."""
 
 
-def private(outcome: Outcome, secrets: Secrets) -> Outcome:
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """A call that passed every check: what `_calls` runs."""
+
+    contract: ToolContract
+    model: BaseModel
+    implementation: Implementation
+    limit: float | None
+    wants_context: bool = False
+    asks: tuple[str, ...] = ()
+    """Why the policy asks for an approval of this call (empty: it does not)."""
+
+
+def private(outcome: Outcome, secrets: Secrets, call_id: str | None = None) -> Outcome:
     """`outcome` with every sensitive value of the call (input and output) scrubbed from its texts."""
     found = combined(secrets, outcome.secrets)
     result = outcome.result
@@ -43,7 +63,13 @@ def private(outcome: Outcome, secrets: Secrets) -> Outcome:
         )
     trace = found.scrub(outcome.traceback) if outcome.traceback is not None else None
     return Outcome(
-        result, outcome.permission, outcome.missing, trace, outcome.reads, found
+        result,
+        outcome.permission,
+        outcome.missing,
+        trace,
+        outcome.reads,
+        found,
+        {"call_id": call_id, **outcome.extra} if call_id else outcome.extra,
     )
 
 
@@ -65,6 +91,8 @@ def checked(  # noqa: PLR0911 (one return per kind of result)
     if not isinstance(result, Ok):
         note = f"{contract.name} returned {type(result).__name__}, not Ok or Err"
         return Outcome(Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), note)
+    if (wrong := _content.undeclared(contract, result.content)) is not None:
+        return Outcome(Err("INTERNAL", INTERNAL_MESSAGE, False), "granted", (), wrong)
     secrets = NO_SECRETS
     try:
         data = thaw(result.data)
@@ -85,9 +113,8 @@ def checked(  # noqa: PLR0911 (one return per kind of result)
                 note,
                 secrets=secrets,
             )
-        return Outcome(
-            Ok(contract.output_model.model_validate(data)), "granted", secrets=secrets
-        )
+        valid = Ok(contract.output_model.model_validate(data), result.content)
+        return Outcome(valid, "granted", secrets=secrets)
     except Exception:
         return Outcome(
             Err("INTERNAL", INTERNAL_MESSAGE, False),
@@ -98,4 +125,26 @@ def checked(  # noqa: PLR0911 (one return per kind of result)
         )
 
 
-__all__ = ["Outcome", "checked", "private"]
+def finished(
+    ready: Ready,
+    ran: Ran,
+    guard: Any,
+    output_validator: jsonschema.protocols.Validator | None,
+) -> Outcome:
+    """What one run of a checked call came to: stopped by `enforce`, failed to run, or `checked`."""
+    if guard is not None and guard.blocked is not None:  # enforce stopped an operation
+        from . import _enforce
+
+        denied = Err(
+            "PERMISSION_DENIED", _enforce.denied_message(guard), False, guard.details()
+        )
+        outcome = Outcome(denied, "denied", (guard.blocked[1],), ran.note)
+    elif ran.note is not None:
+        outcome = Outcome(ran.result, "granted", (), ran.note)
+    else:
+        outcome = checked(ready.contract, ran.result, output_validator)
+    outcome.reads = tuple(guard.reads) if guard is not None else ()
+    return outcome
+
+
+__all__ = ["Outcome", "Ready", "checked", "finished", "private"]

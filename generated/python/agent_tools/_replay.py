@@ -2,8 +2,8 @@
 # Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """Recorded calls re-run through a registry: `replay(records, registry)`.
 
-The records are what a tracer received (`TraceRecord` objects) or their JSON form (`to_json()`, one
-object a line of a `JsonlTracer` file, as dicts). Each call is made again, through the registry given:
+The records are what a tracer received (`TraceRecord` objects) or their data (`to_dict()`: one
+object a line of a `JsonlTracer` file, parsed). Each call is made again, through the registry given:
 real implementations, or `mock_registry()`, so validation, policy and tracing run as in production.
 A call whose recorded input holds a redacted value (`[REDACTED]`) or a string the tracer shortened
 cannot be re-made faithfully: it is skipped and counted, never run with the marker as a value.

@@ -86,8 +86,7 @@ class ApplyPatchOutput(ToolModel):
     sha256: Annotated[
         str,
         Field(
-            description="Hex sha256 of the resulting content (what it would be, for a dry run).",
-            pattern="^[0-9a-f]{64}$",
+            description="Hex sha256 of the resulting content (what it would be, for a dry run)."
         ),
     ]
 
@@ -95,6 +94,7 @@ class ApplyPatchOutput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "CONFLICT",
     "INTERNAL",
     "INVALID_INPUT",
@@ -418,6 +418,97 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "openWorldHint": False,
         },
     },
+    "gemini": {
+        "name": "apply_patch",
+        "description": "Change part of an existing text file by replacing runs of lines, leaving the rest untouched.\n\nUse it for targeted edits; to create a file or rewrite all of it, use `write_file`. Each hunk names the line where it starts, the lines it expects to find there (copied exactly from a recent `read_file`) and the lines to put in their place. Hunks may not overlap and are applied all together or not at all: if any expected line differs, nothing is written and the call fails with `PATCH_REJECTED`, so re-read the file and try again. With `dry_run`, the patch is checked but not written. Returns the counts of hunks and lines changed and the new content's sha256.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["path", "hunks"],
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "File to change, relative to the workspace root.\n\nAt least 1 character. At most 4096 characters.",
+                },
+                "hunks": {
+                    "type": "array",
+                    "description": "The changes, in any order; they must not overlap.",
+                    "minItems": 1,
+                    "maxItems": 200,
+                    "items": {
+                        "type": "object",
+                        "description": "One run of lines to replace.",
+                        "additionalProperties": False,
+                        "required": ["start_line", "remove", "add"],
+                        "properties": {
+                            "start_line": {
+                                "type": "integer",
+                                "description": "Line of the first line in `remove`, counted from 1 in the current file; for a pure insertion, the line the new lines go before.",
+                                "minimum": 1,
+                            },
+                            "remove": {
+                                "type": "array",
+                                "description": "The lines expected at `start_line`, exactly as they are now, without line endings; empty for a pure insertion.",
+                                "maxItems": 2000,
+                                "items": {"type": "string"},
+                            },
+                            "add": {
+                                "type": "array",
+                                "description": "The lines to put in their place, without line endings; empty to delete them.",
+                                "maxItems": 2000,
+                                "items": {"type": "string"},
+                            },
+                        },
+                    },
+                },
+                "dry_run": {
+                    "type": "boolean",
+                    "description": "Check that every hunk applies, but write nothing.\n\nDefault: `false`.",
+                },
+            },
+        },
+        "responseJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": [
+                "path",
+                "written",
+                "hunks_applied",
+                "lines_added",
+                "lines_removed",
+                "sha256",
+            ],
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "The file that was changed, normalized.",
+                },
+                "written": {
+                    "type": "boolean",
+                    "description": "False for a dry run, true when the file was changed.",
+                },
+                "hunks_applied": {
+                    "type": "integer",
+                    "description": "Number of hunks applied (or that would apply).",
+                    "minimum": 1,
+                },
+                "lines_added": {
+                    "type": "integer",
+                    "description": "Lines inserted over all hunks.",
+                    "minimum": 0,
+                },
+                "lines_removed": {
+                    "type": "integer",
+                    "description": "Lines removed over all hunks.",
+                    "minimum": 0,
+                },
+                "sha256": {
+                    "type": "string",
+                    "description": "Hex sha256 of the resulting content (what it would be, for a dry run).\n\nMatches the regular expression `^[0-9a-f]{64}$`.",
+                },
+            },
+        },
+    },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
@@ -445,17 +536,19 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=ApplyPatchInput,
     output_model=ApplyPatchOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    tags=("editing", "filesystem"),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: ApplyPatchInput, /
-    ) -> _runtime.ToolResult[ApplyPatchOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[ApplyPatchOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

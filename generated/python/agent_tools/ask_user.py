@@ -21,8 +21,7 @@ class AskUserInputOption(ToolModel):
     id: Annotated[
         str,
         Field(
-            description="Stable identifier returned as `option_id` when this option is picked.",
-            pattern="^[a-z0-9_-]{1,32}$",
+            description="Stable identifier returned as `option_id` when this option is picked."
         ),
     ]
     label: Annotated[
@@ -90,6 +89,7 @@ class AskUserOutput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "CONFLICT",
     "DECLINED",
     "INTERNAL",
@@ -341,6 +341,70 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "openWorldHint": False,
         },
     },
+    "gemini": {
+        "name": "ask_user",
+        "description": "Ask the person supervising the agent a question and wait for the answer.\n\nUse it when the task is ambiguous, when two reasonable choices lead to different results, or before anything the user may not expect, such as deleting files or adding a dependency. Do not use it for facts you can find in the workspace. Offer `options` when the answer is one of a few choices; the user may still answer in free text unless `allow_free_text` is false. Waits at most `timeout_seconds`. Returns the answer text and, when the user picked an option, its id.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["question"],
+            "properties": {
+                "question": {
+                    "type": "string",
+                    "description": "The question, self-contained: the user may not have followed the conversation.\n\nAt least 1 character. At most 2000 characters.",
+                },
+                "options": {
+                    "type": "array",
+                    "description": "Suggested answers, shown as buttons in this order.",
+                    "maxItems": 6,
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["id", "label"],
+                        "properties": {
+                            "id": {
+                                "type": "string",
+                                "description": "Stable identifier returned as `option_id` when this option is picked.\n\nMatches the regular expression `^[a-z0-9_-]{1,32}$`.",
+                            },
+                            "label": {
+                                "type": "string",
+                                "description": "Short text on the button.\n\nAt least 1 character. At most 80 characters.",
+                            },
+                            "detail": {
+                                "type": "string",
+                                "description": "One sentence on what this choice leads to.\n\nAt most 300 characters.",
+                            },
+                        },
+                    },
+                },
+                "allow_free_text": {
+                    "type": "boolean",
+                    "description": "Let the user type an answer instead of picking an option; always true without options.\n\nDefault: `true`.",
+                },
+                "timeout_seconds": {
+                    "type": "integer",
+                    "description": "Seconds to wait for an answer before failing with `TIMEOUT`.\n\nDefault: `900`.",
+                    "minimum": 10,
+                    "maximum": 86400,
+                },
+            },
+        },
+        "responseJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["answer", "option_id"],
+            "properties": {
+                "answer": {
+                    "type": "string",
+                    "description": "What the user answered: the label of the picked option, or their own text.",
+                },
+                "option_id": {
+                    "type": ["string", "null"],
+                    "description": "The id of the picked option, or null for a free-text answer.",
+                },
+            },
+        },
+    },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
@@ -372,17 +436,19 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=AskUserInput,
     output_model=AskUserOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    tags=("interaction",),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: AskUserInput, /
-    ) -> _runtime.ToolResult[AskUserOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[AskUserOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

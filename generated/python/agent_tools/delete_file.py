@@ -61,6 +61,7 @@ class DeleteFileOutput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "CONFLICT",
     "DIRECTORY_NOT_EMPTY",
     "INTERNAL",
@@ -217,6 +218,49 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "openWorldHint": False,
         },
     },
+    "gemini": {
+        "name": "delete_file",
+        "description": "Delete a file, or with `recursive` a whole folder, from the workspace.\n\nUse it to remove files that are no longer needed, such as a module replaced by another; do not use it to empty a file (write empty content with `write_file`). Deletion is permanent: nothing goes to a trash folder, so check the path with `list_files` first when unsure. Folders that are not empty need `recursive`. Files tracked by git can be restored with git; untracked ones cannot. Returns whether anything was deleted and how many files went with it.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["path"],
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "File or folder to delete, relative to the workspace root; the root itself is refused.\n\nAt least 1 character. At most 4096 characters.",
+                },
+                "recursive": {
+                    "type": "boolean",
+                    "description": "Allow deleting a folder together with everything in it.\n\nDefault: `false`.",
+                },
+                "missing_ok": {
+                    "type": "boolean",
+                    "description": "Succeed with `deleted = false` when nothing exists at `path`, instead of `NOT_FOUND`.\n\nDefault: `false`.",
+                },
+            },
+        },
+        "responseJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["path", "deleted", "files_removed"],
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "The path that was deleted, normalized.",
+                },
+                "deleted": {
+                    "type": "boolean",
+                    "description": "False only when `missing_ok` is set and nothing existed at `path`.",
+                },
+                "files_removed": {
+                    "type": "integer",
+                    "description": "Number of files removed, counting those inside a deleted folder.",
+                    "minimum": 0,
+                },
+            },
+        },
+    },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
@@ -248,17 +292,19 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=DeleteFileInput,
     output_model=DeleteFileOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    tags=("filesystem",),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: DeleteFileInput, /
-    ) -> _runtime.ToolResult[DeleteFileOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[DeleteFileOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -55,9 +55,7 @@ class GitCommitOutput(ToolModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    commit: Annotated[
-        str, Field(description="Full hash of the new commit.", pattern="^[0-9a-f]{40}$")
-    ]
+    commit: Annotated[str, Field(description="Full hash of the new commit.")]
     branch: Annotated[
         str | None,
         Field(
@@ -74,6 +72,7 @@ class GitCommitOutput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "CONFLICT",
     "HOOK_FAILED",
     "INTERNAL",
@@ -284,6 +283,68 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "openWorldHint": False,
         },
     },
+    "gemini": {
+        "name": "git_commit",
+        "description": "Record staged changes as a new commit on the current branch of the workspace's repository.\n\nUse it once a change is complete and its tests pass; check what will be recorded with `git_status` or `git_diff` first. Files listed in `paths` are staged before committing; with `all`, every change to tracked files is staged too. The author comes from the repository's git configuration, and the repository's commit hooks run (they are programs, hence `execute`) and can refuse the commit. It never pushes, amends or rewrites history. Returns the new commit's hash, its branch and how many files and lines it changed.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["message"],
+            "properties": {
+                "message": {
+                    "type": "string",
+                    "description": "Commit message: a summary line of at most 72 characters, a blank line, then the why.\n\nAt least 1 character. At most 10000 characters.",
+                },
+                "paths": {
+                    "type": "array",
+                    "description": "Files or folders to stage before committing, relative to the workspace root.\n\nNo item repeated. Default: `[]`.",
+                    "maxItems": 500,
+                    "items": {
+                        "type": "string",
+                        "description": "One file or folder.\n\nAt least 1 character. At most 4096 characters.",
+                    },
+                },
+                "all": {
+                    "type": "boolean",
+                    "description": "Stage every change to tracked files first, like `git commit -a`; new files still need `paths`.\n\nDefault: `false`.",
+                },
+                "allow_empty": {
+                    "type": "boolean",
+                    "description": "Create the commit even when nothing is staged.\n\nDefault: `false`.",
+                },
+            },
+        },
+        "responseJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["commit", "files_changed", "insertions", "deletions"],
+            "properties": {
+                "commit": {
+                    "type": "string",
+                    "description": "Full hash of the new commit.\n\nMatches the regular expression `^[0-9a-f]{40}$`.",
+                },
+                "branch": {
+                    "type": "string",
+                    "description": "Branch the commit was added to; absent when HEAD is detached.",
+                },
+                "files_changed": {
+                    "type": "integer",
+                    "description": "Number of files the commit changes.",
+                    "minimum": 0,
+                },
+                "insertions": {
+                    "type": "integer",
+                    "description": "Lines added by the commit.",
+                    "minimum": 0,
+                },
+                "deletions": {
+                    "type": "integer",
+                    "description": "Lines removed by the commit.",
+                    "minimum": 0,
+                },
+            },
+        },
+    },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
@@ -323,17 +384,19 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=GitCommitInput,
     output_model=GitCommitOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    tags=("git",),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: GitCommitInput, /
-    ) -> _runtime.ToolResult[GitCommitOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[GitCommitOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

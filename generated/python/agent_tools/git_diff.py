@@ -113,6 +113,7 @@ class GitDiffOutput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "CONFLICT",
     "INTERNAL",
     "INVALID_INPUT",
@@ -417,6 +418,94 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "openWorldHint": False,
         },
     },
+    "gemini": {
+        "name": "git_diff",
+        "description": "Show the changes between two commits, or between a commit and the working tree, as a unified diff.\n\nUse it to review your own edits before committing, or to see what a branch changed. By default it compares HEAD with the working tree (staged and unstaged changes together); set `staged` to see only what the next commit would record. Binary files are listed but their content is not shown. Returns the diff text, cut at `max_bytes`, and per file the kind of change and the number of lines added and deleted.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "from": {
+                    "type": "string",
+                    "description": 'Commit, branch or tag to compare from, for example `main` or `HEAD~3`.\n\nAt least 1 character. At most 256 characters. Default: `"HEAD"`.',
+                },
+                "to": {
+                    "type": ["string", "null"],
+                    "description": "Commit, branch or tag to compare to; null compares with the working tree (or the index with `staged`).\n\nAt least 1 character. At most 256 characters.",
+                },
+                "staged": {
+                    "type": "boolean",
+                    "description": "Compare `from` with the index instead of the working tree; ignored when `to` is set.\n\nDefault: `false`.",
+                },
+                "paths": {
+                    "type": "array",
+                    "description": "Only show changes under these paths, relative to the workspace root; empty shows all.\n\nNo item repeated. Default: `[]`.",
+                    "maxItems": 100,
+                    "items": {
+                        "type": "string",
+                        "description": "One file or folder.\n\nAt least 1 character. At most 4096 characters.",
+                    },
+                },
+                "context_lines": {
+                    "type": "integer",
+                    "description": "Unchanged lines shown around each change.\n\nDefault: `3`.",
+                    "minimum": 0,
+                    "maximum": 50,
+                },
+                "max_bytes": {
+                    "type": "integer",
+                    "description": "Largest size of the returned diff text in bytes.\n\nDefault: `262144`.",
+                    "minimum": 1024,
+                    "maximum": 2097152,
+                },
+            },
+        },
+        "responseJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["diff", "files", "truncated"],
+            "properties": {
+                "diff": {
+                    "type": "string",
+                    "description": "The unified diff, as `git diff` prints it without colour.",
+                },
+                "files": {
+                    "type": "array",
+                    "description": "One entry per changed file, sorted by path.",
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["path", "change", "additions", "deletions"],
+                        "properties": {
+                            "path": {
+                                "type": "string",
+                                "description": "Path relative to the workspace root; the new path for a rename.",
+                            },
+                            "change": {
+                                "type": "string",
+                                "description": "Kind of change.",
+                                "enum": ["added", "modified", "deleted", "renamed", "binary"],
+                            },
+                            "additions": {
+                                "type": "integer",
+                                "description": "Lines added; 0 for a binary file.",
+                                "minimum": 0,
+                            },
+                            "deletions": {
+                                "type": "integer",
+                                "description": "Lines deleted; 0 for a binary file.",
+                                "minimum": 0,
+                            },
+                        },
+                    },
+                },
+                "truncated": {
+                    "type": "boolean",
+                    "description": "True when the diff was longer than `max_bytes`; the file list is always complete.",
+                },
+            },
+        },
+    },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
@@ -441,17 +530,19 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=GitDiffInput,
     output_model=GitDiffOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    tags=("git",),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: GitDiffInput, /
-    ) -> _runtime.ToolResult[GitDiffOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[GitDiffOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

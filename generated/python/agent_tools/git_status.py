@@ -71,13 +71,7 @@ class GitStatusOutput(ToolModel):
             description="Name of the checked-out branch; absent when HEAD is detached."
         ),
     ] = None
-    head: Annotated[
-        str,
-        Field(
-            description="Full hash of the commit HEAD points at.",
-            pattern="^[0-9a-f]{40}$",
-        ),
-    ]
+    head: Annotated[str, Field(description="Full hash of the commit HEAD points at.")]
     upstream: Annotated[
         str | None,
         Field(
@@ -110,6 +104,7 @@ class GitStatusOutput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "CONFLICT",
     "INTERNAL",
     "INVALID_INPUT",
@@ -368,6 +363,96 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "openWorldHint": False,
         },
     },
+    "gemini": {
+        "name": "git_status",
+        "description": "Show the current branch of the workspace's git repository and which files are changed, staged or untracked.\n\nUse it before committing, to see what `git_commit` would record, and after edits to check what you touched. Read only: it never stages or changes anything. Ignored files are not listed. Returns the branch (absent when HEAD is detached), the commit HEAD points at, how far the branch is ahead of and behind its upstream, and one entry per changed file with its state in the index and in the working tree, sorted by path.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": 'Only report files under this folder, relative to the workspace root.\n\nAt least 1 character. At most 4096 characters. Default: `"."`.',
+                },
+                "include_untracked": {
+                    "type": "boolean",
+                    "description": "Also list files git does not track yet.\n\nDefault: `true`.",
+                },
+            },
+        },
+        "responseJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["head", "ahead", "behind", "clean", "files"],
+            "properties": {
+                "branch": {
+                    "type": "string",
+                    "description": "Name of the checked-out branch; absent when HEAD is detached.",
+                },
+                "head": {
+                    "type": "string",
+                    "description": "Full hash of the commit HEAD points at.\n\nMatches the regular expression `^[0-9a-f]{40}$`.",
+                },
+                "upstream": {
+                    "type": "string",
+                    "description": "The branch's upstream, for example `origin/main`; absent when none is set.",
+                },
+                "ahead": {
+                    "type": "integer",
+                    "description": "Commits on the branch that its upstream does not have; 0 without an upstream.",
+                    "minimum": 0,
+                },
+                "behind": {
+                    "type": "integer",
+                    "description": "Commits on the upstream that the branch does not have; 0 without an upstream.",
+                    "minimum": 0,
+                },
+                "clean": {
+                    "type": "boolean",
+                    "description": "True when nothing is staged, changed or untracked.",
+                },
+                "files": {
+                    "type": "array",
+                    "description": "Changed, staged and untracked files, sorted by path.",
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["path", "staged", "unstaged"],
+                        "properties": {
+                            "path": {
+                                "type": "string",
+                                "description": "Path relative to the workspace root; the new path for a rename.",
+                            },
+                            "staged": {
+                                "type": "string",
+                                "description": "State in the index compared with HEAD (what the next commit records).",
+                                "enum": [
+                                    "unmodified",
+                                    "modified",
+                                    "added",
+                                    "deleted",
+                                    "renamed",
+                                    "untracked",
+                                    "conflicted",
+                                ],
+                            },
+                            "unstaged": {
+                                "type": "string",
+                                "description": "State in the working tree compared with the index.",
+                                "enum": [
+                                    "unmodified",
+                                    "modified",
+                                    "deleted",
+                                    "untracked",
+                                    "conflicted",
+                                ],
+                            },
+                        },
+                    },
+                },
+            },
+        },
+    },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
@@ -389,17 +474,19 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=GitStatusInput,
     output_model=GitStatusOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    tags=("git",),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: GitStatusInput, /
-    ) -> _runtime.ToolResult[GitStatusOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[GitStatusOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

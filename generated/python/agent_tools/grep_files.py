@@ -61,6 +61,7 @@ class GrepFilesOutput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "CONFLICT",
     "INTERNAL",
     "INVALID_INPUT",
@@ -230,6 +231,51 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "openWorldHint": False,
         },
     },
+    "gemini": {
+        "name": "grep_files",
+        "description": "Find lines matching a regular expression in the workspace's files.\n\nDeprecated: use `search_code`, which also does literal searches, returns columns and context, and skips ignored files. This tool stays until agents built on it are migrated. It searches every text file under `path` (hidden and ignored files included), stops after `max_results` lines, and returns `path:line:text` strings in path order.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["pattern"],
+            "properties": {
+                "pattern": {
+                    "type": "string",
+                    "description": "Regular expression (POSIX extended syntax) to match against each line.\n\nAt least 1 character. At most 1000 characters.",
+                },
+                "path": {
+                    "type": "string",
+                    "description": 'Folder to search, relative to the workspace root.\n\nAt least 1 character. At most 4096 characters. Default: `"."`.',
+                },
+                "ignore_case": {
+                    "type": "boolean",
+                    "description": "Match without regard to letter case.\n\nDefault: `false`.",
+                },
+                "max_results": {
+                    "type": "integer",
+                    "description": "Largest number of matching lines to return.\n\nDefault: `200`.",
+                    "minimum": 1,
+                    "maximum": 1000,
+                },
+            },
+        },
+        "responseJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["lines", "truncated"],
+            "properties": {
+                "lines": {
+                    "type": "array",
+                    "description": "Matching lines as `path:line:text`, sorted by path and line.",
+                    "items": {"type": "string"},
+                },
+                "truncated": {
+                    "type": "boolean",
+                    "description": "True when more lines matched than `max_results`.",
+                },
+            },
+        },
+    },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
@@ -252,17 +298,19 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=GrepFilesInput,
     output_model=GrepFilesOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    tags=("filesystem", "search"),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: GrepFilesInput, /
-    ) -> _runtime.ToolResult[GrepFilesOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[GrepFilesOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -32,9 +32,7 @@ class HttpFetchInput(ToolModel):
     ] = "GET"
     headers: Annotated[
         dict[
-            Annotated[
-                str, StringConstraints(pattern=r"^[A-Za-z0-9-]+$", max_length=128)
-            ],
+            Annotated[str, StringConstraints(max_length=128)],
             HttpFetchInputHeadersAdditionalProperty,
         ]
         | None,
@@ -92,6 +90,7 @@ class HttpFetchOutput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "BINARY_CONTENT",
     "BLOCKED_URL",
     "INTERNAL",
@@ -357,6 +356,78 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "openWorldHint": True,
         },
     },
+    "gemini": {
+        "name": "http_fetch",
+        "description": "Fetch a web page or API response over HTTP(S) with GET or HEAD and return its status, headers and text.\n\nUse it to read documentation, a changelog or a package's metadata that is not in the workspace. It cannot send bodies, so it never changes anything on the server. Hosts on private and loopback networks are refused. Redirects are followed up to 5 times. Bodies are decoded as text using the response's charset (binary bodies are refused) and cut at `max_bytes`. An HTTP error status such as 404 is a result, not an error; only a failure to get any response is an error.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["url"],
+            "properties": {
+                "url": {
+                    "type": "string",
+                    "description": "Absolute http or https URL to fetch.\n\nMatches the regular expression `^https?://`. At most 8192 characters.",
+                    "format": "uri",
+                },
+                "method": {
+                    "type": "string",
+                    "description": '`GET` for the body, `HEAD` for the status and headers only.\n\nDefault: `"GET"`.',
+                    "enum": ["GET", "HEAD"],
+                },
+                "headers": {
+                    "type": "object",
+                    "description": "Extra request headers by name, for example `Accept`; put credentials in `authorization`, not here.\n\nAt most 32 properties. Property names: matches the regular expression `^[A-Za-z0-9-]+$`. At most 128 characters.",
+                    "additionalProperties": {"type": "string", "description": "At most 8192 characters."},
+                },
+                "authorization": {
+                    "type": ["string", "null"],
+                    "description": "Value of the `Authorization` header, for example a bearer token; never logged or shown in traces.\n\nAt most 8192 characters.",
+                },
+                "max_bytes": {
+                    "type": "integer",
+                    "description": "Largest number of body bytes to read.\n\nDefault: `1048576`.",
+                    "minimum": 1,
+                    "maximum": 5242880,
+                },
+                "timeout_seconds": {
+                    "type": "number",
+                    "description": "Seconds to wait for the whole response.\n\nGreater than 0. Default: `30`.",
+                    "maximum": 120,
+                },
+            },
+        },
+        "responseJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["status", "url", "content_type", "headers", "body", "truncated"],
+            "properties": {
+                "status": {
+                    "type": "integer",
+                    "description": "HTTP status code of the final response.",
+                    "minimum": 100,
+                    "maximum": 599,
+                },
+                "url": {
+                    "type": "string",
+                    "description": "URL of the final response, after redirects.",
+                },
+                "content_type": {
+                    "type": ["string", "null"],
+                    "description": "Media type of the body without parameters, or null when the server sent none.",
+                },
+                "headers": {
+                    "type": "object",
+                    "description": "Response headers, names lower-cased; repeated headers joined with a comma.",
+                    "additionalProperties": {"type": "string"},
+                },
+                "body": {"type": "string", "description": "The body as text; empty for `HEAD`."},
+                "truncated": {
+                    "type": "boolean",
+                    "description": "True when the body was longer than `max_bytes`.",
+                },
+            },
+        },
+    },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
@@ -393,18 +464,20 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=HttpFetchInput,
     output_model=HttpFetchOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    tags=("network",),
     excluded_errors=("CONFLICT", "NOT_FOUND", "RATE_LIMITED"),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: HttpFetchInput, /
-    ) -> _runtime.ToolResult[HttpFetchOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[HttpFetchOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -86,6 +86,7 @@ class ListFilesOutput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "CONFLICT",
     "INTERNAL",
     "INVALID_INPUT",
@@ -336,6 +337,80 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "openWorldHint": False,
         },
     },
+    "gemini": {
+        "name": "list_files",
+        "description": "List the files and folders under a folder of the workspace, optionally filtered by a glob.\n\nUse it to get your bearings in an unfamiliar project or to find a file whose name you partly know; to find text inside files, use `search_code` instead. Hidden entries (names starting with a dot) and anything ignored by the project's `.gitignore` are skipped unless asked for. Returns at most `max_entries` entries sorted by path, each with its kind (and size for files), and says whether the list was cut short.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": 'Folder to list, relative to the workspace root; `.` is the root itself.\n\nAt least 1 character. At most 4096 characters. Default: `"."`.',
+                },
+                "pattern": {
+                    "type": ["string", "null"],
+                    "description": "Glob matched against paths relative to `path`, for example `**/*.py`; null lists everything.\n\nAt least 1 character. At most 256 characters.",
+                },
+                "max_depth": {
+                    "type": "integer",
+                    "description": "How many folder levels to descend; 1 lists only the direct children of `path`.\n\nDefault: `3`.",
+                    "minimum": 1,
+                    "maximum": 32,
+                },
+                "include_hidden": {
+                    "type": "boolean",
+                    "description": "Also list hidden entries and entries ignored by `.gitignore`.\n\nDefault: `false`.",
+                },
+                "max_entries": {
+                    "type": "integer",
+                    "description": "Largest number of entries to return.\n\nDefault: `500`.",
+                    "minimum": 1,
+                    "maximum": 5000,
+                },
+            },
+        },
+        "responseJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["path", "entries", "truncated"],
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "The folder that was listed, normalized.",
+                },
+                "entries": {
+                    "type": "array",
+                    "description": "Entries under the folder, sorted by path.",
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["path", "type"],
+                        "properties": {
+                            "path": {
+                                "type": "string",
+                                "description": "Path of the entry relative to the workspace root.",
+                            },
+                            "type": {
+                                "type": "string",
+                                "description": "What kind of entry this is.",
+                                "enum": ["file", "directory", "symlink"],
+                            },
+                            "size": {
+                                "type": "integer",
+                                "description": "Size in bytes; present for files only.",
+                                "minimum": 0,
+                            },
+                        },
+                    },
+                },
+                "truncated": {
+                    "type": "boolean",
+                    "description": "True when more entries matched than `max_entries`.",
+                },
+            },
+        },
+    },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
@@ -363,17 +438,19 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=ListFilesInput,
     output_model=ListFilesOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    tags=("filesystem",),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: ListFilesInput, /
-    ) -> _runtime.ToolResult[ListFilesOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[ListFilesOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

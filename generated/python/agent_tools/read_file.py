@@ -55,8 +55,7 @@ class ReadFileOutput(ToolModel):
     sha256: Annotated[
         str,
         Field(
-            description="Hex sha256 of the whole file's bytes (not only the lines returned); pass it to `write_file` as `expected_sha256`.",
-            pattern="^[0-9a-f]{64}$",
+            description="Hex sha256 of the whole file's bytes (not only the lines returned); pass it to `write_file` as `expected_sha256`."
         ),
     ]
 
@@ -64,6 +63,7 @@ class ReadFileOutput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "BINARY_FILE",
     "CONFLICT",
     "INTERNAL",
@@ -253,6 +253,57 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "openWorldHint": False,
         },
     },
+    "gemini": {
+        "name": "read_file",
+        "description": "Read a UTF-8 text file from the workspace and return its content with line numbers.\n\nUse it before editing a file, or to inspect code found with `search_code`. Reads at most `max_lines` lines starting at `offset`; binary files are refused with `BINARY_FILE`. Returns the lines, the file's line count and the sha256 of the whole file, which `write_file` takes as `expected_sha256` to refuse a write when the file changed since this read.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["path"],
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "Path relative to the workspace root, for example `src/app.py`.\n\nAt least 1 character. At most 4096 characters.",
+                },
+                "offset": {
+                    "type": "integer",
+                    "description": "First line to return, counted from 1.\n\nDefault: `1`.",
+                    "minimum": 1,
+                },
+                "max_lines": {
+                    "type": "integer",
+                    "description": "Largest number of lines to return.\n\nDefault: `2000`.",
+                    "minimum": 1,
+                    "maximum": 5000,
+                },
+            },
+        },
+        "responseJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["path", "content", "total_lines", "truncated", "sha256"],
+            "properties": {
+                "path": {"type": "string", "description": "The path that was read, normalized."},
+                "content": {
+                    "type": "string",
+                    "description": "The requested lines, each prefixed with its line number and a tab.",
+                },
+                "total_lines": {
+                    "type": "integer",
+                    "description": "Number of lines in the whole file.",
+                    "minimum": 0,
+                },
+                "truncated": {
+                    "type": "boolean",
+                    "description": "True when lines after the returned ones were left out.",
+                },
+                "sha256": {
+                    "type": "string",
+                    "description": "Hex sha256 of the whole file's bytes (not only the lines returned); pass it to `write_file` as `expected_sha256`.\n\nMatches the regular expression `^[0-9a-f]{64}$`.",
+                },
+            },
+        },
+    },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
@@ -280,17 +331,19 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=ReadFileInput,
     output_model=ReadFileOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    tags=("filesystem",),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: ReadFileInput, /
-    ) -> _runtime.ToolResult[ReadFileOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[ReadFileOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

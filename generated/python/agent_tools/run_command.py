@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Final, Literal, Protocol
 
-from pydantic import ConfigDict, Field, RootModel, StringConstraints
+from pydantic import ConfigDict, Field, RootModel
 from typing_extensions import TypeAliasType
 
 from . import _runtime
@@ -47,11 +47,7 @@ class RunCommandInput(ToolModel):
         ),
     ] = "."
     env: Annotated[
-        dict[
-            Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")],
-            RunCommandInputEnvAdditionalProperty,
-        ]
-        | None,
+        dict[str, RunCommandInputEnvAdditionalProperty] | None,
         Field(
             description="Extra environment variables, added to a minimal environment; values may hold credentials and are never logged.",
             max_length=64,
@@ -120,6 +116,7 @@ class RunCommandOutput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "COMMAND_NOT_FOUND",
     "CONFLICT",
     "INTERNAL",
@@ -402,6 +399,82 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "openWorldHint": True,
         },
     },
+    "gemini": {
+        "name": "run_command",
+        "description": "Run a program in the workspace and return its exit code and output.\n\nUse it for builds, linters, formatters and one-off scripts; to run a test suite prefer `run_tests`, which returns structured results. The command is an argument list run directly, not through a shell, so pipes, globs and `&&` do not work; run `sh -c` explicitly if you need them. It runs with no terminal, no network sandbox and the workspace's permissions, so it can change any file and reach any host the machine can (hence `network`). Output over `max_output_bytes` per stream is cut from the middle. A non-zero exit code is a result, not an error. Returns the exit code, stdout, stderr and the run time.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["argv"],
+            "properties": {
+                "argv": {
+                    "type": "array",
+                    "description": 'The program and its arguments, for example `["ruff", "check", "src"]`.',
+                    "minItems": 1,
+                    "maxItems": 256,
+                    "items": {
+                        "type": "string",
+                        "description": "One argument, passed unchanged.\n\nAt most 32768 characters.",
+                    },
+                },
+                "cwd": {
+                    "type": "string",
+                    "description": 'Folder to run in, relative to the workspace root.\n\nAt least 1 character. At most 4096 characters. Default: `"."`.',
+                },
+                "env": {
+                    "type": "object",
+                    "description": "Extra environment variables, added to a minimal environment; values may hold credentials and are never logged.\n\nAt most 64 properties. Property names: matches the regular expression `^[A-Za-z_][A-Za-z0-9_]*$`.",
+                    "additionalProperties": {"type": "string", "description": "At most 32768 characters."},
+                },
+                "stdin": {
+                    "type": ["string", "null"],
+                    "description": "Text sent to the program's standard input; null closes it at once.\n\nAt most 1048576 characters.",
+                },
+                "timeout_seconds": {
+                    "type": "integer",
+                    "description": "Seconds before the program is killed and the call fails with `TIMEOUT`.\n\nDefault: `120`.",
+                    "minimum": 1,
+                    "maximum": 1800,
+                },
+                "max_output_bytes": {
+                    "type": "integer",
+                    "description": "Largest number of bytes kept from each of stdout and stderr.\n\nDefault: `65536`.",
+                    "minimum": 1024,
+                    "maximum": 1048576,
+                },
+            },
+        },
+        "responseJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["exit_code", "stdout", "stderr", "duration_ms", "truncated"],
+            "properties": {
+                "exit_code": {
+                    "type": "integer",
+                    "description": "The program's exit status; 128 plus the signal number when a signal ended it.",
+                    "minimum": 0,
+                    "maximum": 255,
+                },
+                "stdout": {
+                    "type": "string",
+                    "description": "Standard output, decoded as UTF-8 with invalid bytes replaced.",
+                },
+                "stderr": {
+                    "type": "string",
+                    "description": "Standard error, decoded as UTF-8 with invalid bytes replaced.",
+                },
+                "duration_ms": {
+                    "type": "integer",
+                    "description": "Wall-clock run time in milliseconds.",
+                    "minimum": 0,
+                },
+                "truncated": {
+                    "type": "boolean",
+                    "description": "True when either stream was longer than `max_output_bytes`.",
+                },
+            },
+        },
+    },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
@@ -436,17 +509,19 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=RunCommandInput,
     output_model=RunCommandOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    tags=("execution",),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: RunCommandInput, /
-    ) -> _runtime.ToolResult[RunCommandOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[RunCommandOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -120,6 +120,7 @@ class RunTestsOutput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "CONFLICT",
     "INTERNAL",
     "INVALID_INPUT",
@@ -454,6 +455,116 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "openWorldHint": True,
         },
     },
+    "gemini": {
+        "name": "run_tests",
+        "description": "Run the project's tests, or a chosen subset, and return a structured summary of the results.\n\nUse it after a change to see whether it broke anything, and to reproduce a failure before fixing it. The runner is detected from the project files unless given (pytest, unittest, jest, go test, cargo test). Tests run the project's own code, so they can change files, start processes and reach the network, like `run_command`. Returns counts per outcome and, for each failed test, its id, location and a message of at most 2,000 characters, plus the last 50 lines of the runner's output.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "paths": {
+                    "type": "array",
+                    "description": "Test files or folders relative to the workspace root; empty runs the whole suite.\n\nNo item repeated. Default: `[]`.",
+                    "maxItems": 100,
+                    "items": {
+                        "type": "string",
+                        "description": "One test file or folder.\n\nAt least 1 character. At most 4096 characters.",
+                    },
+                },
+                "filter": {
+                    "type": "string",
+                    "description": "Only run tests whose id contains this text (pytest `-k`, go `-run`, jest `-t`).\n\nAt least 1 character. At most 500 characters.",
+                },
+                "runner": {
+                    "type": "string",
+                    "description": 'Test runner to use; `auto` detects it from the project files.\n\nDefault: `"auto"`.',
+                    "enum": ["auto", "pytest", "unittest", "jest", "go", "cargo"],
+                },
+                "fail_fast": {
+                    "type": "boolean",
+                    "description": "Stop at the first failing test.\n\nDefault: `false`.",
+                },
+                "timeout_seconds": {
+                    "type": "integer",
+                    "description": "Seconds before the run is stopped and the call fails with `TIMEOUT`.\n\nDefault: `600`.",
+                    "minimum": 10,
+                    "maximum": 3600,
+                },
+            },
+        },
+        "responseJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": [
+                "runner",
+                "passed",
+                "failed",
+                "skipped",
+                "duration_ms",
+                "failures",
+                "output_tail",
+            ],
+            "properties": {
+                "runner": {
+                    "type": "string",
+                    "description": "The runner that ran the tests.",
+                    "enum": ["pytest", "unittest", "jest", "go", "cargo"],
+                },
+                "passed": {
+                    "type": "integer",
+                    "description": "Number of tests that passed.",
+                    "minimum": 0,
+                },
+                "failed": {
+                    "type": "integer",
+                    "description": "Number of tests that failed or errored.",
+                    "minimum": 0,
+                },
+                "skipped": {
+                    "type": "integer",
+                    "description": "Number of tests skipped or deselected.",
+                    "minimum": 0,
+                },
+                "duration_ms": {
+                    "type": "integer",
+                    "description": "Wall-clock time of the run in milliseconds.",
+                    "minimum": 0,
+                },
+                "failures": {
+                    "type": "array",
+                    "description": "One entry per failed test, in the order the runner reported them.",
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["id", "message"],
+                        "properties": {
+                            "id": {
+                                "type": "string",
+                                "description": "The runner's id for the test, for example `tests/test_math.py::test_add`.",
+                            },
+                            "message": {
+                                "type": "string",
+                                "description": "The assertion or exception message, shortened to 2,000 characters.\n\nAt most 2000 characters.",
+                            },
+                            "path": {
+                                "type": "string",
+                                "description": "File where the failure was raised, relative to the workspace root.",
+                            },
+                            "line": {
+                                "type": "integer",
+                                "description": "Line where the failure was raised.",
+                                "minimum": 1,
+                            },
+                        },
+                    },
+                },
+                "output_tail": {
+                    "type": "string",
+                    "description": "The last 50 lines of the runner's combined output.",
+                },
+            },
+        },
+    },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
@@ -492,17 +603,19 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=RunTestsInput,
     output_model=RunTestsOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    tags=("execution", "testing"),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: RunTestsInput, /
-    ) -> _runtime.ToolResult[RunTestsOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[RunTestsOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -117,6 +117,7 @@ class SearchCodeOutput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "CONFLICT",
     "INTERNAL",
     "INVALID_INPUT",
@@ -482,6 +483,110 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "openWorldHint": False,
         },
     },
+    "gemini": {
+        "name": "search_code",
+        "description": "Search the text of the workspace's files for a literal string or a regular expression.\n\nUse it to find where a symbol is defined or used, or to locate an error message, before reading whole files with `read_file`. Binary files, hidden files and paths ignored by `.gitignore` are skipped. Returns up to `max_results` matches sorted by path and line, each with its line, column, the matching line and optional context lines, plus the number of files searched and whether results were cut short. Lines longer than 500 characters are shortened.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["query"],
+            "properties": {
+                "query": {
+                    "type": "string",
+                    "description": "Text to look for; a regular expression (Rust `regex` syntax) when `mode` is `regex`.\n\nAt least 1 character. At most 1000 characters.",
+                },
+                "mode": {
+                    "type": "string",
+                    "description": 'How `query` is matched: `literal` text or a `regex`.\n\nDefault: `"literal"`.',
+                    "enum": ["literal", "regex"],
+                },
+                "case_sensitive": {
+                    "type": "boolean",
+                    "description": "Match letter case exactly.\n\nDefault: `true`.",
+                },
+                "path": {
+                    "type": "string",
+                    "description": 'Folder or file to search, relative to the workspace root.\n\nAt least 1 character. At most 4096 characters. Default: `"."`.',
+                },
+                "include": {
+                    "type": "array",
+                    "description": "Globs a file path must match to be searched, for example `*.py`; empty searches every file.\n\nNo item repeated. Default: `[]`.",
+                    "maxItems": 20,
+                    "items": {
+                        "type": "string",
+                        "description": "One glob.\n\nAt least 1 character. At most 256 characters.",
+                    },
+                },
+                "context_lines": {
+                    "type": "integer",
+                    "description": "Lines of context to return before and after each match.\n\nDefault: `0`.",
+                    "minimum": 0,
+                    "maximum": 10,
+                },
+                "max_results": {
+                    "type": "integer",
+                    "description": "Largest number of matches to return.\n\nDefault: `100`.",
+                    "minimum": 1,
+                    "maximum": 1000,
+                },
+            },
+        },
+        "responseJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["matches", "files_searched", "truncated"],
+            "properties": {
+                "matches": {
+                    "type": "array",
+                    "description": "Matches sorted by path, then line, then column.",
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["path", "line", "column", "text"],
+                        "properties": {
+                            "path": {
+                                "type": "string",
+                                "description": "File of the match, relative to the workspace root.",
+                            },
+                            "line": {
+                                "type": "integer",
+                                "description": "Line of the match, counted from 1.",
+                                "minimum": 1,
+                            },
+                            "column": {
+                                "type": "integer",
+                                "description": "Column where the match starts, counted from 1 in characters.",
+                                "minimum": 1,
+                            },
+                            "text": {
+                                "type": "string",
+                                "description": "The whole matching line, without its line ending.",
+                            },
+                            "before": {
+                                "type": "array",
+                                "description": "Up to `context_lines` lines before the match, in file order.",
+                                "items": {"type": "string"},
+                            },
+                            "after": {
+                                "type": "array",
+                                "description": "Up to `context_lines` lines after the match, in file order.",
+                                "items": {"type": "string"},
+                            },
+                        },
+                    },
+                },
+                "files_searched": {
+                    "type": "integer",
+                    "description": "Number of files whose text was searched.",
+                    "minimum": 0,
+                },
+                "truncated": {
+                    "type": "boolean",
+                    "description": "True when there were more matches than `max_results`.",
+                },
+            },
+        },
+    },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
@@ -511,17 +616,19 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=SearchCodeInput,
     output_model=SearchCodeOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    tags=("filesystem", "search"),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: SearchCodeInput, /
-    ) -> _runtime.ToolResult[SearchCodeOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[SearchCodeOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -39,8 +39,7 @@ class WriteFileInput(ToolModel):
     expected_sha256: Annotated[
         str | None,
         Field(
-            description="Hex sha256 the current content must have for the write to go ahead, as `read_file` returns it; null writes regardless.",
-            pattern="^[0-9a-f]{64}$",
+            description="Hex sha256 the current content must have for the write to go ahead, as `read_file` returns it; null writes regardless."
         ),
     ] = None
 
@@ -59,8 +58,7 @@ class WriteFileOutput(ToolModel):
     sha256: Annotated[
         str,
         Field(
-            description="Hex sha256 of the new content; pass it as `expected_sha256` in the next write.",
-            pattern="^[0-9a-f]{64}$",
+            description="Hex sha256 of the new content; pass it as `expected_sha256` in the next write."
         ),
     ]
 
@@ -68,6 +66,7 @@ class WriteFileOutput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "CONFLICT",
     "INTERNAL",
     "INVALID_INPUT",
@@ -261,6 +260,57 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "openWorldHint": False,
         },
     },
+    "gemini": {
+        "name": "write_file",
+        "description": "Create a text file in the workspace, or replace the whole content of an existing one.\n\nUse it for new files and for rewrites; for small changes to an existing file prefer `apply_patch`, which keeps the rest of the file untouched. Content is written as UTF-8 with the line endings given, atomically (readers never see half a file). Pass the `sha256` an earlier `read_file` returned as `expected_sha256` to refuse the write when someone changed the file since. At most 2 MB per call. Returns the normalized path, the bytes written, whether the file was created, and the new content's sha256.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["path", "content"],
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "Path relative to the workspace root, for example `src/app.py`.\n\nAt least 1 character. At most 4096 characters.",
+                },
+                "content": {
+                    "type": "string",
+                    "description": "The complete new content of the file.\n\nAt most 2097152 characters.",
+                },
+                "create_parents": {
+                    "type": "boolean",
+                    "description": "Create missing parent folders instead of failing with `NOT_FOUND`.\n\nDefault: `false`.",
+                },
+                "expected_sha256": {
+                    "type": ["string", "null"],
+                    "description": "Hex sha256 the current content must have for the write to go ahead, as `read_file` returns it; null writes regardless.\n\nMatches the regular expression `^[0-9a-f]{64}$`.",
+                },
+            },
+        },
+        "responseJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["path", "bytes_written", "created", "sha256"],
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "The path that was written, normalized.",
+                },
+                "bytes_written": {
+                    "type": "integer",
+                    "description": "Size of the new content in bytes.",
+                    "minimum": 0,
+                },
+                "created": {
+                    "type": "boolean",
+                    "description": "True when the file did not exist before.",
+                },
+                "sha256": {
+                    "type": "string",
+                    "description": "Hex sha256 of the new content; pass it as `expected_sha256` in the next write.\n\nMatches the regular expression `^[0-9a-f]{64}$`.",
+                },
+            },
+        },
+    },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
@@ -293,17 +343,19 @@ CONTRACT: Final = _runtime.ToolContract(
     input_model=WriteFileInput,
     output_model=WriteFileOutput,
     examples=_runtime.freeze(_EXAMPLES),
+    tags=("filesystem",),
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: WriteFileInput, /
-    ) -> _runtime.ToolResult[WriteFileOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[WriteFileOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -2,10 +2,12 @@
 # Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """The registry as an MCP server (the official `mcp` SDK): `server`, `serve_stdio`, `serve_http`.
 
-`tools/list` answers with exactly the tools of `providers/mcp.json` (each contract's `mcp`
-declaration, sorted by name; every tool of the catalog that `[providers]` does not leave out of
-MCP, registered or not), on one page: a `cursor` is answered with JSON-RPC -32602 (invalid
-params), since this server never hands one out. A tool is called by its MCP name (the contract's
+`tools/list` answers with the tools `offered` names (registered, not denied by the policy: a tool
+the policy asks about is offered; optionally only those with one of `tags`), each as its
+`providers/mcp.json` declaration, sorted by name; `offer_all=True` lists exactly `providers/mcp.json`
+(every tool of the catalog that `[providers]` does not leave out of MCP, registered or not). It is
+one page: a `cursor` is answered with JSON-RPC -32602 (invalid params), since this server never
+hands one out. A tool is called by its MCP name (the contract's
 `providers.mcp_name` when it has one, else its name). `tools/call` goes through
 `Registry.acall`, and every outcome of a listed tool is a `CallToolResult`
 (`ToolResult.to_mcp()`): a failure, invalid input and a listed tool without an implementation
@@ -14,6 +16,9 @@ are results with `isError: true` and the error as JSON text in `content`, with n
 not listed is a protocol error, JSON-RPC -32602, as the MCP specification's example and the
 reference servers answer it. `serverInfo.version` is the installed distribution's version of
 this package, else `0+catalog.<digest>` of the served tools' names and versions.
+
+An implementation's `ToolContext` progress and log reports reach the client as notifications, and a
+call the policy asks about is approved through elicitation where the client can (`_mcp_context.py`).
 
 `serve_http` serves over the SDK's streamable HTTP transport (`http_app` is the ASGI app, for
 mounting): on 127.0.0.1 by default with Host and Origin checks against DNS rebinding; any other
@@ -25,10 +30,12 @@ SIGINT and SIGTERM shut it down cleanly. `toolgen mock-server` is this server ov
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .._runtime import Registry, ToolResult, thaw
+from . import offered
+from ._mcp_context import Notifier, elicitor
 
 SERVER_NAME = __name__.split(".")[0]
 """The server name the MCP handshake reports (the package's name, unless `server` is given one)."""
@@ -40,22 +47,30 @@ LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 """The addresses `serve_http` binds without an auth hook."""
 
 
-def tools_list(registry: Registry) -> dict[str, Any]:
-    """The `tools/list` result as plain JSON data: the `providers/mcp.json` document."""
+def tools_list(
+    registry: Registry[Any],
+    tags: Iterable[str] | None = None,
+    offer_all: bool = False,
+) -> dict[str, Any]:
+    """The `tools/list` result as plain JSON data (`offer_all=True`: the `providers/mcp.json` document)."""
+    chosen = offered(registry, tags, offer_all, registered_only=not offer_all)
     return {
         "tools": [
-            thaw(c.declarations["mcp"])
-            for c in registry.contracts
-            if "mcp" in c.declarations
+            thaw(c.declarations["mcp"]) for c in chosen if "mcp" in c.declarations
         ]
     }
 
 
-def wire_names(registry: Registry) -> dict[str, str]:
+def wire_names(
+    registry: Registry[Any],
+    tags: Iterable[str] | None = None,
+    offer_all: bool = False,
+) -> dict[str, str]:
     """The name each listed tool is called by over MCP -> its contract's name."""
+    chosen = offered(registry, tags, offer_all, registered_only=not offer_all)
     return {
         str(c.declarations["mcp"]["name"]): c.name
-        for c in registry.contracts
+        for c in chosen
         if "mcp" in c.declarations
     }
 
@@ -68,7 +83,7 @@ def call_result(result: ToolResult[Any]) -> dict[str, Any]:
     return message
 
 
-def server_version(registry: Registry) -> str:
+def server_version(registry: Registry[Any]) -> str:
     """The installed distribution's version, else a digest of the tools' names and versions."""
     from importlib import metadata
 
@@ -79,14 +94,21 @@ def server_version(registry: Registry) -> str:
         return "0+catalog." + hashlib.sha256(pairs.encode()).hexdigest()[:12]
 
 
-def server(registry: Registry, name: str = SERVER_NAME, version: str = "") -> Any:
+def server(
+    registry: Registry[Any],
+    name: str = SERVER_NAME,
+    version: str = "",
+    *,
+    tags: Iterable[str] | None = None,
+    offer_all: bool = False,
+) -> Any:
     """A low-level `mcp.server.lowlevel.Server` serving `registry`."""
     import mcp_types as types  # type: ignore[import-not-found,unused-ignore]
     from mcp.server.lowlevel import Server  # type: ignore[import-not-found,unused-ignore]
     from mcp.shared.exceptions import MCPError  # type: ignore[import-not-found,unused-ignore]
 
-    listed = types.ListToolsResult.model_validate(tools_list(registry))
-    names = wire_names(registry)
+    listed = types.ListToolsResult.model_validate(tools_list(registry, tags, offer_all))
+    names = wire_names(registry, tags, offer_all)
 
     async def list_tools(ctx: Any, params: Any) -> Any:
         cursor = getattr(params, "cursor", None)
@@ -103,7 +125,15 @@ def server(registry: Registry, name: str = SERVER_NAME, version: str = "") -> An
             known = ", ".join(sorted(names)) or "none"
             message = f"Unknown tool: {params.name!r}. Available tools: {known}."
             raise MCPError(INVALID_PARAMS, message)
-        result = await registry.acall(tool, dict(params.arguments or {}))
+        notifier = Notifier(ctx.session, name)
+        result = await registry.acall(
+            tool,
+            dict(params.arguments or {}),
+            call_id=str(ctx.request_id) if ctx.request_id is not None else None,
+            reporter=notifier,
+            approver=elicitor(ctx, registry.approver) or registry.approver,
+        )
+        await notifier.drain()
         return types.CallToolResult.model_validate(call_result(result))
 
     return Server(
@@ -115,12 +145,17 @@ def server(registry: Registry, name: str = SERVER_NAME, version: str = "") -> An
 
 
 async def serve_stdio(
-    registry: Registry, name: str = SERVER_NAME, version: str = ""
+    registry: Registry[Any],
+    name: str = SERVER_NAME,
+    version: str = "",
+    *,
+    tags: Iterable[str] | None = None,
+    offer_all: bool = False,
 ) -> None:
     """Serve `registry` over stdin/stdout until the client closes the connection."""
     from mcp.server.stdio import stdio_server  # type: ignore[import-not-found,unused-ignore]
 
-    served = server(registry, name, version)
+    served = server(registry, name, version, tags=tags, offer_all=offer_all)
     async with stdio_server() as (read_stream, write_stream):
         await served.run(
             read_stream, write_stream, served.create_initialization_options()
@@ -154,7 +189,7 @@ def _check_exposure(host: str, token_verifier: Any, auth: Any, open_: bool) -> N
 
 
 def http_app(
-    registry: Registry,
+    registry: Registry[Any],
     name: str = SERVER_NAME,
     version: str = "",
     *,
@@ -165,16 +200,19 @@ def http_app(
     token_verifier: Any = None,
     auth: Any = None,
     unauthenticated: bool = False,
+    tags: Iterable[str] | None = None,
+    offer_all: bool = False,
 ) -> Any:
     """The streamable HTTP ASGI app (Starlette) serving `registry` at `path`.
 
     `host` is the address it will be reached on: Host and Origin headers must name it (or one
     of `allowed_hosts`, `allowed_origins`, like "tools.example:443"); a non-loopback `host`
     needs `token_verifier` and `auth` (the SDK's `TokenVerifier`, `AuthSettings`) or
-    `unauthenticated=True`. Its lifespan runs the session manager: mount it with its lifespan.
+    `unauthenticated=True`. `tags` and `offer_all` choose the tools as `server` does. Its lifespan
+    runs the session manager: mount it with its lifespan.
     """
     _check_exposure(host, token_verifier, auth, unauthenticated)
-    served = server(registry, name, version)
+    served = server(registry, name, version, tags=tags, offer_all=offer_all)
     app: Any = served.streamable_http_app(
         streamable_http_path=path,
         transport_security=_security(host, allowed_hosts, allowed_origins),
@@ -186,7 +224,7 @@ def http_app(
 
 
 async def serve_http(
-    registry: Registry,
+    registry: Registry[Any],
     name: str = SERVER_NAME,
     version: str = "",
     *,
@@ -198,7 +236,7 @@ async def serve_http(
     """Serve `registry` over streamable HTTP at `http://host:port/path` until SIGINT or SIGTERM.
 
     `options` are `http_app`'s keywords (`allowed_hosts`, `token_verifier`, `auth`,
-    `unauthenticated`, ...). After a signal the server closes its sessions, then the signal
+    `unauthenticated`, `tags`, `offer_all`, ...). After a signal the server closes its sessions, then the signal
     takes its usual course (SIGINT raises KeyboardInterrupt)."""
     import uvicorn  # type: ignore[import-not-found,unused-ignore]
 
@@ -209,6 +247,7 @@ async def serve_http(
 
 __all__ = [
     "SERVER_NAME",
+    "Notifier",
     "call_result",
     "http_app",
     "serve_http",

@@ -2,24 +2,41 @@
 # Do not edit the copy: `toolgen build` owns it, and `toolgen check` reports an edit.
 """The registry as LangChain tools: `tools(registry)` -> a list of `StructuredTool`.
 
-Each tool's `args_schema` is the declared JSON schema (the input schema without toolgen's `x-`
-annotations, as `providers/mcp.json` declares it). LangChain passes a JSON-schema `args_schema`'s
-arguments through as the model sent them, without filling in defaults, and the registry validates
-them. A success is the output's JSON text; a failure raises `ToolException` with the error's JSON
-text, which the tool (`handle_tool_error=True`) turns into a `ToolMessage` with `status="error"`.
-Sync `invoke` goes through `Registry.call`, `ainvoke` through `Registry.acall`. The
-`langchain_core` package is imported when `tools` is called.
+LangChain binds one tool list to any chat model, so the declaration is chosen explicitly with
+`declaration=`:
+
+- `"portable"` (the default): the MCP declaration (`providers/mcp.json`: the input schema without
+  toolgen's `x-` annotations), which every family accepts as JSON Schema; use it for Anthropic and
+  any model not listed here;
+- `"openai"`: the OpenAI Responses declaration (`providers/openai_responses.json`), strict when the
+  schema could be made strict (optional properties then arrive as `null`, which the registry
+  drops); bind it with `strict=True` when its `strict` is true;
+- `"gemini"`: the Gemini declaration's parameters (`providers/gemini.json`: `$ref`s inlined,
+  `const` as `enum`, keywords outside Gemini's subset moved into the descriptions).
+
+A tool with no declaration of the chosen kind (left out by `[providers]`) is left out. LangChain
+passes a JSON-schema `args_schema`'s arguments through as the model sent them, without filling in
+defaults, and the registry validates them. A success is the output's JSON text; a failure raises
+`ToolException` with the error's JSON text, which the tool (`handle_tool_error=True`) turns into a
+`ToolMessage` with `status="error"`. Sync `invoke` goes through `Registry.call`, `ainvoke` through
+`Registry.acall`. What is offered is `offered`'s answer; LangChain has no approval flow of its own,
+so an "ask" tool is decided by the registry's approver. The `langchain_core` package is imported
+when `tools` is called.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Literal
 
-from .._runtime import Err, Registry, ToolContract, ToolResult
-from . import declared_input
+from .._runtime import Err, Registry, ToolContract, ToolResult, thaw
+from . import declared_input, offered
 
 if TYPE_CHECKING:
     from langchain_core.tools import StructuredTool  # type: ignore[import-not-found,unused-ignore]
+
+Declaration = Literal["portable", "openai", "gemini"]
+"""Which of toolgen's declarations a LangChain tool carries."""
 
 
 def _text(result: ToolResult[Any]) -> str:
@@ -30,11 +47,31 @@ def _text(result: ToolResult[Any]) -> str:
     return result.text()
 
 
-def tool(registry: Registry, contract: ToolContract) -> StructuredTool:
-    """The `StructuredTool` of one tool of `registry`."""
+def declared(contract: ToolContract, declaration: Declaration) -> dict[str, Any] | None:
+    """`description` and the `parameters` schema of the chosen declaration; None when it has none."""
+    if declaration == "portable":
+        found = declared_input(contract)
+        return {"description": found["description"], "parameters": found["inputSchema"]}
+    entry = contract.declarations.get(declaration)
+    if entry is None:
+        return None
+    plain = thaw(entry)
+    key = "parametersJsonSchema" if declaration == "gemini" else "parameters"
+    return {"description": plain.get("description", ""), "parameters": plain[key]}
+
+
+def tool(
+    registry: Registry[Any],
+    contract: ToolContract,
+    declaration: Declaration = "portable",
+) -> StructuredTool:
+    """The `StructuredTool` of one tool of `registry` (`ValueError` when it lacks that declaration)."""
     from langchain_core.tools import StructuredTool  # type: ignore[import-not-found,unused-ignore]
 
     name = contract.name
+    chosen = declared(contract, declaration)
+    if chosen is None:
+        raise ValueError(f"tool {name!r} has no {declaration} declaration")
 
     def run(**arguments: Any) -> str:
         return _text(registry.call(name, arguments))
@@ -42,22 +79,28 @@ def tool(registry: Registry, contract: ToolContract) -> StructuredTool:
     async def arun(**arguments: Any) -> str:
         return _text(await registry.acall(name, arguments))
 
-    declared = declared_input(contract)
     return StructuredTool(
         name=name,
-        description=declared["description"],
-        args_schema=declared["inputSchema"],
+        description=chosen["description"],
+        args_schema=chosen["parameters"],
         func=run,
         coroutine=arun,
         handle_tool_error=True,
     )
 
 
-def tools(registry: Registry) -> list[StructuredTool]:
-    """One `StructuredTool` per tool `registry` has an implementation for, sorted by name."""
+def tools(
+    registry: Registry[Any],
+    tags: Iterable[str] | None = None,
+    offer_all: bool = False,
+    declaration: Declaration = "portable",
+) -> list[StructuredTool]:
+    """One `StructuredTool` per offered tool with the chosen declaration, sorted by name."""
     return [
-        tool(registry, c) for c in registry.contracts if c.name in registry.registered
+        tool(registry, c, declaration)
+        for c in offered(registry, tags, offer_all)
+        if declared(c, declaration) is not None
     ]
 
 
-__all__ = ["tool", "tools"]
+__all__ = ["Declaration", "declared", "tool", "tools"]

@@ -9,24 +9,47 @@ output as plain JSON data. A failure raises what pydantic-ai turns into a failed
 model sees: `INVALID_INPUT` raises `ModelRetry` (the model is asked to correct the arguments; it
 counts against the tool's retries), every other error `ToolFailed` with the error's JSON text
 (policy denial included). The `pydantic_ai` package is imported when `tools` is called.
+
+`tools(registry, tags=None, offer_all=False, approval="framework")` offers what `offered` says. A
+tool the policy answers "ask" for is, with `approval="framework"`, one of pydantic-ai's
+approval-required tools: an unapproved call raises `ApprovalRequired` (the run ends with
+`DeferredToolRequests`; the application answers with `DeferredToolResults(approvals=...)`), and an
+approved one reaches the registry as `Approval(True, ..., by="pydantic-ai")` (a denied one never
+runs). With `approval="registry"` the registry's approver decides. The run's `deps` are the call's
+`deps` and its tool call id the call's `call_id`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from .._approval import Approval
 from .._runtime import Err, Registry, ToolContract
-from . import declared_input
+from . import ApprovalMode, asks, declared_input, offered
 
 if TYPE_CHECKING:
     from pydantic_ai import Tool  # type: ignore[import-not-found,unused-ignore]
 
+FRAMEWORK = Approval(True, "approved in the pydantic-ai run", "pydantic-ai")
+"""What the registry is told about a call pydantic-ai's approval flow let through."""
 
-def _function(registry: Registry, name: str) -> Any:
-    from pydantic_ai import ModelRetry, ToolFailed  # type: ignore[import-not-found,unused-ignore]
 
-    async def call(**arguments: Any) -> Any:
-        result = await registry.acall(name, arguments)
+def _function(registry: Registry[Any], name: str, framework: bool) -> Any:
+    from pydantic_ai import ApprovalRequired, ModelRetry, ToolFailed  # type: ignore[import-not-found,unused-ignore]
+
+    async def call(ctx: Any, **arguments: Any) -> Any:
+        approval = None
+        if framework:
+            if not ctx.tool_call_approved:
+                raise ApprovalRequired()
+            approval = FRAMEWORK
+        options: dict[str, Any] = {"approval": approval}
+        if ctx.deps is not None:
+            options["deps"] = ctx.deps
+        if ctx.tool_call_id is not None:
+            options["call_id"] = ctx.tool_call_id
+        result = await registry.acall(name, arguments, **options)
         if isinstance(result, Err):
             if result.code == "INVALID_INPUT":
                 raise ModelRetry(result.text())
@@ -37,24 +60,33 @@ def _function(registry: Registry, name: str) -> Any:
     return call
 
 
-def tool(registry: Registry, contract: ToolContract) -> Tool[Any]:
+def tool(
+    registry: Registry[Any],
+    contract: ToolContract,
+    approval: ApprovalMode = "framework",
+) -> Tool[Any]:
     """The pydantic-ai `Tool` of one tool of `registry`."""
     from pydantic_ai import Tool  # type: ignore[import-not-found,unused-ignore]
 
     declared = declared_input(contract)
+    framework = approval == "framework" and asks(registry, contract)
     return Tool.from_schema(
-        _function(registry, contract.name),
+        _function(registry, contract.name, framework),
         name=contract.name,
         description=declared["description"],
         json_schema=declared["inputSchema"],
+        takes_ctx=True,
     )
 
 
-def tools(registry: Registry) -> list[Tool[Any]]:
-    """One `Tool` per tool `registry` has an implementation for, sorted by name."""
-    return [
-        tool(registry, c) for c in registry.contracts if c.name in registry.registered
-    ]
+def tools(
+    registry: Registry[Any],
+    tags: Iterable[str] | None = None,
+    offer_all: bool = False,
+    approval: ApprovalMode = "framework",
+) -> list[Tool[Any]]:
+    """One `Tool` per offered tool, sorted by name."""
+    return [tool(registry, c, approval) for c in offered(registry, tags, offer_all)]
 
 
-__all__ = ["tool", "tools"]
+__all__ = ["FRAMEWORK", "tool", "tools"]

@@ -23,6 +23,7 @@ class PingInput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "CONFLICT",
     "INTERNAL",
     "INVALID_INPUT",
@@ -63,6 +64,11 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "openWorldHint": False,
         },
     },
+    "gemini": {
+        "name": "ping",
+        "description": "Check that the agent runtime answers at all.",
+        "parametersJsonSchema": {"type": "object", "additionalProperties": False, "properties": {}},
+    },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
@@ -83,12 +89,13 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
-    def __call__(self, arguments: PingInput, /) -> _runtime.ToolResult[Any]: ...
+    def __call__(self, arguments: PingInput, /) -> _runtime.ToolReturn[Any]: ...
 
 
 __all__ = [

@@ -46,6 +46,7 @@ class ReadFileOutput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "CONFLICT",
     "INTERNAL",
     "INVALID_INPUT",
@@ -171,6 +172,45 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "openWorldHint": False,
         },
     },
+    "gemini": {
+        "name": "read_file",
+        "description": "Read a UTF-8 text file from the workspace and return its lines.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "Relative path.\n\nAt least 1 character.",
+                },
+                "max_lines": {
+                    "type": "integer",
+                    "description": "At most this many.\n\nDefault: `200`.",
+                    "minimum": 1,
+                },
+                "encoding": {"enum": ["utf-8", "latin-1"], "description": "Text encoding."},
+                "notify": {"type": "string", "format": "email", "description": "Who to tell."},
+                "token": {"type": "string", "format": "password", "description": "Access token."},
+            },
+            "required": ["path"],
+        },
+        "responseJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "content": {"type": "string", "description": "The lines."},
+                "lines": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": {"n": {"type": "integer"}, "text": {"type": "string"}},
+                    },
+                },
+            },
+            "required": ["content"],
+        },
+    },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
@@ -191,14 +231,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: ReadFileInput, /
-    ) -> _runtime.ToolResult[ReadFileOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[ReadFileOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

@@ -204,10 +204,7 @@ class ClassInput(ToolModel):
     implementation: ClassInputImplementation | None = None
     error_code: ClassInputErrorCode | None = None
     items: list_aliased[ClassInputItem] | None = None
-    q_u_ote: Annotated[
-        str | None,
-        Field_aliased(alias="q'u\"ote", pattern='^it\'s "x" \\d+ \'\'\' """$'),
-    ] = None
+    q_u_ote: Annotated[str | None, Field_aliased(alias="q'u\"ote")] = None
     fixed: (
         Literal_aliased[
             'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>'
@@ -228,6 +225,7 @@ class ClassOutput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "BROKEN_THING",
     "CONFLICT",
     "INTERNAL",
@@ -728,6 +726,153 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "openWorldHint": False,
         },
     },
+    "gemini": {
+        "name": "class",
+        "description": 'Deprecated: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>.\n\nKeyword tool. x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "from": {
+                    "type": "string",
+                    "description": 'from: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "type": {
+                    "type": "string",
+                    "description": 'type: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "id": {
+                    "type": "string",
+                    "description": 'id: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "Content-Type": {
+                    "type": "string",
+                    "description": 'Content-Type: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "2fa": {
+                    "type": "string",
+                    "description": '2fa: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "model_config": {
+                    "type": "string",
+                    "description": 'model_config: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "schema": {
+                    "type": "string",
+                    "description": 'schema: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "json": {
+                    "type": "string",
+                    "description": 'json: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "copy": {
+                    "type": "string",
+                    "description": 'copy: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "validate": {
+                    "type": "string",
+                    "description": 'validate: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "str": {
+                    "type": "string",
+                    "description": 'str: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "int": {
+                    "type": "string",
+                    "description": 'int: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "list": {
+                    "type": "string",
+                    "description": 'list: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "Literal": {
+                    "type": "string",
+                    "description": 'Literal: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "BaseModel": {
+                    "type": "string",
+                    "description": 'BaseModel: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "Field": {
+                    "type": "string",
+                    "description": 'Field: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "self": {
+                    "type": "string",
+                    "description": 'self: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "a b": {
+                    "type": "string",
+                    "description": 'a b: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "ünï": {
+                    "type": "string",
+                    "description": 'ünï: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "model_dump": {
+                    "type": "string",
+                    "description": 'model_dump: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "fields": {
+                    "type": "string",
+                    "description": 'fields: x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "mode": {
+                    "enum": [
+                        "a",
+                        'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                        'b"c',
+                        "{{ x }}",
+                    ],
+                    "description": 'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                },
+                "implementation": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {
+                        "a": {
+                            "type": "string",
+                            "description": 'Default: `"x \\"\\"\\" \'\'\' \\\\ \\\\n {{ a }} {% if x %} \\u0001\x7f \u2028 \u2029 \u202e\u2066 \\"); import os; os.system(\\"echo pwned\\") # ${x} `rm -rf /` </script>"`.',
+                        },
+                    },
+                },
+                "error_code": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"CONTRACT": {"type": "integer"}},
+                },
+                "items": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": {"x": {"type": "number"}, "token": {"type": "string"}},
+                    },
+                },
+                'q\'u"ote': {
+                    "type": "string",
+                    "description": 'Matches the regular expression `^it\'s "x" \\d+ \'\'\' """$`.',
+                },
+                "fixed": {
+                    "enum": [
+                        'x """ \'\'\' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "); import os; os.system("echo pwned") # ${x} `rm -rf /` </script>',
+                    ],
+                },
+                "weird_ref": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"n": {"type": "integer"}},
+                },
+            },
+            "required": ["from", "Content-Type"],
+        },
+        "responseJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"from": {"type": "string"}, "ok": {"type": "boolean"}},
+            "required": ["ok"],
+        },
+    },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
@@ -754,14 +899,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: ClassInput, /
-    ) -> _runtime.ToolResult[ClassOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[ClassOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [

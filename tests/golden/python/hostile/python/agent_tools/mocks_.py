@@ -24,6 +24,7 @@ class MocksInput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "CONFLICT",
     "INTERNAL",
     "INVALID_INPUT",
@@ -72,6 +73,15 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "openWorldHint": False,
         },
     },
+    "gemini": {
+        "name": "mocks_",
+        "description": "Tool named mocks_, which a module might shadow.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"q": {"type": "string", "description": "A query."}},
+        },
+    },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
@@ -92,12 +102,13 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
-    def __call__(self, arguments: MocksInput, /) -> _runtime.ToolResult[Any]: ...
+    def __call__(self, arguments: MocksInput, /) -> _runtime.ToolReturn[Any]: ...
 
 
 __all__ = [

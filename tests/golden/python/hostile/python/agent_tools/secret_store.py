@@ -66,6 +66,7 @@ class SecretStoreOutput(ToolModel):
 # The rest of the module is laid out by toolgen, in black's style; black leaves it as it is.
 # fmt: off
 ErrorCode = Literal[
+    "APPROVAL_DENIED",
     "CONFLICT",
     "INTERNAL",
     "INVALID_INPUT",
@@ -230,6 +231,62 @@ _DECLARATIONS: Final[dict[str, Any]] = {
             "openWorldHint": True,
         },
     },
+    "gemini": {
+        "name": "secret_store",
+        "description": "Stores secrets for a user; returns a receipt.",
+        "parametersJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "api_key": {"type": "string", "description": "At least 8 characters."},
+                "label": {"type": "string"},
+                "creds": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": {"user": {"type": "string"}, "password": {"type": "string"}},
+                        "required": ["user"],
+                    },
+                },
+                "nested": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {
+                        "deeper": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "properties": {"pin": {"type": "integer"}},
+                        },
+                    },
+                },
+                "either": {
+                    "anyOf": [
+                        {"type": "string"},
+                        {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "properties": {"user": {"type": "string"}, "password": {"type": "string"}},
+                            "required": ["user"],
+                        },
+                    ],
+                },
+                "headers": {"type": "object", "additionalProperties": {"type": "string"}},
+                "blob": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"x": {"type": "string"}},
+                },
+            },
+            "required": ["api_key"],
+        },
+        "responseJsonSchema": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"receipt": {"type": "string"}},
+            "required": ["receipt"],
+        },
+    },
 }
 
 CONTRACT: Final = _runtime.ToolContract(
@@ -253,14 +310,15 @@ CONTRACT: Final = _runtime.ToolContract(
     declarations=_runtime.freeze(_DECLARATIONS),
 )
 """The frozen contract record of this tool."""
+_runtime.bind_schemas(CONTRACT)  # the models' repr() and str() mask x-sensitive values
 
 
 class Implementation(Protocol):
-    """What implements this tool: called with the validated input, returns a `ToolResult`."""
+    """What implements this tool: called with the validated input, returns a `ToolResult`; or an `async def`."""
 
     def __call__(
         self, arguments: SecretStoreInput, /
-    ) -> _runtime.ToolResult[SecretStoreOutput | Mapping[str, Any]]: ...
+    ) -> _runtime.ToolReturn[SecretStoreOutput | Mapping[str, Any]]: ...
 
 
 __all__ = [
