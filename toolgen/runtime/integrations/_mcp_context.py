@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import json
 import warnings
+import weakref
 from typing import Any
 
 from .._approval import Approval, ApprovalRequest, Approver, aask
@@ -67,6 +68,53 @@ _APPROVE: dict[str, Any] = {
 """What an elicitation asks the user for: yes or no, and why."""
 
 
+SEVERITY: dict[str, int] = {
+    name: rank
+    for rank, name in enumerate(
+        (
+            "debug",
+            "info",
+            "notice",
+            "warning",
+            "error",
+            "critical",
+            "alert",
+            "emergency",
+        )
+    )
+}
+"""The MCP (RFC 5424) log levels, least severe first: `logging/setLevel` asks for one and above."""
+
+
+class Levels:
+    """The log level each client connection asked for with `logging/setLevel` (none: every level).
+
+    Kept per server, by connection, weakly: a closed connection's entry goes with it. The SDK makes
+    a `ServerSession` per request around the connection's state, so the key is that connection.
+    """
+
+    def __init__(self) -> None:
+        self._asked: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+
+    def ask(self, session: Any, level: str) -> None:
+        """Remember `level` for the connection of `session`."""
+        with contextlib.suppress(
+            TypeError
+        ):  # a connection that cannot be weakly referenced
+            self._asked[_connection(session)] = level
+
+    def of(self, session: Any) -> str | None:
+        """The level the connection of `session` asked for, or None."""
+        try:
+            return self._asked.get(_connection(session))
+        except TypeError:
+            return None
+
+
+def _connection(session: Any) -> Any:
+    return getattr(session, "_connection", session)
+
+
 class Notifier:
     """A `Reporter` that sends a call's progress and logs to the MCP client, in order.
 
@@ -74,9 +122,10 @@ class Notifier:
     waits until every report was sent (the server calls it before answering).
     """
 
-    def __init__(self, session: Any, logger: str) -> None:
+    def __init__(self, session: Any, logger: str, minimum: str | None = None) -> None:
         self._session = session
         self._logger = logger
+        self._minimum = SEVERITY.get(minimum or "debug", 0)
         self._loop = asyncio.get_running_loop()
         self._sent: list[Any] = []
 
@@ -101,7 +150,9 @@ class Notifier:
         self._send(self._session.report_progress(done, total, message))
 
     def log(self, context: ToolContext[Any], level: LogLevel, message: str) -> None:
-        """`notifications/message` on the request's stream."""
+        """`notifications/message` on the request's stream, unless below the client's `logging/setLevel`."""
+        if SEVERITY.get(level, 0) < self._minimum:
+            return
         with (
             warnings.catch_warnings()
         ):  # the SDK marks logging deprecated from 2026-07-28 on
@@ -120,4 +171,4 @@ class Notifier:
         self._sent.clear()
 
 
-__all__ = ["Notifier", "elicitor"]
+__all__ = ["SEVERITY", "Levels", "Notifier", "elicitor"]

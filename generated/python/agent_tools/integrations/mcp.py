@@ -19,6 +19,8 @@ this package, else `0+catalog.<digest>` of the served tools' names and versions.
 
 An implementation's `ToolContext` progress and log reports reach the client as notifications, and a
 call the policy asks about is approved through elicitation where the client can (`_mcp_context.py`).
+The server declares the `logging` capability: `logging/setLevel` (sessions up to protocol
+2025-11-25) sets the least severe level that session's log notifications carry.
 
 `serve_http` serves over the SDK's streamable HTTP transport (`http_app` is the ASGI app, for
 mounting): on 127.0.0.1 by default with Host and Origin checks against DNS rebinding; any other
@@ -30,12 +32,13 @@ SIGINT and SIGTERM shut it down cleanly. `toolgen mock-server` is this server ov
 from __future__ import annotations
 
 import hashlib
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .._runtime import Registry, ToolResult, thaw
 from . import offered
-from ._mcp_context import Notifier, elicitor
+from ._mcp_context import Levels, Notifier, elicitor
 
 SERVER_NAME = __name__.split(".")[0]
 """The server name the MCP handshake reports (the package's name, unless `server` is given one)."""
@@ -125,7 +128,7 @@ def server(
             known = ", ".join(sorted(names)) or "none"
             message = f"Unknown tool: {params.name!r}. Available tools: {known}."
             raise MCPError(INVALID_PARAMS, message)
-        notifier = Notifier(ctx.session, name)
+        notifier = Notifier(ctx.session, name, levels.of(ctx.session))
         result = await registry.acall(
             tool,
             dict(params.arguments or {}),
@@ -136,12 +139,23 @@ def server(
         await notifier.drain()
         return types.CallToolResult.model_validate(call_result(result))
 
-    return Server(
-        name,
-        version=version or server_version(registry),
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
-    )
+    levels = Levels()
+
+    async def set_level(ctx: Any, params: Any) -> Any:
+        levels.ask(ctx.session, str(params.level))
+        return types.EmptyResult()
+
+    with (
+        warnings.catch_warnings()
+    ):  # logging/setLevel is deprecated from protocol 2026-07-28
+        warnings.simplefilter("ignore")
+        return Server(
+            name,
+            version=version or server_version(registry),
+            on_list_tools=list_tools,
+            on_call_tool=call_tool,
+            on_set_logging_level=set_level,
+        )
 
 
 async def serve_stdio(
