@@ -111,7 +111,7 @@ def server(
     from mcp.shared.exceptions import MCPError  # type: ignore[import-not-found,unused-ignore]
 
     listed = types.ListToolsResult.model_validate(tools_list(registry, tags, offer_all))
-    names = wire_names(registry, tags, offer_all)
+    levels = Levels()
 
     async def list_tools(ctx: Any, params: Any) -> Any:
         cursor = getattr(params, "cursor", None)
@@ -122,13 +122,36 @@ def server(
             )
         return listed
 
+    async def set_level(ctx: Any, params: Any) -> Any:
+        levels.ask(ctx.session, str(params.level))
+        return types.EmptyResult()
+
+    call_tool = _caller(registry, wire_names(registry, tags, offer_all), name, levels)
+    with warnings.catch_warnings():  # logging/setLevel is deprecated from 2026-07-28
+        warnings.simplefilter("ignore")
+        return Server(
+            name,
+            version=version or server_version(registry),
+            on_list_tools=list_tools,
+            on_call_tool=call_tool,
+            on_set_logging_level=set_level,
+        )
+
+
+def _caller(
+    registry: Registry[Any], names: Mapping[str, str], logger: str, levels: Levels
+) -> Any:
+    """The `tools/call` handler: a listed name through `Registry.acall`, any other -32602."""
+    import mcp_types as types  # type: ignore[import-not-found,unused-ignore]
+    from mcp.shared.exceptions import MCPError  # type: ignore[import-not-found,unused-ignore]
+
     async def call_tool(ctx: Any, params: Any) -> Any:
         tool = names.get(params.name)
         if tool is None:
             known = ", ".join(sorted(names)) or "none"
             message = f"Unknown tool: {params.name!r}. Available tools: {known}."
             raise MCPError(INVALID_PARAMS, message)
-        notifier = Notifier(ctx.session, name, levels.of(ctx.session))
+        notifier = Notifier(ctx.session, logger, levels.of(ctx.session))
         result = await registry.acall(
             tool,
             dict(params.arguments or {}),
@@ -139,23 +162,7 @@ def server(
         await notifier.drain()
         return types.CallToolResult.model_validate(call_result(result))
 
-    levels = Levels()
-
-    async def set_level(ctx: Any, params: Any) -> Any:
-        levels.ask(ctx.session, str(params.level))
-        return types.EmptyResult()
-
-    with (
-        warnings.catch_warnings()
-    ):  # logging/setLevel is deprecated from protocol 2026-07-28
-        warnings.simplefilter("ignore")
-        return Server(
-            name,
-            version=version or server_version(registry),
-            on_list_tools=list_tools,
-            on_call_tool=call_tool,
-            on_set_logging_level=set_level,
-        )
+    return call_tool
 
 
 async def serve_stdio(
