@@ -316,42 +316,11 @@ def diff_command(
         sys.exit(1)
 
 
-@main.command("mock-server")
-@click.pass_obj
-@guarded
-def mock_server_command(ctx: Context) -> None:
-    """Serve the catalog's mock tools over MCP stdio (needs the MCP SDK: toolgen[mcp])."""
-    from toolgen import mock_server
-
-    try:
-        mock_server.require_mcp()
-    except mock_server.MissingDependencyError as exc:
-        click.echo(f"toolgen: {exc}", err=True)
-        sys.exit(1)
-    settings = settings_or_exit(ctx)
-    catalog, problems, _ = pipeline.load_catalog(settings)
-    if catalog is None:
-        emit(problems, "text")
-        click.echo(f"toolgen: contracts are invalid ({counts(problems)}); nothing to serve", err=True)
-        sys.exit(1)
-    tools = f"{len(catalog)} tool{'s' * (len(catalog) != 1)}"
-    try:
-        mock_server.check_package_name(settings.python_package)
-        click.echo(f"toolgen: serving the mocks of {tools} over MCP stdio (stdout is the protocol)", err=True)
-        mock_server.run(catalog, settings)
-    except mock_server.ServeError as exc:
-        click.echo(f"toolgen: {exc}", err=True)
-        sys.exit(1)
-    except mock_server.GenerationError as exc:
-        emit(exc.diagnostics, "text")
-        click.echo("toolgen: the mocks could not be generated; nothing to serve", err=True)
-        sys.exit(1)
-
-
 def _register_checks() -> None:
     from toolgen.cli_audit import audit_command, replay_command
+    from toolgen.cli_mock import mock_server_command
 
-    for command in (audit_command, replay_command):
+    for command in (audit_command, replay_command, mock_server_command):
         assert command.callback is not None
         command.callback = guarded(command.callback)
         main.add_command(command)

@@ -138,6 +138,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "toolgen.cli",
             "toolgen.cliout",
             "toolgen.cli_audit",
+            "toolgen.cli_mock",
             "toolgen.scaffold",
             "toolgen.mock_server",
             "toolgen.__main__",

@@ -199,6 +199,9 @@ def tool_view(
             [md.code(p, in_table=False), md.cell(PERMISSION_MEANINGS.get(p, ""))] for p in contract.permissions
         ],
         "hints": _hints(declared),
+        "mcp_name": md.code(str(contract.providers["mcp_name"]), in_table=False)
+        if "mcp_name" in contract.providers
+        else None,
         "idempotent": "yes" if contract.idempotent else "no",
         "timeout_ms": f"{contract.timeout_ms:,}" if contract.timeout_ms is not None else None,
         "timeout_retryable": "yes" if contract.retryable("TIMEOUT") else "no",
