@@ -59,10 +59,10 @@ def _link(piece: _content.ResourceLink) -> Any:
 
 def output(result: Ok[Any]) -> Any:
     """What pydantic-ai gets from a success: the data, or a list of it and the content (see above)."""
-    from pydantic_ai.messages import BinaryContent  # type: ignore[import-not-found,unused-ignore]
-
     if not result.pieces:
         return result.payload()
+    from pydantic_ai.messages import BinaryContent  # type: ignore[import-not-found,unused-ignore]
+
     found: list[Any] = [result.payload()]
     for piece in result.pieces:
         if isinstance(piece, _content.ResourceLink):
