@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 
 from benchmarks import REPO, synth_catalog
-from toolgen.build.pipeline import load_catalog
 from toolgen.config import load_settings
+from toolgen.pipeline.stages import load_catalog
 from toolgen.render import python as target
 from toolgen.render import python_models
 

@@ -145,7 +145,7 @@ def _lost(data: Any, schema: Any) -> str:
 
 def _build(root: Path, files: dict[str, int], outcomes: dict[int, Outcome]) -> Any:
     """Build, dropping contracts that errors name, until the rest builds; returns the result or None."""
-    from toolgen.build import pipeline
+    from toolgen.pipeline import stages as pipeline
 
     settings = _settings(root)
     for _attempt in range(6):
@@ -174,7 +174,7 @@ def _build(root: Path, files: dict[str, int], outcomes: dict[int, Outcome]) -> A
 
 def _bisect_crash(root: Path, files: dict[str, int], outcomes: dict[int, Outcome], exc: Exception) -> Any:
     """A build raised: find the contracts that make it raise by building each alone."""
-    from toolgen.build import pipeline
+    from toolgen.pipeline import stages as pipeline
 
     settings = _settings(root)
     parked = root / "parked"
@@ -220,7 +220,7 @@ def run_batch(lines: list[tuple[int, str]], shape: str) -> list[Outcome]:
 
 def _build_and_check(root: Path, files: dict[str, int], outcomes: dict[int, Outcome]) -> str | None:
     """Build, write and check the outputs; returns a contract to drop when its module breaks the package."""
-    from toolgen.build import write
+    from toolgen.writer import write
 
     result = _build(root, files, outcomes)
     if result is None:

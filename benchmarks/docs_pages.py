@@ -30,9 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import REPO
-from toolgen.build.pipeline import generate
 from toolgen.config import load_settings
 from toolgen.load import parse_text
+from toolgen.pipeline.stages import generate
 
 PROVIDER_SECTIONS = ("Per provider",)
 MODEL_SECTIONS = ("What the model receives", "Per provider", "Provider notes")

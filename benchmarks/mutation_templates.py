@@ -126,7 +126,7 @@ def _warm() -> None:
     import pydantic  # noqa: F401
 
     import tests.conftest  # noqa: F401
-    import toolgen.build.pipeline
+    import toolgen.pipeline.stages
     import toolgen.templating  # noqa: F401
 
 

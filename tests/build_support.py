@@ -1,4 +1,6 @@
-"""Helpers for the tests of the writer, the cache and the output folder (tests/build/)."""
+"""Helpers for the tests of the pipeline, the writer and the cache.
+
+Used by tests/pipeline/, tests/writer/ and tests/incremental/ (and the command tests)."""
 
 from __future__ import annotations
 
@@ -9,9 +11,10 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from tests.factory import contract, write_json
-from toolgen.build import cache, cachekey, pipeline, pruning
 from toolgen.cli import main
 from toolgen.config import load_settings
+from toolgen.incremental import cache, cachekey, pruning
+from toolgen.pipeline import stages as pipeline
 
 
 def run(project: Path, *args: str) -> tuple[int, str, str]:
@@ -91,7 +94,7 @@ def generate_counting(root: Path, *, prune: bool = False) -> cache.Store:
     settings, problems = load_settings(root)
     assert not problems
     with cache.session(root) as store:
-        assert pipeline.generate(settings).ok
+        assert pipeline.generate(settings, store=store).ok
         assert store is not None
         if prune:
             pruning.prune(store)

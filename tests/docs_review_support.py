@@ -21,10 +21,10 @@ from markdown_it.token import Token
 
 from tests.docs_support import plain, write_project
 from tests.factory import contract
-from toolgen.build.pipeline import load_catalog
 from toolgen.catalog import STANDARD_ERROR_MEANINGS, STANDARD_ERRORS, Contract
 from toolgen.cli import main
 from toolgen.config import load_settings
+from toolgen.pipeline.stages import load_catalog
 
 LABELS = {
     "minLength": "min length",

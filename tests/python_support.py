@@ -12,8 +12,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from toolgen.build.pipeline import generate
 from toolgen.config import load_settings
+from toolgen.pipeline.stages import generate
 
 HOSTILE = (
     "x \"\"\" ''' \\ \\n {{ a }} {% if x %} \x01\x7f \u2028 \u2029 \u202e\u2066 "

@@ -15,13 +15,10 @@ from pathlib import Path
 import click
 
 from toolgen import __version__
-from toolgen.build import cache, pipeline, pruning, write
 from toolgen.cliout import (
-    Ahead,
     Context,
     build_result,
     built_line,
-    cache_secret,
     check_result,
     counts,
     drift,
@@ -29,19 +26,18 @@ from toolgen.cliout import (
     emit_unless_json,
     guarded,
     import_report,
+    open_project,
     permission_list,
     plural,
     print_drift,
     progress_bar,
     refuse,
-    remember,
     settings_or_exit,
-    shortcut,
     summary,
-    write_or_exit,
 )
 from toolgen.config import find_root
 from toolgen.diagnostics import has_errors
+from toolgen.pipeline import stages as pipeline
 
 FORMATS = click.Choice(["text", "json", "github"])
 SHAPES = click.Choice(["openai", "anthropic", "gemini", "mcp"])
@@ -84,37 +80,29 @@ def main(click_ctx: click.Context, project: Path | None, debug: bool) -> None:
 def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
     """Validate the contracts and write every target; unchanged files are not rewritten."""
     started = time.perf_counter()
-    settings = settings_or_exit(ctx, fmt=fmt)
-    out = settings.rel(settings.output_dir)
-    secret = cache_secret(no_cache)
-    probe, state = shortcut(settings, secret)
-    if state is not None:
-        emit_unless_json(state.diagnostics, fmt)
-        build_result(fmt, state.diagnostics, out, contracts=state.contracts, unchanged=state.files)
-        seconds = time.perf_counter() - started
-        summary(built_line(state.contracts, out, unchanged=state.files, seconds=seconds, fast=True), fmt)
-        return
-    with cache.session(settings.root, enabled=bool(secret), secret=secret) as store, progress_bar(settings) as step:
-        ahead = Ahead(settings, secret, store)
-        reader = probe.reader() if probe is not None else None
-        result = pipeline.generate(settings, progress=step, read=reader, meanwhile=ahead.read)
-        ctx.keep(result)
-        if not result.ok:
-            emit_unless_json(result.diagnostics, fmt)
-            build_result(fmt, result.diagnostics, out, contracts=0, unchanged=0, ok=False)
-            click.echo(f"toolgen: build failed ({counts(result.diagnostics)}); nothing was written.", err=True)
-            sys.exit(1)
-        change = write_or_exit(result, settings, force, fmt, ahead.trusted())
-        contracts = len(result.catalog) if result.catalog is not None else 0
-        if store is not None:
-            remember(settings, probe, result, change, secret)
-            pruning.prune(store, ahead.last_used)
-    unchanged, written, removed = len(change.unchanged), change.write, change.remove
+    project = open_project(ctx, fmt, no_cache)
+    report = project.build(force=force, progress=progress_bar)
+    ctx.keep(report)
+    emit_unless_json(report.found, fmt)
+    for note in report.notes:
+        click.echo(f"toolgen: {note}", err=True)
+    out = report.output
+    if not report.ok:
+        build_result(fmt, report.found, out, contracts=0, unchanged=0, ok=False)
+        if report.failed == "write":
+            click.echo(f"toolgen: build stopped; none of its files were written ({counts(report.refusals)})", err=True)
+        else:
+            click.echo(f"toolgen: build failed ({counts(report.diagnostics)}); nothing was written.", err=True)
+        sys.exit(1)
+    unchanged, written, removed = report.unchanged, report.written, report.removed
     build_result(
-        fmt, result.diagnostics, out, contracts=contracts, unchanged=unchanged, written=written, removed=removed
+        fmt, report.diagnostics, out, contracts=report.contracts, unchanged=unchanged, written=written, removed=removed
     )
     seconds = time.perf_counter() - started
-    summary(built_line(contracts, out, unchanged=unchanged, written=written, removed=removed, seconds=seconds), fmt)
+    line = built_line(
+        report.contracts, out, unchanged=unchanged, written=written, removed=removed, seconds=seconds, fast=report.fast
+    )
+    summary(line, fmt)
 
 
 @main.command()
@@ -124,30 +112,25 @@ def build(ctx: Context, force: bool, fmt: str, no_cache: bool) -> None:
 @guarded
 def check(ctx: Context, fmt: str, no_cache: bool) -> None:
     """Prove the generated files are current: generate in memory and compare; writes nothing."""
-    settings = settings_or_exit(ctx, fmt=fmt)
-    out = settings.rel(settings.output_dir)
-    secret = cache_secret(no_cache)
-    probe, recorded = shortcut(settings, secret)
-    if recorded is not None:
-        check_result(fmt, recorded.diagnostics, out, current=recorded.files)
-        summary(f"{out}/ is up to date ({plural(recorded.files, 'file')}; no input changed since the last build)", fmt)
+    report = open_project(ctx, fmt, no_cache).check()
+    ctx.keep(report)
+    out = report.output
+    if report.fast:
+        check_result(fmt, report.diagnostics, out, current=report.unchanged)
+        summary(
+            f"{out}/ is up to date ({plural(report.unchanged, 'file')}; no input changed since the last build)", fmt
+        )
         return
-    ahead = Ahead(settings, secret)
-    with cache.session(settings.root, enabled=bool(secret), secret=secret):
-        result = pipeline.generate(settings, read=probe.reader() if probe is not None else None, meanwhile=ahead.read)
-        ctx.keep(result)
-    if not result.ok:
-        check_result(fmt, result.diagnostics, out, ok=False)
-        click.echo(f"toolgen: contracts are invalid ({counts(result.diagnostics)})", err=True)
+    if report.failed == "contracts":
+        check_result(fmt, report.diagnostics, out, ok=False)
+        click.echo(f"toolgen: contracts are invalid ({counts(report.diagnostics)})", err=True)
         sys.exit(1)
-    change = write.plan(result.artifacts, settings.output_dir, label=out, trusted=ahead.trusted())
-    refusals = [*write.interrupted(settings.output_dir, out), *change.refusals()]
+    change = report.plan
+    assert change is not None  # a check that generated has planned
     drifted = drift(out, change.write, change.missing, change.remove)
-    found = [*result.diagnostics, *refusals]
-    check_result(fmt, found, out, current=len(change.unchanged), drifted=drifted, ok=not has_errors(refusals))
-    if change.up_to_date and not has_errors(refusals):
-        remember(settings, probe, result, change, secret)
-        summary(f"{out}/ is up to date ({plural(len(change.unchanged), 'file')})", fmt)
+    check_result(fmt, report.found, out, current=report.unchanged, drifted=drifted, ok=not has_errors(report.refusals))
+    if report.up_to_date:
+        summary(f"{out}/ is up to date ({plural(report.unchanged, 'file')})", fmt)
         return
     if fmt != "json":
         print_drift(drifted, change.diffs, out, fmt)
@@ -163,7 +146,7 @@ def check(ctx: Context, fmt: str, no_cache: bool) -> None:
 @guarded
 def validate(ctx: Context, paths: tuple[Path, ...], fmt: str, strict: bool) -> None:
     """Validate contracts (all of them, or only PATHS) and report every problem."""
-    from toolgen.build.targetchecks import target_diagnostics
+    from toolgen.pipeline.targetchecks import target_diagnostics
     from toolgen.validate import validate_paths
 
     settings = settings_or_exit(ctx, fmt="json-list" if fmt == "json" else fmt)
@@ -333,42 +316,11 @@ def diff_command(
         sys.exit(1)
 
 
-@main.command("mock-server")
-@click.pass_obj
-@guarded
-def mock_server_command(ctx: Context) -> None:
-    """Serve the catalog's mock tools over MCP stdio (needs the MCP SDK: toolgen[mcp])."""
-    from toolgen import mock_server
-
-    try:
-        mock_server.require_mcp()
-    except mock_server.MissingDependencyError as exc:
-        click.echo(f"toolgen: {exc}", err=True)
-        sys.exit(1)
-    settings = settings_or_exit(ctx)
-    catalog, problems, _ = pipeline.load_catalog(settings)
-    if catalog is None:
-        emit(problems, "text")
-        click.echo(f"toolgen: contracts are invalid ({counts(problems)}); nothing to serve", err=True)
-        sys.exit(1)
-    tools = f"{len(catalog)} tool{'s' * (len(catalog) != 1)}"
-    try:
-        mock_server.check_package_name(settings.python_package)
-        click.echo(f"toolgen: serving the mocks of {tools} over MCP stdio (stdout is the protocol)", err=True)
-        mock_server.run(catalog, settings)
-    except mock_server.ServeError as exc:
-        click.echo(f"toolgen: {exc}", err=True)
-        sys.exit(1)
-    except mock_server.GenerationError as exc:
-        emit(exc.diagnostics, "text")
-        click.echo("toolgen: the mocks could not be generated; nothing to serve", err=True)
-        sys.exit(1)
-
-
 def _register_checks() -> None:
     from toolgen.cli_audit import audit_command, replay_command
+    from toolgen.cli_mock import mock_server_command
 
-    for command in (audit_command, replay_command):
+    for command in (audit_command, replay_command, mock_server_command):
         assert command.callback is not None
         command.callback = guarded(command.callback)
         main.add_command(command)

@@ -41,7 +41,7 @@ def audit_summary(result: Audit, tools: int) -> str:
 def audit_command(ctx: Context, paths: tuple[Path, ...], fmt: str) -> None:
     """Read implementation source and report effects their tools' permissions do not declare (exit 1)."""
     from toolgen import audit
-    from toolgen.build import pipeline
+    from toolgen.pipeline import stages as pipeline
 
     settings = settings_or_exit(ctx, fmt=fmt)
     catalog, problems, _ = pipeline.load_catalog(settings)
@@ -97,7 +97,7 @@ def replay_text(result: Replay, fmt: str) -> str:
 def replay_command(ctx: Context, traces: Path, fmt: str) -> None:
     """Judge recorded calls (a JsonlTracer file) against the contracts on disk (exit 1 if any is refused now)."""
     from toolgen import replay
-    from toolgen.build import pipeline
+    from toolgen.pipeline import stages as pipeline
 
     settings = settings_or_exit(ctx, fmt=fmt)
     catalog, problems, _ = pipeline.load_catalog(settings)

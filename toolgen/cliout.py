@@ -6,8 +6,8 @@ carries everything the text output says (diagnostics, files written, drift), and
 goes to stderr; in text and github formats diagnostics go to stderr and the summary to stdout.
 `--format github` annotates files a reviewer cannot otherwise see in the pull request: stale,
 missing and orphaned generated files, at the first changed line where there is one.
-`build` and `check` try the no-change fast path through one helper (`shortcut`) and record what
-they found current through another (`remember`), so the two cannot take it differently.
+`build` and `check` run the library's `toolgen.pipeline.project.Project` (the no-change fast path,
+the cache, the write and its record are there) and only print its `BuildReport`.
 """
 
 from __future__ import annotations
@@ -26,10 +26,12 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 
 from toolgen import diagnostics
-from toolgen.build import cache, cachekey, fastpath, pipeline, pruning, write
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.discovery import contract_files
+from toolgen.incremental import cache, cachekey
+from toolgen.pipeline.project import Project
+from toolgen.writer import write
 
 if TYPE_CHECKING:  # the importer loads only for `toolgen import`
     from toolgen.importing.importer import Plan as ImportPlan
@@ -295,67 +297,16 @@ def settings_or_exit(ctx: Context, overrides: dict[str, Any] | None = None, fmt:
     return settings
 
 
-@dataclass
-class Ahead:
-    """What `build` and `check` read of the last build while a forked process renders
-    (`pipeline.generate`'s `meanwhile`), rather than after the build: the output files the last
-    build verified (`fastpath.trusted`) and the cache entries it used (`pruning.last_used`)."""
-
-    settings: Settings
-    secret: bytes | None
-    """The cache key (`cache_secret`): None without the cache."""
-    store: cache.Store | None = None
-    _trusted: Mapping[str, tuple[write.Stat, str]] | None = None
-    last_used: tuple[frozenset[str] | None, int] | None = None
-
-    def read(self) -> None:
-        """Read both now."""
-        self._trusted = self.trusted()
-        if self.store is not None:
-            self.last_used = pruning.last_used(self.store)
-
-    def trusted(self) -> Mapping[str, tuple[write.Stat, str]]:
-        """`fastpath.trusted` (nothing without the cache), read now unless it was read ahead."""
-        if self._trusted is None:
-            self._trusted = {} if self.secret is None else fastpath.trusted(self.settings, self.secret)
-        return self._trusted
-
-
-def cache_secret(no_cache: bool) -> bytes | None:
-    """The cache key `build` and `check` seal and check the cache with (`cachekey.load`), None with
-    --no-cache; when there is no usable key the command runs without the cache and says so, once."""
-    if no_cache:
-        return None
-    key = cachekey.load()
-    if key.problem is not None:
-        click.echo(f"toolgen: running without the build cache: {key.problem} (or set {cachekey.ENV})", err=True)
-    return key.secret
-
-
-def shortcut(settings: Settings, secret: bytes | None) -> tuple[fastpath.Inputs | None, fastpath.State | None]:
-    """The no-change fast path `build` and `check` both try first: the probe of every input (None
-    without the cache key `secret`, as with --no-cache: neither read nor recorded) and the state
-    recorded when nothing changed."""
-    if secret is None:
-        return None, None
-    probe = fastpath.probe(settings)
-    return probe, fastpath.lookup(settings, probe.key, secret)
-
-
-def remember(
-    settings: Settings,
-    probe: fastpath.Inputs | None,
-    result: pipeline.Generated,
-    change: write.Plan,
-    secret: bytes | None,
-) -> None:
-    """Record a `build` or `check` that left the output current (`change`), keyed by what it read and
-    sealed under the cache key `secret`, so the next run of either takes the fast path."""
-    if probe is None or secret is None:
-        return
-    contracts = len(result.catalog) if result.catalog is not None else 0
-    key = fastpath.loaded_key(settings, probe, result.inputs)
-    fastpath.record(settings, key, result.diagnostics, contracts, change.files, secret=secret, verified=change.verified)
+def open_project(ctx: Context, fmt: str, no_cache: bool) -> Project:
+    """The project `build` and `check` run on: its settings (exit 1 when they are invalid) and the
+    cache key (none with --no-cache; when there is no usable key the command runs without the cache
+    and says so, once)."""
+    project = Project(settings_or_exit(ctx, fmt=fmt), use_cache=not no_cache)
+    if project.cache_problem is not None:
+        click.echo(
+            f"toolgen: running without the build cache: {project.cache_problem} (or set {cachekey.ENV})", err=True
+        )
+    return project
 
 
 def import_report(plan: ImportPlan, *, proposed: bool) -> None:
@@ -372,28 +323,3 @@ def import_report(plan: ImportPlan, *, proposed: bool) -> None:
         )
     if has_errors(plan.diagnostics):
         sys.exit(1)
-
-
-def write_or_exit(
-    result: pipeline.Generated, settings: Settings, force: bool, fmt: str, trusted: Mapping[str, tuple[write.Stat, str]]
-) -> write.Plan:
-    """Apply the build to the output folder and print its diagnostics; on a refusal (TG132 to TG135)
-    print them with the refusals and exit 1, nothing written. `trusted`: the files the plan need not
-    read (`fastpath.trusted`)."""
-    out = settings.rel(settings.output_dir)
-    try:
-        change, notes = write.update(result.artifacts, settings.output_dir, force=force, label=out, trusted=trusted)
-    except write.WriteError as exc:
-        if not exc.diagnostics:
-            raise
-        found = [*result.diagnostics, *exc.diagnostics]
-        emit_unless_json(found, fmt)
-        build_result(fmt, found, out, contracts=0, unchanged=0, ok=False)
-        for note in exc.notes:
-            click.echo(f"toolgen: {note}", err=True)
-        click.echo(f"toolgen: build stopped; none of its files were written ({counts(exc.diagnostics)})", err=True)
-        sys.exit(1)
-    emit_unless_json(result.diagnostics, fmt)
-    for note in notes:
-        click.echo(f"toolgen: {note}", err=True)
-    return change

@@ -22,6 +22,8 @@ from typing import Any
 from toolgen import provideroptions, rules
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.positions import join, locator_for
+from toolgen.thresholds import DEFAULT as DEFAULT_THRESHOLDS
+from toolgen.thresholds import Thresholds
 
 ALL_TARGETS: tuple[str, ...] = ("catalog", "python", "providers", "docs", "mocks")
 """Every target toolgen can build, in build order."""
@@ -85,6 +87,8 @@ class Settings:
     """The `[providers]` table (`toolgen.provideroptions.CONFIG_SCHEMA`), checked."""
     jobs: int = field(default_factory=default_jobs, compare=False, metadata={"shapes_output": False})
     """Worker processes a build may use (`TOOLGEN_JOBS`, else the cores); output never depends on it."""
+    thresholds: Thresholds = field(default=DEFAULT_THRESHOLDS, compare=False, metadata={"shapes_output": False})
+    """The sizes at which a build changes how it works (`toolgen.thresholds`); output never depends on them."""
 
     def rel(self, path: Path) -> str:
         """`path` relative to the project root, with forward slashes (absolute if outside it)."""

@@ -1,6 +1,6 @@
 """Discovery: which files under a folder are contracts. The one listing of contract files: the loader
 reads these, the no-change fast path digests them, the progress bar counts them (one function, so the
-filters cannot drift apart; tests/build/test_one_discovery.py). The same walk guards a project's
+filters cannot drift apart; tests/pipeline/test_one_discovery.py). The same walk guards a project's
 template overrides (`template_files`): nothing is read through a link that leaves the project.
 """
 

@@ -1,13 +1,18 @@
 """The mock server: the generated package's own MCP server (`<package>.integrations.mcp`) over its mocks.
 
+On stdio, or with `--http` over streamable HTTP (`integrations.mcp.serve_http`: 127.0.0.1 by
+default, Host and Origin checked against DNS rebinding; another address only with
+`--unauthenticated`).
+
 The python and mocks targets are rendered into a temporary folder and imported from there, so the
 server runs the very code a build writes: `integrations.mcp.serve_stdio(mocks.mock_registry())`.
 `tools/list` answers with exactly the tools of `providers/mcp.json` (each tool module carries its
 declaration, built by `toolgen.render.providers.mcp`); `tools/call` goes through the mock registry's
-`acall`. Every tool outcome, including invalid input, an example's error and an unknown tool, is a
-`CallToolResult` (`isError: true` for failures) with `structuredContent` and a text copy, never a
-protocol error. The `mcp` package is optional (`toolgen[mcp]`) and imported only when the server
-starts.
+`acall`. Every outcome of a listed tool, including invalid input and an example's error, is a
+`CallToolResult`: a success with `structuredContent` and a text copy, a failure with `isError: true`
+and the error as JSON text only (no `structuredContent`, which clients check against the tool's
+output schema); a name that is not listed is JSON-RPC -32602. The `mcp` package is optional
+(`toolgen[mcp]`) and imported only when the server starts.
 """
 
 from __future__ import annotations
@@ -22,12 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from toolgen import __version__
-from toolgen.build.outputs import held
 from toolgen.catalog import Catalog
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.render import File, targets
 from toolgen.render.context import PLAIN_CONTEXT
+from toolgen.writer.outputs import held
 
 SERVER_NAME = "toolgen-mock"
 """The server name the MCP handshake reports."""
@@ -56,6 +61,34 @@ class GenerationError(RuntimeError):
         self.diagnostics = diagnostics
 
 
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+"""Addresses served over HTTP without `--unauthenticated`."""
+
+
+@dataclass(frozen=True, slots=True)
+class HttpPlace:
+    """Where `--http` serves: the address, the port, and whether a non-loopback address was allowed."""
+
+    host: str
+    port: int
+    unauthenticated: bool = False
+
+    @property
+    def url(self) -> str:
+        """The endpoint a client connects to."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/mcp"
+
+
+def check_place(place: HttpPlace | None) -> None:
+    """Raise `ServeError` for a non-loopback address without `--unauthenticated`."""
+    if place is not None and place.host not in LOOPBACK and not place.unauthenticated:
+        raise ServeError(
+            f"--host {place.host} is not a loopback address: anyone who reaches it could call the tools; "
+            "pass --unauthenticated to serve it so anyway, or serve on 127.0.0.1"
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class MockService:
     """What the server answers from: the generated package's MCP adapter and the mock registry."""
@@ -71,6 +104,13 @@ class MockService:
     async def serve_stdio(self) -> None:
         """Serve the mocks over stdin/stdout until the client closes the connection."""
         await self.adapter.serve_stdio(self.registry, SERVER_NAME, __version__)
+
+    async def serve_http(self, place: HttpPlace) -> None:
+        """Serve the mocks over streamable HTTP until SIGINT or SIGTERM."""
+        options = {"unauthenticated": place.unauthenticated}
+        await self.adapter.serve_http(
+            self.registry, SERVER_NAME, __version__, host=place.host, port=place.port, options=options
+        )
 
 
 def require_mcp() -> None:
@@ -129,12 +169,15 @@ def check_package_name(package: str) -> None:
         )
 
 
-def run(catalog: Catalog, settings: Settings) -> None:
-    """Start the mock server on stdio and block until the client disconnects."""
+def run(catalog: Catalog, settings: Settings, place: HttpPlace | None = None) -> None:
+    """Serve the mocks on stdio until the client disconnects, or over HTTP at `place` until stopped."""
     require_mcp()
     import anyio
 
     check_package_name(settings.python_package)
-
+    check_place(place)
     with mock_service(catalog, settings) as service:
-        anyio.run(service.serve_stdio)
+        if place is None:
+            anyio.run(service.serve_stdio)
+        else:
+            anyio.run(service.serve_http, place)

@@ -3,10 +3,12 @@
 Both shape the provider files (`toolgen.render.providers`) and nothing else. A contract says, for
 itself: which provider files leave it out (`exclude`), whether Anthropic and OpenAI Responses load
 it only through tool search (`defer_loading`), which OpenAI Responses namespace holds it
-(`namespace`), and MCP's `icons` and `_meta`. The configuration says, for the catalog: which tools
-each provider file leaves out (`exclude`), the Anthropic `cache_control` put on the last tool of
-`anthropic.json`, and each Responses namespace's description (`namespaces`). Each field is one the
-provider documents (PROVIDERS.md, "Corrections, 2026-12-01"; the SDK types of the pinned versions).
+(`namespace`), and for MCP: the name it is served under when that is not its name (`mcp_name`),
+annotations stated outright (`annotations`), `execution`, `icons` and `_meta`. The configuration
+says, for the catalog: which tools each provider file leaves out (`exclude`), the Anthropic
+`cache_control` put on the last tool of `anthropic.json`, and each Responses namespace's
+description (`namespaces`). Each field is one the provider documents (PROVIDERS.md,
+"Corrections, 2026-12-01"; the SDK types of the pinned versions).
 This module imports no other part of toolgen but diagnostics, so validation and configuration can
 use it without an import cycle.
 """
@@ -35,6 +37,23 @@ _ICON = {
     },
 }
 
+MCP_NAME = "^[A-Za-z0-9._-]{1,128}$"
+"""An MCP tool name (SEP-986, the SDK's `validate_tool_name`)."""
+
+HINTS: tuple[str, ...] = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+"""MCP's four annotation hints, in the order the declaration writes them."""
+
+_ANNOTATIONS = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "title": {"type": "string", "minLength": 1, "description": "The display name MCP clients show."},
+        **{hint: {"type": "boolean"} for hint in HINTS},
+    },
+    "description": "MCP: annotations stated outright; each replaces the one derived from the permissions "
+    "(docs/contract.md, MCP annotations).",
+}
+
 CONTRACT_SCHEMA: Mapping[str, Any] = {
     "type": "object",
     "additionalProperties": False,
@@ -53,6 +72,13 @@ CONTRACT_SCHEMA: Mapping[str, Any] = {
         "namespace": {**_NAMESPACE, "description": "OpenAI Responses: the namespace (from the configuration)."},
         "icons": {"type": "array", "items": _ICON, "description": "MCP: icons for the tool."},
         "_meta": {"type": "object", "description": "MCP: the tool's `_meta` object, as written."},
+        "mcp_name": {
+            "type": "string",
+            "pattern": MCP_NAME,
+            "description": "MCP: the name the tool is served under when it is not `name` (`-` and `.` allowed).",
+        },
+        "annotations": _ANNOTATIONS,
+        "execution": {"type": "object", "description": "MCP: the tool's `execution` object, as written."},
     },
 }
 """The schema of a contract's `providers` table (also in contract.schema.json)."""
@@ -106,4 +132,13 @@ def check_config(value: Any, file: str, pointer: str) -> list[Diagnostic]:
     ]
 
 
-__all__ = ["CACHE_CONTROL", "CONFIG_SCHEMA", "CONTRACT_SCHEMA", "FILES", "check_config", "problems"]
+__all__ = [
+    "CACHE_CONTROL",
+    "CONFIG_SCHEMA",
+    "CONTRACT_SCHEMA",
+    "FILES",
+    "HINTS",
+    "MCP_NAME",
+    "check_config",
+    "problems",
+]

@@ -70,6 +70,7 @@ RULES: Mapping[str, Rule] = {
         Rule("TG138", _E, "a template is a symlink leading out of the project, or not a readable file"),
         Rule("TG139", _E, "a project template fails: syntax error, undefined name, or invalid Python"),
         Rule("TG140", _E, "a standard error code cannot be excluded"),
+        Rule("TG141", _E, "an MCP annotation the permissions contradict"),
         Rule("TG150", _W, "text is a placeholder left to fill in (TODO)"),
         Rule("TG151", _W, "an exclusion in the configuration names no contract"),
         # TG2xx: the review checklist (toolgen.validate.lint), TG24x the timeout key

@@ -17,6 +17,7 @@ source that ships; a project's `templates` folder overrides templates only.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
@@ -86,7 +87,16 @@ class TemplateFailed(Exception):
 
 
 @lru_cache(maxsize=8)
-def _environment(search_path: tuple[str, ...], extra: tuple[tuple[str, Callable[..., Any]], ...]) -> jinja2.Environment:
+def _environment(
+    search_path: tuple[str, ...],
+    extra: tuple[tuple[str, Callable[..., Any]], ...],
+    files: tuple[tuple[str, int, int], ...],
+) -> jinja2.Environment:
+    """The environment over `search_path`, kept per process. Not a pure function of the folder names:
+    the environment compiles each template once and never looks at its file again (`auto_reload` is
+    off), so the key also holds every template file's path, size and modification time (`files`,
+    `_signature`): a template edited while a library caller's process lives gets a new environment."""
+    del files  # part of the key only
     from toolgen import templateguard
 
     return templateguard.make(search_path, {**FILTERS, **dict(extra)}, TemplateFailed)
@@ -98,4 +108,15 @@ def environment(
     """The shared environment: the override folder first, then the built-ins."""
     path = [str(override_dir)] if override_dir is not None else []
     path.append(str(builtin_templates_dir()))
-    return _environment(tuple(path), tuple(sorted((extra_filters or {}).items())))
+    return _environment(tuple(path), tuple(sorted((extra_filters or {}).items())), _signature(path))
+
+
+def _signature(folders: Sequence[str]) -> tuple[tuple[str, int, int], ...]:
+    """Each file under `folders`: its path, size and modification time (ns)."""
+    found: list[tuple[str, int, int]] = []
+    for folder in folders:
+        for path in sorted(Path(folder).rglob("*")):
+            with contextlib.suppress(OSError):
+                info = path.stat()
+                found.append((str(path), info.st_size, info.st_mtime_ns))
+    return tuple(found)

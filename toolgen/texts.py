@@ -1,6 +1,6 @@
 """Plain-text helpers shared by the stages: a provider projection and the importer cut descriptions alike.
 
-Imports nothing of toolgen, so any layer may use it (tests/build/test_import_rules.py)."""
+Imports nothing of toolgen, so any layer may use it (tests/house/test_import_rules.py)."""
 
 from __future__ import annotations
 

@@ -13,8 +13,8 @@ from typing import Any
 from click.testing import CliRunner
 from factory import contract, write_json
 
-from toolgen.build import write
 from toolgen.cli import main
+from toolgen.writer import write
 
 
 def run(project: Path, *args: str) -> tuple[int, str, str]:

@@ -17,8 +17,8 @@ import pytest
 from tests.factory import contract, write_json
 from toolgen import __version__
 from toolgen.__main__ import exit_code
-from toolgen.build import pipeline
 from toolgen.cli import main
+from toolgen.pipeline import stages as pipeline
 
 
 def _toolgen(*args: str) -> subprocess.CompletedProcess[str]:

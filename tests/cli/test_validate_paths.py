@@ -86,8 +86,8 @@ def test_a_missing_path_is_still_an_error(project: Path) -> None:
 def test_the_targets_checks_are_passed_in_by_the_command(project: Path) -> None:
     """Validation judges the contracts; the targets' checks (here TG304, the OpenAI files' shortened
     description) run when the caller passes them, as `toolgen validate` does."""
-    from toolgen.build.targetchecks import target_diagnostics
     from toolgen.config import load_settings
+    from toolgen.pipeline.targetchecks import target_diagnostics
     from toolgen.validate import validate_paths
 
     long = "Echo the given text back unchanged. " + "It keeps every character as it was given. " * 30

@@ -184,7 +184,7 @@ def test_docs_take_the_providers_projection_instead_of_making_a_second(
 ) -> None:
     """A build of both targets projects the catalog for each provider once; the docs it writes are
     the docs a build of the docs target alone writes (which projects for itself)."""
-    from toolgen.build.pipeline import generate
+    from toolgen.pipeline.stages import generate
     from toolgen.render import providers
 
     calls: list[str] = []

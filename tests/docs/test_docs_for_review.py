@@ -21,9 +21,9 @@ from benchmarks import docs_pages
 from tests.conftest import REPO
 from tests.docs_review_support import PARSER, catalog_of
 from toolgen import rules
-from toolgen.build.pipeline import generate
 from toolgen.catalog import Contract
 from toolgen.config import load_settings
+from toolgen.pipeline.stages import generate
 from toolgen.render.docs import PROVIDER_LABELS
 
 Built = tuple[dict[str, str], dict[str, dict[str, Any]], dict[str, Contract]]

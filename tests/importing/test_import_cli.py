@@ -10,10 +10,10 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from tests.importing.test_import_shapes import DESCRIPTION, WEATHER, read_contract, run_import
-from toolgen.build.targetchecks import target_diagnostics
 from toolgen.cli import main
 from toolgen.config import load_settings
 from toolgen.importing.update import PLACEHOLDER
+from toolgen.pipeline.targetchecks import target_diagnostics
 from toolgen.validate import validate_paths
 from toolgen.validate.lint import MIN_DESCRIPTION, UNCONFIRMED_TAG
 

@@ -16,9 +16,9 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from tests.importing.test_import_shapes import DESCRIPTION, assert_catalog_loads, read_contract, run_import
-from toolgen.build.targetchecks import target_diagnostics
 from toolgen.config import load_settings
 from toolgen.importing import tomlemit
+from toolgen.pipeline.targetchecks import target_diagnostics
 from toolgen.validate import validate_paths
 
 CITY = {"type": "object", "properties": {"city": {"type": "string", "description": "City."}}, "required": ["city"]}
@@ -208,7 +208,7 @@ def test_unknown_required_name_with_no_close_property_is_kept(project: Path) -> 
 
 
 def test_long_description_builds_whole_and_openai_gets_a_shortened_copy(project: Path) -> None:
-    from toolgen.build import pipeline
+    from toolgen.pipeline import stages as pipeline
 
     text = "Run a shell command. " * 50 + "A timed-out command keeps running in the background."
     result = run_import(project, [{"name": "run", "description": text, "parameters": CITY}], "openai")

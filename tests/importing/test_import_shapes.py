@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from toolgen.build.pipeline import load_catalog
 from toolgen.cli import main
 from toolgen.config import load_settings
+from toolgen.pipeline.stages import load_catalog
 
 WEATHER = {
     "type": "object",

@@ -36,6 +36,7 @@ ANTHROPIC_TOOL_KEYS = {  # C: "A tool takes strict, input_examples, cache_contro
     "allowed_callers", "eager_input_streaming", "type",
 }  # fmt: skip
 MCP_TOOL_KEYS = {"name", "title", "description", "icons", "inputSchema", "outputSchema", "annotations", "_meta"}  # C
+MCP_TOOL_KEYS |= {"execution"}  # 2025-11-25, kept as the contract states it (issue 29)
 MCP_HINTS = {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}  # 8: set all four
 COMPOSITION = {"anyOf", "oneOf", "allOf"}
 
@@ -312,10 +313,10 @@ def mcp_tool(tool: Any) -> Findings:
     found = [] if MCP_NAME.match(name) else [f"{name}: name breaks ^[A-Za-z0-9_.-]{{1,128}}$"]
     found += [f"{name}: unknown Tool key {k}" for k in sorted(set(tool) - MCP_TOOL_KEYS)]
     found += _object_root(tool.get("inputSchema"), f"{name}/inputSchema")
-    if set(tool.get("annotations") or {}) != MCP_HINTS:
+    if set(tool.get("annotations") or {}) - {"title"} != MCP_HINTS:
         found.append(f"{name}: annotations must set all four hints")  # 8
-    if "title" not in tool:
-        found.append(f"{name}: no title")
+    if "title" in tool and not tool["title"]:
+        found.append(f"{name}: empty title")  # no title is made up (issue 29): clients show the name
     for icon in tool.get("icons") or []:
         if not isinstance(icon, dict) or not isinstance(icon.get("src"), str):
             found.append(f"{name}: icon without src")

@@ -19,9 +19,9 @@ from jsonschema.exceptions import SchemaError
 from tests.conftest import GOLDEN, REPO
 from tests.providers import checkers
 from tests.providers_support import catalog_of, check_schema, make_contract, settings
-from toolgen.build import pipeline
 from toolgen.catalog import Contract
 from toolgen.config import load_settings
+from toolgen.pipeline import stages as pipeline
 from toolgen.render import providers
 
 OK = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": False}

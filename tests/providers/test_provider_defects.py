@@ -182,7 +182,8 @@ def test_mcp_keeps_x_mcp_header_and_takes_icons_and_meta(tmp_path: Path) -> None
     assert "x-mcp-header" not in tool["inputSchema"]["properties"]["weight"]
     assert [(d.code, d.pointer) for d in diagnostics] == [("TG311", "/input_schema/properties/weight/x-mcp-header")]
     assert tool["icons"] == icons and tool["_meta"] == {"team": "geo"}
-    assert {"title", "annotations"} <= set(tool) and len(tool["annotations"]) == 4
+    assert "annotations" in set(tool) and len(tool["annotations"]) == 4
+    assert "title" not in tool  # none made up from the name (issue 29)
     wire.Tool.model_validate(tool)
     assert "x-mcp-header" not in json.dumps(files["openai_chat.json"]["route"])
 
@@ -221,8 +222,8 @@ def test_defer_loading_namespace_and_cache_control_match_the_sdk_types(tmp_path:
 
 
 def test_a_bad_providers_table_is_a_clear_error(tmp_path: Path) -> None:
-    from toolgen.build.pipeline import generate
     from toolgen.config import load_settings
+    from toolgen.pipeline.stages import generate
 
     (tmp_path / "contracts").mkdir()
     contract = {"name": "ping", "version": "1.0.0", "description": "Ping.", "permissions": [], "input_schema": WORD}

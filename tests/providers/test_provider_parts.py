@@ -1,7 +1,7 @@
 """A tool's cached provider part: one raw text, a JSON line then the entries' texts as they are.
 
 What `_part` reads back must be what `_encode_part` wrote, and a text of any other shape (even
-under a valid seal) must be refused with an error `memo_many` counts as a miss, never read wrong.
+under a valid seal) must be refused with an error `memo.run` counts as a miss, never read wrong.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-from toolgen.build.memo import DECODE_ERRORS
 from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.incremental.memo import DECODE_ERRORS
 from toolgen.render import providers
 from toolgen.render.providers import _SPECS
 from toolgen.render.providers.cached import decoded_part as _part

@@ -16,10 +16,10 @@ import pytest
 
 from benchmarks import synth_catalog
 from tests.build_support import generate_counting, run, seal, tree, unseal
-from toolgen.build import cache
-from toolgen.build.memo import DECODE_ERRORS, RAW
 from toolgen.catalog import contract_from_document
 from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.incremental import cache
+from toolgen.incremental.memo import DECODE_ERRORS, RAW
 from toolgen.render.providers import _SPECS, cached
 
 COUNT = 70

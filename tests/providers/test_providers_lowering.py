@@ -323,7 +323,8 @@ def test_anthropic_input_examples_mask_every_sensitive_value_as_the_docs_do(tmp_
     [
         ([], True, (True, False, True, False)),
         (["read"], False, (True, False, False, False)),
-        (["network", "read"], True, (True, False, True, True)),
+        (["network", "read"], True, (False, True, True, True)),  # network alone is not read-only (issue 29)
+        (["network"], False, (False, True, False, True)),
         (["write"], True, (False, True, True, False)),
         (["execute", "network"], False, (False, True, False, True)),
     ],
@@ -337,6 +338,27 @@ def test_mcp_hints_from_permissions(
     hints = files["mcp.json"]["get_file_contents"]["annotations"]
     keys = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
     assert tuple(hints[k] for k in keys) == expected
+
+
+def test_mcp_annotations_stated_in_the_contract_replace_the_derived_ones(tmp_path: Path) -> None:
+    record = clean_record("get_file_contents")
+    stated = {"title": "Read a file", "destructiveHint": False}
+    providers_table = {"annotations": stated, "mcp_name": "get-file.contents", "execution": {"taskSupport": "optional"}}
+    contract = record_contract(
+        record, "get_file_contents", permissions=["network", "write"], idempotent=False, providers=providers_table
+    )
+    files, diagnostics = project(tmp_path, contract)
+    assert not [d for d in diagnostics if d.severity.value == "error"]
+    [tool] = files["mcp.json"].values()
+    assert tool["name"] == "get-file.contents"
+    assert tool["annotations"] == {
+        "title": "Read a file",
+        "readOnlyHint": False,
+        "destructiveHint": False,
+        "idempotentHint": False,
+        "openWorldHint": True,
+    }
+    assert tool["execution"] == {"taskSupport": "optional"}
 
 
 def test_provider_notes_for_the_docs(tmp_path: Path) -> None:

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from tests.conftest import REPO
-from toolgen.build import pipeline
 from toolgen.catalog import build_catalog, contract_from_document
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic
+from toolgen.pipeline import stages as pipeline
 from toolgen.render import providers
 from toolgen.render.providers import codes
 

@@ -25,8 +25,8 @@ from tests.providers_support import (
     settings,
     strict_problems,
 )
-from toolgen.build import pipeline
 from toolgen.config import load_settings
+from toolgen.pipeline import stages as pipeline
 from toolgen.render import providers
 from toolgen.render.providers import stats
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from tests.build_support import reworded, run, two_tools
-from toolgen.build import cache
-from toolgen.build.executor import Building
-from toolgen.build.parallel import Workers
+from toolgen.incremental import cache
+from toolgen.incremental.executor import Building
+from toolgen.incremental.parallel import Workers
 from toolgen.render import python_black
 from toolgen.render import python_format as fmt
 from toolgen.render.python_format import fixed_mode
@@ -43,8 +43,8 @@ def test_a_module_whose_region_alone_changed_is_formatted_from_memory(
     first = MODULE.format(name="echo", description="Echo.")
     second = MODULE.format(name="echo", description="Echo the text back.")
     made = _passes(monkeypatch)
-    with cache.session(tmp_path):
-        executor = Building(Workers(1))
+    with cache.session(tmp_path) as store:
+        executor = Building(Workers(1), store)
         [(text, digest)] = python_black.format_modules([first], executor)
         assert text == fmt.full(first, fixed_mode()) and len(digest) == 64
         assert python_black.format_modules([second], executor) == [(fmt.full(second, fixed_mode()), digest)]
@@ -53,8 +53,9 @@ def test_a_module_whose_region_alone_changed_is_formatted_from_memory(
 
 def test_a_text_without_a_region_gets_black_over_all_of_it(tmp_path: Path) -> None:
     plain = "x  =  {  'a':1 }\n"
-    with cache.session(tmp_path):
-        done = python_black.format_modules([plain, MODULE.format(name="e", description="E.")], Building(Workers(1)))
+    with cache.session(tmp_path) as store:
+        texts = [plain, MODULE.format(name="e", description="E.")]
+        done = python_black.format_modules(texts, Building(Workers(1), store))
     assert done[0] == (fmt.full(plain, fixed_mode()), "")  # no pass to remember
 
 

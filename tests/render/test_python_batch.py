@@ -102,8 +102,8 @@ def test_synthetic_catalog_batches_to_its_own_models() -> None:
 
 
 def test_repo_contracts_batch_to_their_own_models() -> None:
-    from toolgen.build.pipeline import load_catalog
     from toolgen.config import load_settings
+    from toolgen.pipeline.stages import load_catalog
 
     settings, _ = load_settings(REPO)
     catalog, problems, _ = load_catalog(settings)

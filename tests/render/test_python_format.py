@@ -12,7 +12,6 @@ from benchmarks import synth_catalog
 from tests.conftest import REPO
 from tests.python_support import basic_contracts, build, hostile_contracts, write_project
 from toolgen.cli import main
-from toolgen.render import python as target
 from toolgen.render import python_black
 from toolgen.render import python_format as fmt
 from toolgen.render.python_format import fixed_mode
@@ -36,9 +35,7 @@ def _sources(root: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.setenv("TOOLGEN_JOBS", "1")
     monkeypatch.setattr(python_black, "_black", record)
     monkeypatch.setattr(python_black, "split", record_cut)  # a tool module: black's one pass, remembered
-    target.format_python.cache_clear()
     build(root)
-    target.format_python.cache_clear()
     return seen
 
 

@@ -11,8 +11,8 @@ import pytest
 
 from tests.conftest import REPO
 from tests.factory import contract, write_json
-from toolgen.build.targetchecks import target_diagnostics
 from toolgen.config import load_settings
+from toolgen.pipeline.targetchecks import target_diagnostics
 from toolgen.validate import validate_paths
 
 TEXT = (REPO / "docs" / "python.md").read_text(encoding="utf-8")

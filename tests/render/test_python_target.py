@@ -22,14 +22,15 @@ from tests.python_support import (
     write_package,
     write_project,
 )
-from toolgen.build.pipeline import generate
 from toolgen.cli import main
 from toolgen.config import load_settings
+from toolgen.pipeline.stages import generate
 from toolgen.render import Artifact, python_checks, python_models
 from toolgen.render import python as target
 from toolgen.render.context import PLAIN, Executor
 from toolgen.render.python_format import fixed_mode
 from toolgen.render.python_runtime import PACKAGE_MODULES, source
+from toolgen.thresholds import DEFAULT
 
 
 @pytest.mark.parametrize("case", ["basic", "hostile"])
@@ -193,7 +194,7 @@ def test_literals_and_comments_cannot_break_out() -> None:
     assert "\n" not in comment and "\u2028" not in comment and comment.startswith("from x")
 
 
-@pytest.mark.parametrize("extra", [0, target.TOGETHER_MIN], ids=["stage-by-stage", "together-in-workers"])
+@pytest.mark.parametrize("extra", [0, DEFAULT.together_min], ids=["stage-by-stage", "together-in-workers"])
 def test_model_failure_is_a_diagnostic_naming_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, extra: int
 ) -> None:
@@ -202,11 +203,13 @@ def test_model_failure_is_a_diagnostic_naming_the_file(
     monkeypatch.setenv("TOOLGEN_JOBS", "2")
     real = python_models.models_for
 
-    def flaky(contracts: object, package: str, executor: Executor = PLAIN) -> dict[str, python_models.ToolModels]:
+    def flaky(
+        contracts: object, package: str, executor: Executor = PLAIN, batch_size: int = DEFAULT.models_batch
+    ) -> dict[str, python_models.ToolModels]:
         chosen = list(contracts)  # type: ignore[call-overload]
         if any(c.name == "ping" for c in chosen):
             raise python_models.ModelsFailed("ValueError: dcg cannot handle this")
-        return real(chosen, package, executor)
+        return real(chosen, package, executor, batch_size)
 
     monkeypatch.setattr(target, "models_for", flaky)  # the workers' batches
     monkeypatch.setattr(python_checks, "models_for", flaky)  # the stage-by-stage path
@@ -232,7 +235,7 @@ def test_an_error_of_toolgen_on_the_fast_path_is_not_retried_silently(
 
     monkeypatch.setattr(target, "_tool_batch", broken)
     contracts = basic_contracts()
-    for index in range(target.TOGETHER_MIN):
+    for index in range(DEFAULT.together_min):
         contracts[f"extra_{index}"] = {**contracts["ping"], "name": f"extra_{index}"}
     root = write_project(tmp_path, contracts)
     result = CliRunner().invoke(main, ["--project", str(root), "build"])

@@ -19,8 +19,8 @@ from typing import Any
 
 from tests.conftest import REPO
 from tests.python_support import write_package, write_project
-from toolgen.build.pipeline import generate
 from toolgen.config import load_settings
+from toolgen.pipeline.stages import generate
 
 JSTS = Path(os.environ.get("TOOLGEN_JSTS") or REPO.parent / "shared" / "jsts")
 """The suite (its README and LICENSE beside `draft2020-12/`): $TOOLGEN_JSTS or ../shared/jsts."""

@@ -64,7 +64,8 @@ async def _talk(project: Path) -> dict[str, Any]:
             stdio_client(params, errlog=errlog) as streams,
             ClientSession(streams[0], streams[1], read_timeout_seconds=120) as session,
         ):
-            await session.initialize()
+            initialized = await session.initialize()
+            seen["version"] = initialized.server_info.version
             listed = await session.list_tools()
             seen["tools"] = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in listed.tools]
             for key, name, arguments in (
@@ -104,7 +105,14 @@ def test_a_call_reaches_the_implementation_with_the_validated_input(project: Pat
 def test_denial_invalid_input_and_an_unregistered_tool_are_error_results(session: dict[str, Any]) -> None:
     for key, code in (("denied", "PERMISSION_DENIED"), ("invalid", "INVALID_INPUT"), ("unregistered", "UNKNOWN_TOOL")):
         assert session[key]["isError"] is True, key
-        assert session[key]["structuredContent"]["error"]["code"] == code
+        assert "structuredContent" not in session[key], key
+        assert json.loads(session[key]["content"][0]["text"])["error"]["code"] == code
+
+
+def test_server_info_has_a_version_from_the_catalog(session: dict[str, Any]) -> None:
+    # the package is not installed as a distribution: the version names the served tools' versions
+    assert session["version"].startswith("0+catalog.")
+    assert len(session["version"]) == len("0+catalog.") + 12
 
 
 def test_the_registry_traced_every_call(project: Path, session: dict[str, Any]) -> None:

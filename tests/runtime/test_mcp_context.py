@@ -38,7 +38,7 @@ def _registry(pkg: ModuleType, asynchronous: bool) -> Any:
     return registry
 
 
-async def _talk(pkg: ModuleType, asynchronous: bool, mode: str) -> dict[str, Any]:
+async def _talk(pkg: ModuleType, asynchronous: bool, mode: str, level: str | None = None) -> dict[str, Any]:
     from mcp import Client
 
     server = importlib.import_module(f"{PACKAGE}.integrations.mcp").server(_registry(pkg, asynchronous))
@@ -51,6 +51,8 @@ async def _talk(pkg: ModuleType, asynchronous: bool, mode: str) -> dict[str, Any
         seen["progress"].append((progress, total, message))
 
     async with Client(server, logging_callback=on_log, log_level="debug", mode=mode) as client:  # type: ignore[arg-type]
+        if level is not None:
+            await client.set_logging_level(level)  # type: ignore[arg-type]
         result = await client.call_tool("lookup_word", {"word": "w", "api_key": "sk-9"}, progress_callback=on_progress)
         seen["result"] = result.model_dump(mode="json", by_alias=True, exclude_none=True)
         seen["plain"] = await client.call_tool("lookup_word", {"word": "w"})
@@ -65,3 +67,13 @@ def test_the_client_receives_progress_and_log_notifications(pkg: ModuleType, asy
     assert seen["progress"] == [(1.0, 2.0, "half way"), (2.0, 2.0, None)]
     assert seen["logs"] == [("warning", "used key [REDACTED]", PACKAGE), ("warning", "used key None", PACKAGE)]
     assert seen["plain"].is_error is False  # a call without a progress token: no progress sent, still answered
+
+
+@pytest.mark.parametrize(("level", "received"), [("warning", 2), ("error", 0)])
+def test_a_session_that_set_a_log_level_receives_only_that_level_and_above(
+    pkg: ModuleType, level: str, received: int
+) -> None:
+    """`logging/setLevel` (protocol up to 2025-11-25: the legacy handshake) filters the session's logs."""
+    seen = anyio.run(_talk, pkg, True, "legacy", level)
+    assert [entry[0] for entry in seen["logs"]] == ["warning"] * received
+    assert seen["progress"] == [(1.0, 2.0, "half way"), (2.0, 2.0, None)]  # progress is not a log

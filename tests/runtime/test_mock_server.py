@@ -50,6 +50,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Path:
 async def _session_run(root: Path, errlog: Any) -> dict[str, Any]:
     from mcp.client.session import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import PaginatedRequestParams
 
     params = StdioServerParameters(command=sys.executable, args=["-m", "toolgen", "-C", str(root), "mock-server"])
     seen: dict[str, Any] = {}
@@ -57,15 +59,23 @@ async def _session_run(root: Path, errlog: Any) -> dict[str, Any]:
         stdio_client(params, errlog=errlog) as streams,
         ClientSession(streams[0], streams[1], read_timeout_seconds=120) as session,
     ):
-        await session.initialize()
+        initialized = await session.initialize()
+        seen["server_info"] = initialized.server_info.model_dump(mode="json", by_alias=True, exclude_none=True)
         listed = await session.list_tools()
+        for key, call in (
+            ("unknown", session.call_tool("no_such_tool", {})),
+            ("cursor", session.list_tools(params=PaginatedRequestParams(cursor="page-2"))),
+        ):
+            try:
+                await call
+            except MCPError as exc:
+                seen[key] = {"code": exc.code, "message": exc.message}
         seen["tools"] = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in listed.tools]
         for key, name, arguments in (
             ("ok", "echo_text", {"text": "hello"}),
             ("example_error", "echo_text", {"text": "HELLO"}),
             ("invalid", "echo_text", {"text": 42}),
             ("synthetic", "stamp_file", {"text": "a.txt"}),
-            ("unknown", "no_such_tool", {}),
         ):
             result = await session.call_tool(name, arguments)
             seen[key] = result.model_dump(mode="json", by_alias=True, exclude_none=True)
@@ -105,14 +115,21 @@ def test_a_call_matching_an_example_returns_its_output_structured_and_as_text(se
 def test_an_example_error_is_an_error_result_not_a_protocol_error(session: dict[str, Any]) -> None:
     result = session["example_error"]
     assert result["isError"] is True
-    assert result["structuredContent"]["error"] == {"code": "TOO_LOUD", "message": "no shouting", "retryable": False}
-    assert _text(result) == result["structuredContent"]
+    assert _text(result)["error"] == {"code": "TOO_LOUD", "message": "no shouting", "retryable": False}
+
+
+def test_an_error_result_carries_no_structured_content_that_the_output_schema_would_refuse(
+    session: dict[str, Any],
+) -> None:
+    # echo_text has an output schema: clients validate any structuredContent against it (issue 29)
+    for key in ("example_error", "invalid"):
+        assert "structuredContent" not in session[key], key
 
 
 def test_invalid_input_is_an_error_result_naming_the_path(session: dict[str, Any]) -> None:
     result = session["invalid"]
     assert result["isError"] is True
-    error = result["structuredContent"]["error"]
+    error = _text(result)["error"]
     assert error["code"] == "INVALID_INPUT"
     assert [e["path"] for e in error["details"]["errors"]] == ["/text"]
 
@@ -123,10 +140,22 @@ def test_without_an_example_the_output_is_synthetic_and_valid(session: dict[str,
     assert result["structuredContent"] == {"stamped_at": "2024-01-01T00:00:00Z"}
 
 
-def test_an_unknown_tool_is_an_error_result(session: dict[str, Any]) -> None:
-    result = session["unknown"]
-    assert result["isError"] is True
-    assert result["structuredContent"]["error"]["code"] == "UNKNOWN_TOOL"
+def test_an_unknown_tool_is_json_rpc_invalid_params(session: dict[str, Any]) -> None:
+    assert session["unknown"]["code"] == -32602
+    assert "'no_such_tool'" in session["unknown"]["message"]
+    assert "echo_text, stamp_file" in session["unknown"]["message"]
+
+
+def test_a_cursor_the_server_never_gave_is_invalid_params(session: dict[str, Any]) -> None:
+    assert session["cursor"]["code"] == -32602
+    assert "page-2" in session["cursor"]["message"]
+
+
+def test_server_info_names_toolgen_and_its_version(session: dict[str, Any]) -> None:
+    from toolgen import __version__
+
+    assert session["server_info"]["name"] == "toolgen-mock"
+    assert session["server_info"]["version"] == __version__
 
 
 def test_without_the_mcp_sdk_the_command_says_how_to_install_it(served: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -223,6 +223,14 @@ async def _mcp_call(server: Any, elicit: Any, mode: str) -> Any:
         return await client.call_tool("erase_word", {"word": "w"})
 
 
+def _error_code(result: Any) -> str | None:
+    """The error code of an MCP `CallToolResult`: an error result carries the error as JSON text."""
+    if not result.is_error:
+        return None
+    assert result.structured_content is None  # an error never claims to match the output schema
+    return str(json.loads(result.content[0].text)["error"]["code"])
+
+
 @pytest.mark.parametrize(
     ("action", "approve", "code"),
     [("accept", True, None), ("accept", False, "APPROVAL_DENIED"), ("decline", None, "APPROVAL_DENIED")],
@@ -240,8 +248,7 @@ def test_mcp_asks_through_elicitation(pkg: ModuleType, action: str, approve: Any
     traces: list[Any] = []
     registry = _registry(pkg, lambda request: pytest.fail("asked the approver"), traces, allow={"read"}, ask={"write"})
     result = anyio.run(_mcp_call, adapter("mcp").server(registry), elicit, "legacy")
-    error = (result.structured_content or {}).get("error") or {}
-    assert error.get("code") == code
+    assert _error_code(result) == code
     assert asked == ['Approve the call of erase_word (permission write)? Input: {"word": "w"}']
     assert traces[-1].approval["by"] == "mcp-elicitation"
 
@@ -265,7 +272,7 @@ def test_mcp_without_elicitation_uses_the_registrys_approver(pkg: ModuleType, an
 
     registry = _registry(pkg, approver, allow={"read"}, ask={"write"})
     result = anyio.run(_mcp_call, adapter("mcp").server(registry), None, "auto")
-    assert ((result.structured_content or {}).get("error") or {}).get("code") == code
+    assert _error_code(result) == code
 
 
 # --- LangChain: the declaration each model family gets ------------------------------------------------------

@@ -18,10 +18,10 @@ import pytest
 from tests.agent_support import agent_contracts
 from tests.conftest import REPO
 from tests.python_support import build, imported, write_project
-from toolgen.build.targetchecks import target_diagnostics
 from toolgen.catalog import catalog_from_json, contract_from_document
 from toolgen.config import load_settings
 from toolgen.formatschema import schema
+from toolgen.pipeline.targetchecks import target_diagnostics
 from toolgen.validate import validate_paths
 
 

@@ -16,12 +16,12 @@ from click.testing import CliRunner
 from conftest import REPO
 from jsonschema import Draft202012Validator
 
-from toolgen.build.pipeline import load_catalog
 from toolgen.catalog import STANDARD_ERRORS
 from toolgen.cli import main
 from toolgen.config import load_settings
 from toolgen.frozen import thaw
 from toolgen.load import parse_text
+from toolgen.pipeline.stages import load_catalog
 
 CONTRACTS = REPO / "contracts"
 FILES = sorted(p for p in CONTRACTS.rglob("*") if p.suffix in {".toml", ".json"})

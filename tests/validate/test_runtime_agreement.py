@@ -14,11 +14,11 @@ import pytest
 from click.testing import CliRunner
 
 from tests.factory import contract, write_json
-from toolgen.build.pipeline import generate
-from toolgen.build.targetchecks import target_diagnostics
 from toolgen.cli import main
 from toolgen.config import load_settings
 from toolgen.diagnostics import Diagnostic, Severity, format_github, format_text
+from toolgen.pipeline.stages import generate
+from toolgen.pipeline.targetchecks import target_diagnostics
 from toolgen.validate import validate_paths
 
 

@@ -16,9 +16,9 @@ import pytest
 
 from benchmarks.synth_catalog import write_catalog
 from tests.factory import contract, write_json
-from toolgen.build.targetchecks import target_diagnostics
 from toolgen.config import load_settings
 from toolgen.diagnostics import Diagnostic
+from toolgen.pipeline.targetchecks import target_diagnostics
 from toolgen.validate import validate_paths
 from toolgen.validate.schemarules import looks_like_annotation
 from toolgen.validate.schemawalk import KEYWORDS

@@ -11,11 +11,11 @@ import pytest
 
 from tests.agent_support import agent_contracts
 from tests.python_support import write_project
-from toolgen.build.pipeline import generate
-from toolgen.build.targetchecks import target_diagnostics
 from toolgen.catalog import catalog_from_json, contract_from_document
 from toolgen.config import load_settings
 from toolgen.formatschema import schema
+from toolgen.pipeline.stages import generate
+from toolgen.pipeline.targetchecks import target_diagnostics
 from toolgen.validate import validate_paths
 
 

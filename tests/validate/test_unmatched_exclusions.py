@@ -7,9 +7,9 @@ from pathlib import Path
 
 from tests.build_support import run
 from tests.factory import contract, write_json
-from toolgen.build.targetchecks import target_diagnostics
 from toolgen.config import load_settings
 from toolgen.diagnostics import Severity
+from toolgen.pipeline.targetchecks import target_diagnostics
 from toolgen.validate import validate_paths
 
 TOOLGEN_TOML = '[providers]\nexclude = { openai_chat = ["echo_text", "wirte_file"], gemini = ["gone"] }\n'

@@ -15,8 +15,8 @@ import pytest
 
 from tests.conftest import REPO
 from toolgen import rules
-from toolgen.build.targetchecks import target_diagnostics
 from toolgen.config import load_settings
+from toolgen.pipeline.targetchecks import target_diagnostics
 from toolgen.validate import validate_paths
 
 DOC = REPO / "docs" / "rules.md"
@@ -38,7 +38,7 @@ NOT_AS_FILES = {
     "TG139",
 }
 """Codes whose examples need more than one contract file or a build (described in prose, tested in
-the corpus and in tests/build/; TG241 compares two versions and is tested with the compatibility
+the corpus and in tests/pipeline/ and tests/writer/; TG241 compares two versions and is tested with the compatibility
 table)."""
 
 

@@ -13,7 +13,9 @@ such as null). Decisions:
 - a repair that changes what the tool accepts tags the contract `schema:unconfirmed` (TG450);
 - a declaration without an input schema takes no arguments (a note says so); one whose schema sits
   where its shape does not read is refused (TG451), never imported with an empty schema;
-- MCP `annotations.idempotentHint` becomes `idempotent`, `title`/`annotations.title` the title;
+- MCP `annotations.idempotentHint` becomes `idempotent`, `title` the title (none is made up); the
+  annotations as given, `execution`, `icons`, `_meta` and a name that is not snake_case (`mcp_name`)
+  go into `providers` (`importing.mcpkeep`), so the tool is declared and served as it was;
   Anthropic `input_examples` become examples; Gemini and MCP output schemas become `output_schema`;
 - a problem never raises: it is a diagnostic naming the source file, JSONL line and record pointer.
 Writing (TOML or JSON, `--force`) is `importing.write`; what `--update` keeps is `importing.update`.
@@ -31,6 +33,7 @@ from typing import Any
 from toolgen.catalog import PERMISSIONS, normalize_text
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.importing.mcpkeep import WIRE_NAME, mcp_providers, whitespace_note
 from toolgen.importing.repair import NOTE, Repair, repair_schema, snake_case
 from toolgen.importing.shapes import SHAPES, Parts, Record, Shape, find_records, lost_schema
 from toolgen.importing.update import PLACEHOLDER, read_contract, updated
@@ -98,12 +101,16 @@ def existing_contracts(settings: Settings) -> dict[str, Path]:
     return found
 
 
-def _name(raw: Any, notes: list[Repair]) -> str | None:
+def _name(raw: Any, notes: list[Repair], served: bool = False) -> str | None:
     if not isinstance(raw, str) or not raw.strip():
         return None
     if _NAME_RE.match(raw) and len(raw) <= 64:
         return raw
     fixed = snake_case(raw) or "tool"
+    if served and WIRE_NAME.match(raw):  # MCP: the contract keeps the name it is served under
+        message = f"name {raw!r} is not snake_case: the contract is {fixed!r}, served over MCP as {raw!r} (mcp_name)"
+        notes.append(Repair("/name", message, NOTE))
+        return fixed
     notes.append(Repair("/name", f"name {raw!r} is not snake_case (at most 64 characters); now {fixed!r}"))
     return fixed
 
@@ -121,9 +128,8 @@ def _unique(name: str, taken: set[str]) -> str:
 def _proposed(hints: Mapping[str, bool]) -> list[str]:
     """Permissions proposed from MCP annotations; a hint not given takes the MCP spec's default."""
     read_only = hints.get("readOnlyHint", False)
-    destructive = hints.get("destructiveHint", not read_only)
     found = {"read"}
-    if not read_only or destructive:
+    if not read_only:  # destructiveHint means something only when the tool is not read-only
         found.add("write")
     if hints.get("openWorldHint", True):
         found.add("network")
@@ -227,6 +233,7 @@ def _document(
     if isinstance(parts.title, str) and parts.title.strip():
         document["title"] = parts.title.strip()
     document["description"] = _description(decl.get("description"), notes)
+    whitespace_note(decl, notes)
     document.update(_permissions(options, parts, notes))
     if parts.idempotent is not None:
         document["idempotent"] = parts.idempotent
@@ -238,6 +245,11 @@ def _document(
     examples = _examples(parts.examples, document["input_schema"], repairs)
     if examples:
         document["examples"] = examples
+    if shape.name == "mcp":
+        renamed = any(r.pointer == "/name" and r.kind == NOTE for r in repairs)
+        kept = mcp_providers(decl, decl["name"] if renamed else None, notes)
+        if kept:
+            document["providers"] = kept
     if any(r.changes for r in repairs):
         document["tags"] = [*document.get("tags", []), CHANGED_TAG]
         notes.append(f"a repair changes what the tool accepts: tagged {CHANGED_TAG!r} (TG450); check it")
@@ -278,10 +290,10 @@ class _Session:
             raise _Reject("TG106", "", mismatch)
         raw_name = record.data.get("name")
         repairs: list[Repair] = []
-        name = _name(raw_name, repairs)
+        name = _name(raw_name, repairs, served=self.shape.name == "mcp")
         if name is None:
             raise _Reject("TG105", "/name", "the declaration has no name (a non-empty string)")
-        if name in self.taken and (options.repair or not repairs):
+        if name in self.taken and (options.repair or all(r.kind == NOTE for r in repairs)):
             if not options.repair:
                 first = self.taken[name].label
                 raise _Reject(

@@ -187,7 +187,7 @@ def _mcp(data: dict[str, Any]) -> Parts:
         input_pointer=pointer,
         output_schema=data.get("outputSchema"),
         output_pointer="/outputSchema",
-        title=data.get("title") or annotations.get("title"),
+        title=data.get("title"),  # annotations.title stays there (importing.mcpkeep)
         idempotent=idempotent if isinstance(idempotent, bool) else None,
         hints=hints,
     )

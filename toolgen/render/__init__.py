@@ -1,9 +1,13 @@
 """Rendering: one module per target, each turning the frozen catalog into in-memory artifacts.
 
-A target is a function `(catalog, settings, context) -> RenderResult`: plain, it touches no disk and
-keeps nothing between calls; the context (`toolgen.render.context`) says how its work is run and
-hands over what another target of the same build made. The build layer (`toolgen.build`) runs the
-targets and decides what to do with the artifacts; nothing here imports it.
+A target is a function `(catalog, settings, context) -> RenderResult`: it writes nothing, reads only
+its templates, and keeps nothing of its own between calls. It declares its units of work and what
+each depends on (`toolgen.render.units`; `pertool` makes a one-file-per-tool target in one call),
+and the context (`toolgen.render.context`) runs them and hands over what another target of the same
+build made. The only state that outlives a call is per-process and keyed on everything it depends
+on: the template environment (`toolgen.templating`) and the installed versions (`toolgen.versions`).
+The pipeline (`toolgen.pipeline`) runs the targets and decides what to do with the artifacts;
+nothing here imports it, nor `toolgen.incremental` or `toolgen.writer`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """`Artifact`: one generated file, as a target hands it to the build: a plain value.
 
 How the build holds it until the writer runs (as it is, or compressed) is the build layer's
-choice (`toolgen.build.outputs`); `File` is what every target's result holds: an `Artifact`, or a
+choice (`toolgen.writer.outputs`); `File` is what every target's result holds: an `Artifact`, or a
 file the build layer already has (one its cache kept unread).
 """
 

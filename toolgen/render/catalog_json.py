@@ -12,11 +12,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from toolgen import __version__
-from toolgen.catalog import Catalog
+from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
 from toolgen.formatschema import SCHEMA_FILE, schema_text
 from toolgen.render import Artifact, RenderResult, jsontext
-from toolgen.render.context import PLAIN_CONTEXT, RenderContext, as_text
+from toolgen.render.context import PLAIN_CONTEXT, RenderContext
+from toolgen.render.units import Values, as_text, batch
 
 
 def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> RenderResult:
@@ -35,15 +36,17 @@ def _tools(catalog: Catalog, context: RenderContext) -> Iterable[Any]:
     (`jsontext`), never all at once as data; with one, each entry's encoded text is remembered on the
     contract (its file and digest), so a one-contract change encodes one entry."""
     executor = context.executor
-    if not executor.caching:
+    if not executor.incremental:
         return (contract.to_json() for contract in catalog)
-    texts = executor.memo_many(
-        "catalog",
-        list(catalog),
-        parts_of=lambda c: (c.source, c.digest),
-        compute_many=lambda todo: [jsontext.encode(c.to_json()).text for c in todo],
-        encode=str,
-        decode=as_text,
-        raw=True,
-    )
-    return [jsontext.Raw(text) for text in texts]
+    return [jsontext.Raw(text) for text in executor.run(ENTRIES, list(catalog))]
+
+
+ENTRIES: Values[Contract, str] = Values(
+    "catalog",
+    depends_on=lambda c: (c.source, c.digest),
+    make=batch(lambda c: jsontext.encode(c.to_json()).text),
+    encode=str,
+    decode=as_text,
+    raw=True,
+)
+"""A tool's entry of catalog.json as encoded text: made from its contract (its file and digest)."""

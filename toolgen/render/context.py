@@ -1,10 +1,10 @@
 """What a target is given besides the catalog and the settings: how to run its work, what others made.
 
-A target is plain: it says which of its computations may be remembered (`Executor.memo_many`, with
-the parts of the key that decide each entry) and which may run apart (`Executor.map`,
-`map_batches`), and the executor decides how. `PLAIN` runs everything here, in order, remembering
-nothing: library use and tests get the same bytes as a build. The build layer (`toolgen.build`)
-brings the executor that caches, forks and tracks; no target imports it.
+A target is plain: it declares its units of work and what each depends on (`toolgen.render.units`)
+and which of its work may run apart (`Executor.map`, `map_batches`), and the executor decides how.
+`PLAIN` makes everything here, in order, keeping nothing: library use and tests get the same bytes
+as a build. The incremental layer (`toolgen.incremental`) brings the executor that remembers, forks
+and tracks; no target imports it.
 
 What one target needs from another is passed here too: the providers' declarations and notes,
 shown in the docs (`Declarations`).
@@ -12,11 +12,12 @@ shown in the docs (`Declarations`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from toolgen.render.artifact import Artifact, File
+from toolgen.render.units import Files, Table, Units, Values, as_text
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -26,72 +27,37 @@ Notes = Mapping[str, tuple[str, ...]]
 
 
 class Executor(Protocol):
-    """How a target's work runs: remembered between builds, spread over processes, or neither."""
+    """How a target's declared units of work run (`toolgen.render.units`): made here, read back from
+    an earlier build, or spread over processes. The target never knows which."""
 
     def __hash__(self) -> int:
-        """Executors are hashable: a memo of a pure function may take one as an argument."""
+        """Executors are hashable."""
 
     @property
-    def caching(self) -> bool:
-        """Whether `memo_many` remembers results (a target may then split its work per tool)."""
+    def incremental(self) -> bool:
+        """Whether units may be read back from an earlier build (a target may then split its work
+        per tool, where one pass over the catalog is cheaper when everything is made)."""
 
     @property
     def jobs(self) -> int:
         """How many processes work may be spread over (1: everything runs here)."""
 
-    def memo_many(
-        self,
-        namespace: str,
-        items: Sequence[T],
-        *,
-        parts_of: Callable[[T], Iterable[str]],
-        compute_many: Callable[[Sequence[T]], Sequence[R]],
-        encode: Callable[[R], Any],
-        decode: Callable[[Any], R],
-        raw: bool = False,
-    ) -> list[R]:
-        """`compute_many(items)`; an item whose key (`namespace` and `parts_of(item)`) was computed
-        before may be read back instead (`encode` makes a value JSON data, `decode` reverses it).
-        With `raw`, `encode` makes a text, kept as it is, and `decode` gets that text back: a long
-        text costs more to decode from a JSON string than everything else of reading it."""
+    def run(self, units: Values[T, R], items: Sequence[T]) -> list[R]:
+        """Each item's unit value, in order: `units.make` over the items whose unit is not known."""
 
-    def memo_files(
-        self,
-        namespace: str,
-        items: Sequence[T],
-        *,
-        parts_of: Callable[[T], Iterable[str]],
-        path_of: Callable[[T], str],
-        compute_many: Callable[[Sequence[T]], Sequence[tuple[str, Any]]],
-        decode_extra: Callable[[Any], Any] = ...,
-    ) -> list[tuple[File, Any]]:
-        """Per item the file at `path_of(item)` whose text `compute_many` gives, with the JSON-able
-        `extra` value that came with it; an item whose key (`namespace`, `parts_of(item)`) was
-        computed before may be neither computed nor read (the build layer knows its file's digest,
-        and `decode_extra` reads the extra it kept)."""
+    def files(self, units: Files[T], items: Sequence[T]) -> list[tuple[File, Any]]:
+        """Each item's file (at `units.path_of(item)`) and its extra value, in order."""
 
-    def memo_table(
-        self,
-        namespace: str,
-        shared: Iterable[str],
-        items: Sequence[T],
-        *,
-        item_key: Callable[[T], str],
-        compute_many: Callable[[Sequence[T]], Sequence[R]],
-        encode: Callable[[R], Any],
-        decode: Callable[[Any], R],
-    ) -> list[R]:
-        """`compute_many(items)`; the values of items whose `item_key` was computed before under the
-        same `namespace` and `shared` may be read back instead, all of them from one place (a small
-        value per tool; `shared` and an item's key must decide its value)."""
+    def table(self, units: Table[T, R], items: Sequence[T]) -> list[R]:
+        """Each item's small value, in order, kept together under `units.shared`."""
 
-    def keep(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> None:
-        """Keep the entries of `items` for later builds without reading them (what a computation
-        `memo_files` left unread would have read: the next change to it may need them)."""
+    def keep(self, units: Units[T], items: Sequence[T]) -> None:
+        """The units of `items` stay known for later builds although this one did not need them
+        (what making a file the executor left unread would have used: its next change needs them)."""
 
-    def unknown(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> int:
-        """How many of `items` `memo_many` would compute now (all of them when nothing is remembered):
-        a target chooses by it between spreading its whole work and computing a few items here."""
+    def pending(self, units: Units[T], items: Sequence[T]) -> int:
+        """How many of `items`' units `run` would make now (all of them when nothing is known):
+        a target chooses by it between spreading its whole work and making a few units here."""
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
         """`[fn(x) for x in items]`, in input order."""
@@ -108,58 +74,31 @@ class Executor(Protocol):
 
 
 class Plain:
-    """The executor that runs everything here, in order, and remembers nothing."""
+    """The executor that makes every unit here, in order, and keeps nothing."""
 
-    caching = False
+    incremental = False
     jobs = 1
 
-    def memo_many(
-        self,
-        namespace: str,
-        items: Sequence[T],
-        *,
-        parts_of: Callable[[T], Iterable[str]],
-        compute_many: Callable[[Sequence[T]], Sequence[R]],
-        encode: Callable[[R], Any],
-        decode: Callable[[Any], R],
-        raw: bool = False,
-    ) -> list[R]:
-        """`compute_many(items)`."""
-        return list(compute_many(items))
+    def run(self, units: Values[T, R], items: Sequence[T]) -> list[R]:
+        """`units.make(items)`."""
+        return list(units.make(items))
 
-    def memo_files(
-        self,
-        namespace: str,
-        items: Sequence[T],
-        *,
-        parts_of: Callable[[T], Iterable[str]],
-        path_of: Callable[[T], str],
-        compute_many: Callable[[Sequence[T]], Sequence[tuple[str, Any]]],
-        decode_extra: Callable[[Any], Any] = lambda extra: extra,
-    ) -> list[tuple[File, Any]]:
-        """Each item's file, computed."""
-        made = compute_many(items)
-        return [(Artifact(path_of(i), text), decode_extra(x)) for i, (text, x) in zip(items, made, strict=True)]
+    def files(self, units: Files[T], items: Sequence[T]) -> list[tuple[File, Any]]:
+        """Each item's file, made."""
+        made = units.make(items)
+        return [
+            (Artifact(units.path_of(i), text), units.decode_extra(x)) for i, (text, x) in zip(items, made, strict=True)
+        ]
 
-    def memo_table(
-        self,
-        namespace: str,
-        shared: Iterable[str],
-        items: Sequence[T],
-        *,
-        item_key: Callable[[T], str],
-        compute_many: Callable[[Sequence[T]], Sequence[R]],
-        encode: Callable[[R], Any],
-        decode: Callable[[Any], R],
-    ) -> list[R]:
-        """`compute_many(items)`."""
-        return list(compute_many(items))
+    def table(self, units: Table[T, R], items: Sequence[T]) -> list[R]:
+        """`units.make(items)`."""
+        return list(units.make(items))
 
-    def keep(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> None:
+    def keep(self, units: Units[T], items: Sequence[T]) -> None:
         """Nothing to keep."""
 
-    def unknown(self, namespace: str, items: Sequence[T], *, parts_of: Callable[[T], Iterable[str]]) -> int:
-        """All of them: nothing is remembered."""
+    def pending(self, units: Units[T], items: Sequence[T]) -> int:
+        """All of them: nothing is known."""
         return len(items)
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
@@ -215,8 +154,4 @@ PLAIN_CONTEXT = RenderContext()
 """The context of a target called on its own (library use, tests)."""
 
 
-def as_text(data: Any) -> str:
-    """A remembered value that must be text: the `decode` of every text-valued `memo_many`."""
-    if not isinstance(data, str):
-        raise TypeError("cached value is not text")
-    return data
+__all__ = ["PLAIN", "PLAIN_CONTEXT", "Declarations", "Executor", "Notes", "Plain", "RenderContext", "as_text"]

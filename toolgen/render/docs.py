@@ -38,6 +38,7 @@ from toolgen.render.docs_index import Rows, index_rows, index_view, links_for, l
 from toolgen.render.docs_providers import model_view
 from toolgen.render.masking import mask
 from toolgen.render.schema_rows import Constraint, Row, rows
+from toolgen.render.units import Files, Table, batch
 from toolgen.templating import environment, templates_digest
 
 T = TypeVar("T", bound=Iterable[Any])
@@ -198,6 +199,9 @@ def tool_view(
             [md.code(p, in_table=False), md.cell(PERMISSION_MEANINGS.get(p, ""))] for p in contract.permissions
         ],
         "hints": _hints(declared),
+        "mcp_name": md.code(str(contract.providers["mcp_name"]), in_table=False)
+        if "mcp_name" in contract.providers
+        else None,
         "idempotent": "yes" if contract.idempotent else "no",
         "timeout_ms": f"{contract.timeout_ms:,}" if contract.timeout_ms is not None else None,
         "timeout_retryable": "yes" if contract.retryable("TIMEOUT") else "no",
@@ -295,15 +299,15 @@ def _per_tool(
     """`made(contract)` for each tool, by name, remembered by contract digest under the catalog's
     names (the tools a text may link: one that comes or goes makes them all again); with one
     contract changed, only its own is made again. A value is kept as a JSON list."""
-    found = executor.memo_table(
+    units = Table(
         namespace,
-        sorted(catalog.names),
-        list(catalog),
+        tuple(sorted(catalog.names)),
         item_key=lambda c: c.digest,
-        compute_many=lambda todo: [made(c) for c in todo],
+        make=batch(made),
         encode=list,
         decode=decode,
     )
+    found = executor.table(units, list(catalog))
     return {c.name: value for c, value in zip(catalog, found, strict=True)}
 
 
@@ -329,11 +333,11 @@ def render_pages(catalog: Catalog, settings: Settings, context: RenderContext = 
         )
         return [(md.wrap_page(page.render(view)), None) for view in views]
 
-    made = executor.memo_files(
+    units = Files(
         "docs",
-        list(catalog),
-        parts_of=lambda c: (templates, docs, c.source, c.digest, *_page_parts(c, declared, links[c.name])),
+        depends_on=lambda c: (templates, docs, c.source, c.digest, *_page_parts(c, declared, links[c.name])),
         path_of=lambda c: f"docs/{c.name}.md",
-        compute_many=pages,
+        make=pages,
     )
+    made = executor.files(units, list(catalog))
     return RenderResult(artifacts=tuple(artifact for artifact, _ in made))

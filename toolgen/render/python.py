@@ -56,18 +56,18 @@ from toolgen.render.python_layout import (
     tuple_lines,
 )
 from toolgen.render.python_models import (
-    BATCH_SIZE,
     DCG_VERSION,
     ModelsFailed,
     ModelsMissing,
     ToolModels,
     models_for,
-    models_key,
+    models_units,
     schemas_digests,
 )
 from toolgen.render.python_project import pyproject
 from toolgen.render.python_runtime import PACKAGE_MODULES, source
 from toolgen.render.python_shared import declarations
+from toolgen.render.units import Files
 from toolgen.templating import environment, templates_digest
 from toolgen.versions import installed_version
 
@@ -81,9 +81,6 @@ TOOL_IMPORTS: tuple[str, ...] = (
     "from . import _runtime",
 )
 """What every tool module imports besides its models' imports."""
-
-RENDER_CHUNK = 2000
-"""Tool modules rendered and formatted together; their texts are dropped (kept compressed) after each."""
 
 RESERVED_MODULES: frozenset[str] = frozenset({"integrations", "mocks"})
 """Module names the package uses itself (besides `_runtime` and `__init__`, which no tool name can be)."""
@@ -196,10 +193,6 @@ def check(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_C
     return problems or notes(catalog, models)
 
 
-TOGETHER_MIN = 48
-"""From this many tools, with more than one core, each worker makes whole tool modules (below)."""
-
-
 def _tools_together(catalog: Catalog, settings: Settings, executor: Executor) -> Made | None:
     """Each tool's module, made batch by batch in forked workers: models, template, black.
 
@@ -209,23 +202,23 @@ def _tools_together(catalog: Catalog, settings: Settings, executor: Executor) ->
     not pay (one core, few tools) or anything failed: the stage by stage path then runs and reports
     the failure against its contract.
     """
-    if executor.jobs < 2 or len(catalog) < TOGETHER_MIN:
+    together = settings.thresholds.together_min
+    if executor.jobs < 2 or len(catalog) < together:
         return None
     modules = module_names(catalog.names)
     templates = templates_digest(settings.templates_dir)
-    parts = _module_parts(settings, modules, templates)
-    if executor.unknown("module", list(catalog), parts_of=parts) < TOGETHER_MIN:
+    if executor.pending(_module_units(settings, modules, templates), list(catalog)) < together:
         return None  # most modules are remembered: read here, make the few others stage by stage
     make = functools.partial(_tool_batch, settings=settings, modules=modules, templates=templates, executor=executor)
     shared: list[File] = []
 
     def during() -> None:  # here while the workers make the tools: the package's shared modules,
         shared.extend(_shared(catalog, settings, executor))
-        if executor.caching:  # and what the next build keeps unread models by
+        if executor.incremental:  # and what the next build keeps unread models by
             schemas_digests(list(catalog), executor)
 
     try:
-        made = executor.map_batches(make, list(catalog), BATCH_SIZE, during=during)
+        made = executor.map_batches(make, list(catalog), settings.thresholds.models_batch, during=during)
     except (ModelsFailed, jinja2.TemplateError, InvalidSource):  # the stage by stage path reports it
         return None
     return [*shared, *(artifact for artifact, _ in made)], [d for _, found in made for d in found]
@@ -235,7 +228,8 @@ def _tool_batch(
     batch: Sequence[Contract], settings: Settings, modules: Mapping[str, str], templates: str, executor: Executor
 ) -> list[tuple[File, list[Diagnostic]]]:
     """One batch's tool modules and their notes (in a worker, where the executor forks no further)."""
-    models_of = functools.partial(models_for, package=settings.python_package, executor=executor)
+    batch_size = settings.thresholds.models_batch
+    models_of = functools.partial(models_for, package=settings.python_package, executor=executor, batch_size=batch_size)
     return _tool_texts(batch, settings, modules, models_of, templates, executor=executor)
 
 
@@ -261,9 +255,10 @@ def _package(catalog: Catalog, settings: Settings, executor: Executor) -> Made:
     found: list[Diagnostic] = []
     templates = templates_digest(settings.templates_dir)
     contracts = list(catalog)
-    schemas = schemas_digests(contracts, executor) if executor.caching else {}
-    for start in range(0, len(contracts), RENDER_CHUNK):  # only a chunk's texts are ever held at once
-        chunk = contracts[start : start + RENDER_CHUNK]
+    schemas = schemas_digests(contracts, executor) if executor.incremental else {}
+    step = settings.thresholds.render_chunk
+    for start in range(0, len(contracts), step):  # only a chunk's texts are ever held at once
+        chunk = contracts[start : start + step]
         made = _tool_texts(chunk, settings, modules, models_of, templates, executor=executor, schemas=schemas)
         for artifact, notes_of in made:
             artifacts.append(artifact)
@@ -298,9 +293,9 @@ def _tool_texts(
 ) -> list[tuple[File, list[Diagnostic]]]:
     """Each contract's formatted module and its notes (`contract_notes`), cached on what shapes
     them: the contract (its digest and file), its module name, the package and the templates
-    (`toolgen.build.cache` adds toolgen's source and the pinned versions). A one-contract change
+    (`toolgen.incremental.cache` adds toolgen's source and the pinned versions). A one-contract change
     renders one module, not every module's view, and walks one contract's schemas for the notes;
-    the build layer need not even read the other modules (`Executor.memo_files`). `schemas`: each
+    the incremental layer need not even read the other modules (`Executor.files`). `schemas`: each
     tool's `schemas_digest`, when the caller has them, to keep the models of the modules left unread."""
 
     computed: set[str] = set()
@@ -313,31 +308,35 @@ def _tool_texts(
         texts = format_modules([template.render(**view) for view in views], executor)
         return [(text, module_extra(c, models[c.name], digest)) for c, (text, digest) in zip(todo, texts, strict=True)]
 
-    base = f"python/{settings.python_package}/"
-    made = executor.memo_files(
-        "module",
-        contracts,
-        parts_of=_module_parts(settings, modules, templates),
-        path_of=lambda c: f"{base}{modules[c.name]}.py",
-        compute_many=make,
-        decode_extra=module_notes,
-    )
+    made = executor.files(_module_units(settings, modules, templates, make), contracts)
     unread = [c for c in contracts if c.name not in computed]  # their models and black's pass: the next edit needs them
-    known = schemas or {}
-    package = settings.python_package
-    executor.keep("models", unread, parts_of=lambda c: models_key(c, package, known.get(c.name)))
+    executor.keep(models_units(settings.python_package, schemas=schemas), unread)
     keep_passes([digest for _, (_, digest) in made], executor)
     return [(artifact, notes) for artifact, (notes, _) in made]
 
 
-def _module_parts(
-    settings: Settings, modules: Mapping[str, str], templates: str
-) -> Callable[[Contract], Iterable[str]]:
-    """What decides a tool module's cache entry: the contract (its digest and file), its module
-    name, the package, the `[providers]` table (the declarations follow it) and the templates."""
+def _module_units(
+    settings: Settings,
+    modules: Mapping[str, str],
+    templates: str,
+    make: Callable[[Sequence[Contract]], Sequence[tuple[str, Any]]] | None = None,
+) -> Files[Contract]:
+    """The tool modules as units, each made from its contract (its digest and file), its module
+    name, the package, the `[providers]` table (the declarations follow it) and the templates
+    (`make`: None where they are only counted)."""
     package = settings.python_package
     providers = json.dumps(settings.providers, sort_keys=True)
-    return lambda c: (templates, package, providers, modules[c.name], c.source, c.digest)
+    return Files(
+        "module",
+        depends_on=lambda c: (templates, package, providers, modules[c.name], c.source, c.digest),
+        path_of=lambda c: f"python/{package}/{modules[c.name]}.py",
+        make=make or _never,
+        decode_extra=module_notes,
+    )
+
+
+def _never(todo: Sequence[Contract]) -> list[tuple[str, Any]]:
+    raise AssertionError("units declared only to be counted are never made")
 
 
 def catalog_source(catalog: Catalog, name: str) -> str:

@@ -1,34 +1,34 @@
-"""Black for the python target, remembered through the executor: the package's own modules
-(`format_python`, `format_many`: black over the whole text, per text) and the tool modules
-(`format_modules`: black's one pass over what `python_format.split` lets it see, per that text).
-Black itself is imported only when a text must really be formatted (`python_format`)."""
+"""Black for the python target, as units of work the executor runs: the package's own modules
+(`format_python`, `format_many`: black over the whole text, a unit per text) and the tool modules
+(`format_modules`: black's one pass over what `python_format.split` lets it see, a unit per that
+text). Black itself is imported only when a text must really be formatted (`python_format`)."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from toolgen.render.context import PLAIN, Executor, as_text
+from toolgen.render.context import PLAIN, Executor
 from toolgen.render.python_format import fixed_mode, format_source, one_pass, put_back, split
+from toolgen.render.units import Values, as_text
 
 
-@functools.lru_cache(maxsize=64)
 def format_python(source: str, executor: Executor = PLAIN) -> str:
-    """`source` formatted by black with the fixed mode (cached: the runtime is the same every build)."""
+    """`source` formatted by black with the fixed mode."""
     return format_many([source], executor)[0]
 
 
 def format_many(sources: Sequence[str], executor: Executor = PLAIN) -> list[str]:
-    """Each source formatted by black: remembered per text by the executor, the misses spread out."""
-    return executor.memo_many(
-        "black",
-        sources,
-        parts_of=lambda source: (source,),
-        compute_many=lambda todo: executor.map(_black, todo),
-        encode=str,
-        decode=as_text,
-        raw=True,
+    """Each source formatted by black: a unit per text, the ones made spread out by the executor."""
+    return executor.run(_units("black", lambda source: (source,), _black, executor), sources)
+
+
+def _units(
+    kind: str, depends_on: Callable[[str], tuple[str]], fn: Callable[[str], str], executor: Executor
+) -> Values[str, str]:
+    """Texts made from texts by `fn`, spread out by the executor."""
+    return Values(
+        kind, depends_on=depends_on, make=lambda todo: executor.map(fn, todo), encode=str, decode=as_text, raw=True
     )
 
 
@@ -44,15 +44,7 @@ def format_modules(sources: Sequence[str], executor: Executor = PLAIN) -> list[t
     else never imports it. A module the build cache keeps unread keeps its pass with `keep_passes`."""
     cuts = [split(source) for source in sources]
     shown = [cut.shown for cut in cuts if cut.shown is not None]
-    passes = executor.memo_many(
-        "black-pass",
-        shown,
-        parts_of=lambda text: (pass_digest(text),),
-        compute_many=lambda todo: executor.map(_one_pass, todo),
-        encode=str,
-        decode=as_text,
-        raw=True,
-    )
+    passes = executor.run(_units("black-pass", lambda text: (pass_digest(text),), _one_pass, executor), shown)
     wholes = iter(
         executor.map(_black, [source for source, cut in zip(sources, cuts, strict=True) if cut.shown is None])
     )
@@ -70,7 +62,7 @@ def pass_digest(shown: str) -> str:
 def keep_passes(digests: Sequence[str], executor: Executor = PLAIN) -> None:
     """Count the remembered passes of these digests as used by this build (their modules were kept
     unread), so pruning leaves them for the next edit of those tools."""
-    executor.keep("black-pass", [d for d in digests if d], parts_of=lambda digest: (digest,))
+    executor.keep(_units("black-pass", lambda digest: (digest,), _one_pass, executor), [d for d in digests if d])
 
 
 def _one_pass(shown: str) -> str:

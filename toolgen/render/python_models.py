@@ -27,6 +27,8 @@ from toolgen.catalog import Contract, canonical_json, sha256
 from toolgen.diagnostics import Diagnostic
 from toolgen.render.context import PLAIN, Executor
 from toolgen.render.python_widen import widen
+from toolgen.render.units import Table, Values, batch
+from toolgen.thresholds import DEFAULT
 from toolgen.versions import installed_version
 
 DCG_VERSION = installed_version("datamodel-code-generator")
@@ -215,9 +217,6 @@ BATCH_MARK = "Tgbatchq"
 """The class-name prefix of a batched dcg run, replaced by each schema's root class name afterwards.
 A contract whose schemas hold these letters in any case is never batched (so only class names carry it)."""
 
-BATCH_SIZE = 32
-"""Schemas per batched dcg run: past a few dozen the run costs no less per schema."""
-
 
 def _batch_namer(raw: str) -> str:
     return BATCH_MARK if raw == "Model" else BATCH_MARK + pascal(raw)
@@ -285,7 +284,9 @@ _NUMBERED = re.compile(rf"^class {BATCH_MARK}\w*[0-9]\(", re.MULTILINE)
 one run before it settles each module's names, so a numbered name may differ from a run of its own."""
 
 
-def models_for(contracts: Iterable[Contract], package: str, executor: Executor = PLAIN) -> dict[str, ToolModels]:
+def models_for(
+    contracts: Iterable[Contract], package: str, executor: Executor = PLAIN, batch_size: int = DEFAULT.models_batch
+) -> dict[str, ToolModels]:
     """The models of many contracts, by tool name (the one entry point into dcg).
 
     Remembered per tool on what shapes its models (name, schemas, package; the build cache adds the
@@ -294,17 +295,31 @@ def models_for(contracts: Iterable[Contract], package: str, executor: Executor =
     ordered = list(contracts)
 
     def make(todo: Sequence[Contract]) -> list[ToolModels]:
-        return executor.map_batches(functools.partial(batch_models, package=package), todo, BATCH_SIZE)
+        return executor.map_batches(functools.partial(batch_models, package=package), todo, batch_size)
 
-    made = executor.memo_many(
+    made = executor.run(models_units(package, make), ordered)
+    return {contract.name: models for contract, models in zip(ordered, made, strict=True)}
+
+
+def models_units(
+    package: str,
+    make: Callable[[Sequence[Contract]], Sequence[ToolModels]] | None = None,
+    schemas: Mapping[str, str] | None = None,
+) -> Values[Contract, ToolModels]:
+    """The tools' models as units, each made from what `models_key` names (`schemas`: each tool's
+    `schemas_digest` when the caller has them; `make`: None where they are only kept)."""
+    known = schemas or {}
+    return Values(
         "models",
-        ordered,
-        parts_of=functools.partial(models_key, package=package),
-        compute_many=make,
+        depends_on=lambda c: models_key(c, package, known.get(c.name)),
+        make=make or _never,
         encode=_encode,
         decode=_decode,
     )
-    return {contract.name: models for contract, models in zip(ordered, made, strict=True)}
+
+
+def _never(todo: Sequence[Contract]) -> list[ToolModels]:
+    raise AssertionError("units declared only to be kept are never made")
 
 
 def models_key(contract: Contract, package: str, schemas: str | None = None) -> tuple[str, ...]:
@@ -329,14 +344,9 @@ def schemas_digests(contracts: Sequence[Contract], executor: Executor) -> dict[s
             raise TypeError("a remembered schemas digest is not one")
         return value
 
-    found = executor.memo_table(
-        "schemas",
-        (),
+    found = executor.table(
+        Table("schemas", (), item_key=lambda c: c.digest, make=batch(schemas_digest), encode=str, decode=decode),
         contracts,
-        item_key=lambda c: c.digest,
-        compute_many=lambda todo: [schemas_digest(c) for c in todo],
-        encode=str,
-        decode=decode,
     )
     return {c.name: digest for c, digest in zip(contracts, found, strict=True)}
 

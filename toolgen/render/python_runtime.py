@@ -43,6 +43,7 @@ PACKAGE_MODULES: tuple[str, ...] = (
     "integrations/pydantic_ai",
     "integrations/langchain",
     "integrations/mcp",
+    "integrations/_mcp_context",
 )
 """The runtime modules the python target writes (`<name>.py` under the package folder)."""
 

@@ -20,6 +20,7 @@ from toolgen.diagnostics import Diagnostic, Severity, resolve_severities, sort_d
 from toolgen.load import RawDocument
 from toolgen.positions import join, json_duplicates, locator_for, unescape
 from toolgen.validate import lint
+from toolgen.validate.annotations import check_annotations
 from toolgen.validate.report import Reporter, did_you_mean, type_name
 from toolgen.validate.schemacheck import check_defaults, check_schema, validate_instance, walk_limits
 from toolgen.validate.standard_errors import check_excluded
@@ -331,6 +332,7 @@ def check_document(document: RawDocument) -> tuple[list[Diagnostic], dict[str, s
             data["providers"], provideroptions.CONTRACT_SCHEMA, "/providers"
         ):
             report("TG106", where, f"the providers table: {message}")
+        check_annotations(data, report)
     lint.review(data, report)
     return report.found, overrides
 

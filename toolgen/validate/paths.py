@@ -1,9 +1,9 @@
 """`toolgen validate [PATH...]`: the project's contracts validated, reported on the files named.
 
 When no contract has an error, the checks of the configured targets run too, so validation reports
-what a build would. Those checks render (they live in the build layer,
-`toolgen.build.targetchecks.target_diagnostics`): the caller passes them in, as the command line
-does, and validation imports nothing above itself (tests/build/test_import_rules.py).
+what a build would. Those checks render (they live in the pipeline,
+`toolgen.pipeline.targetchecks.target_diagnostics`): the caller passes them in, as the command line
+does, and validation imports nothing above itself (tests/house/test_import_rules.py).
 """
 
 from __future__ import annotations

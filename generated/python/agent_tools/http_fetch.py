@@ -460,7 +460,7 @@ CONTRACT: Final = _runtime.ToolContract(
     ),
     idempotent=True,
     deprecated=False,
-    digest="sha256:3dd972cb8262556b082933bcc473c3679f788491ce3e2d237b93a939c67d28ba",
+    digest="sha256:aad32815c80e379e8149fa601b6e5b56d8e71e02fbf984a76407255176e5e2dd",
     input_model=HttpFetchInput,
     output_model=HttpFetchOutput,
     examples=_runtime.freeze(_EXAMPLES),

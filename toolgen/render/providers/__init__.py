@@ -72,7 +72,7 @@ def _outputs(catalog: Catalog, settings: Settings, executor: Executor) -> Iterat
     joins about 32 texts per file, not 1,000. Without a cache the providers are built one at a
     time, so only one provider's payloads are held as data.
     """
-    independent = [s for s in _SPECS if s.independent(settings)] if executor.caching else []
+    independent = [s for s in _SPECS if s.independent(settings)] if executor.incremental else []
     made = cached.runs(list(catalog), settings, independent, executor) if independent else []
     for spec in _SPECS:
         yield _assembled(spec, catalog, settings, made) if spec in independent else build_with(spec, catalog, settings)
@@ -83,7 +83,7 @@ def _identity(catalog: Catalog, settings: Settings, executor: Executor) -> dict[
     from its part alone: with a build cache, every provider independent (the checks over the
     catalog add diagnostics, never notes)."""
     specs = [s for s in _SPECS if s.independent(settings)]
-    if not executor.caching or len(specs) != len(_SPECS):
+    if not executor.incremental or len(specs) != len(_SPECS):
         return None
     shared = cached.shared_key(settings, specs)
     return {c.name: "\0".join(cached.part_key(shared, c)) for c in catalog}

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,7 @@ from toolgen.diagnostics import Diagnostic
 from toolgen.render import jsontext
 from toolgen.render.context import Executor
 from toolgen.render.providers.common import Output, Spec
+from toolgen.render.units import Values, batch
 
 RUN_ENDS = 32
 """A tool ends its run when the hash of its name is a multiple of this: runs of about 32 tools."""
@@ -65,21 +66,23 @@ def runs(contracts: Sequence[Contract], settings: Settings, specs: Sequence[Spec
     """The runs of `contracts` (the catalog, in order), each read back or made from its tools' parts."""
     shared = shared_key(settings, specs)
     groups = list(_grouped(contracts))
-    found = executor.memo_many(
-        "provider-runs",
+    found = executor.run(
+        Values(
+            "provider-runs",
+            depends_on=lambda group: (*shared, *(f"{c.source}\0{c.digest}" for c in group)),
+            make=batch(lambda group: _made(group, settings, specs, executor)),
+            encode=_encode_run,
+            decode=lambda text: _decoded_run(text, specs),
+            raw=True,
+        ),
         groups,
-        parts_of=lambda group: (*shared, *(f"{c.source}\0{c.digest}" for c in group)),
-        compute_many=lambda todo: [_made(group, settings, specs, executor) for group in todo],
-        encode=_encode_run,
-        decode=lambda text: _decoded_run(text, specs),
-        raw=True,
     )
     made = [
         run if run.names == tuple(c.name for c in group) else _made(group, settings, specs, executor)
         for group, run in zip(groups, found, strict=True)
     ]
     # the next change to a run makes it from its tools' parts: keep them, unread
-    executor.keep("providers", list(contracts), parts_of=lambda c: part_key(shared, c))
+    executor.keep(_parts(settings, specs, compute=None), list(contracts))
     return made
 
 
@@ -137,16 +140,27 @@ def tool_parts(
             made.append(part)
         return made
 
+    return executor.run(_parts(settings, specs, compute), list(contracts))
+
+
+def _parts(
+    settings: Settings, specs: Sequence[Spec], compute: Callable[[Sequence[Contract]], list[dict[str, Any]]] | None
+) -> Values[Contract, dict[str, Any]]:
+    """The tools' parts as units: each made from its contract and file, the settings and the specs
+    (`compute`: None where they are only kept, never made)."""
     shared = shared_key(settings, specs)
-    return executor.memo_many(
+    return Values(
         "providers",
-        list(contracts),
-        parts_of=lambda c: part_key(shared, c),
-        compute_many=compute,
+        depends_on=lambda c: part_key(shared, c),
+        make=compute or _never,
         encode=encode_part,
         decode=lambda text: decoded_part(text, specs),
         raw=True,
     )
+
+
+def _never(todo: Sequence[Contract]) -> list[dict[str, Any]]:
+    raise AssertionError("units declared only to be kept are never made")
 
 
 def _head_json(head: Mapping[str, Any]) -> dict[str, Any]:

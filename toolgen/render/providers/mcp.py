@@ -1,19 +1,23 @@
 """Model Context Protocol: `mcp.json`, the result of `tools/list`.
 
 Mapping decisions:
-- The file is `{"tools": [...]}`; each tool is `{name, title, description, inputSchema,
-  outputSchema?, annotations}`. `title` is the contract's title, or the name with `_` turned into
-  spaces and the first letter capitalised when the contract has none.
+- The file is `{"tools": [...]}`; each tool is `{name, title?, description, inputSchema,
+  outputSchema?, annotations, execution?, icons?, _meta?}`. `name` is the contract's
+  `providers.mcp_name` when it has one (the name an imported tool was served under: `-` and `.`
+  are legal in MCP), else its name. `title` is the contract's title; none is made up (clients
+  show `annotations.title`, else the name).
 - The target is the current revision, 2026-07-28 (PROVIDERS.md corrections, MCP): `inputSchema`
   and `outputSchema` are the contract's schemas (draft 2020-12, object roots, which 2025-11-25 also
   requires) with toolgen's `x-` keys removed; MCP takes every other keyword as it is. `x-mcp-header`
   is a keyword that revision defines (a property's value mirrored into an `Mcp-Param-*` HTTP
   header): it is kept on string, integer and boolean properties, and left out with a TG311 warning
-  elsewhere. `icons` and `_meta` come from the contract's `providers` table. `execution.taskSupport`
-  (2025-11-25 only) is not emitted.
-- All four annotation hints are set explicitly, because MCP's defaults are pessimistic:
-  `readOnlyHint` = neither `write` nor `execute`; `destructiveHint` = `write` or `execute`;
-  `idempotentHint` = the contract's `idempotent`; `openWorldHint` = `network`.
+  elsewhere. `execution`, `icons` and `_meta` come from the contract's `providers` table as written.
+- All four annotation hints are set explicitly, because MCP's defaults are pessimistic, and each
+  claims only what the permissions prove (docs/contract.md, "MCP annotations"): `readOnlyHint` =
+  no permission but `read`; `destructiveHint` = not read-only (permissions cannot prove a change
+  harmless, and a stated `readOnlyHint` decides it); `idempotentHint` = the contract's
+  `idempotent`; `openWorldHint` = `network`. A hint or `title` in the contract's
+  `providers.annotations` replaces the derived one (validation holds it to the permissions, TG141).
 - The name is checked against `^[A-Za-z0-9._-]{1,128}$` (SEP-986, the SDK's `validate_tool_name`).
 """
 
@@ -42,23 +46,32 @@ from toolgen.render.providers.lower import Schema, render_value, transform, walk
 PROVIDER = "MCP"
 
 
-def hints(contract: Contract) -> dict[str, bool]:
-    """The four MCP hints, from the permissions and `idempotent`."""
-    changes = bool({"write", "execute"} & set(contract.permissions))
+def derived_hints(permissions: tuple[str, ...], idempotent: bool, read_only: bool | None = None) -> dict[str, bool]:
+    """The four MCP hints that the permissions and `idempotent` prove (`read_only` when stated)."""
+    if read_only is None:
+        read_only = set(permissions) <= {"read"}
     return {
-        "readOnlyHint": not changes,
-        "destructiveHint": changes,
-        "idempotentHint": contract.idempotent,
-        "openWorldHint": "network" in contract.permissions,
+        "readOnlyHint": read_only,
+        "destructiveHint": not read_only,
+        "idempotentHint": idempotent,
+        "openWorldHint": "network" in permissions,
     }
 
 
-def title(contract: Contract) -> str:
-    """The display title: the contract's, or one made from the name."""
-    if contract.title:
-        return contract.title
-    words = contract.name.replace("_", " ").strip()
-    return words[:1].upper() + words[1:]
+def tool_annotations(contract: Contract) -> dict[str, Any]:
+    """The `annotations`: a stated title first, then each hint, stated or derived."""
+    stated = thaw(contract.providers.get("annotations", {}))
+    found: dict[str, Any] = {"title": stated["title"]} if "title" in stated else {}
+    derived = derived_hints(contract.permissions, contract.idempotent, stated.get("readOnlyHint"))
+    for hint, value in derived.items():
+        found[hint] = stated.get(hint, value)
+    return found
+
+
+def wire_name(contract: Contract) -> str:
+    """The name the tool is served under over MCP."""
+    name = contract.providers.get("mcp_name", contract.name)
+    return str(name)
 
 
 HEADER = "x-mcp-header"
@@ -90,17 +103,16 @@ def _with_headers(contract: Contract, out: Output) -> Schema:
 
 def tool(contract: Contract, out: Output) -> dict[str, Any]:
     """The `Tool` object of one contract."""
-    entry: dict[str, Any] = {
-        "name": contract.name,
-        "title": title(contract),
-        "description": description(contract),
-        "inputSchema": _with_headers(contract, out),
-    }
+    entry: dict[str, Any] = {"name": wire_name(contract)}
+    if contract.title:
+        entry["title"] = contract.title
+    entry["description"] = description(contract)
+    entry["inputSchema"] = _with_headers(contract, out)
     schema = output_schema(contract)
     if schema is not None:
         entry["outputSchema"] = schema
-    entry["annotations"] = hints(contract)
-    for key in ("icons", "_meta"):
+    entry["annotations"] = tool_annotations(contract)
+    for key in ("execution", "icons", "_meta"):
         if key in contract.providers:
             entry[key] = thaw(contract.providers[key])
     return entry

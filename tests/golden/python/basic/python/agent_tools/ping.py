@@ -55,7 +55,6 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "mcp": {
         "name": "ping",
-        "title": "Ping",
         "description": "Check that the agent runtime answers at all.",
         "inputSchema": {"type": "object", "additionalProperties": False, "properties": {}},
         "annotations": {

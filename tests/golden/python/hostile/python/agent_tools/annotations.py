@@ -60,7 +60,6 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "mcp": {
         "name": "annotations",
-        "title": "Annotations",
         "description": "Tool named annotations, which a module might shadow.",
         "inputSchema": {
             "type": "object",

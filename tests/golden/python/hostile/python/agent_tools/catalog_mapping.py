@@ -60,7 +60,6 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "mcp": {
         "name": "catalog_mapping",
-        "title": "Catalog mapping",
         "description": "Tool named catalog_mapping, which a module might shadow.",
         "inputSchema": {
             "type": "object",

@@ -60,7 +60,6 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "mcp": {
         "name": "import",
-        "title": "Import",
         "description": "Tool named import, which a module might shadow.",
         "inputSchema": {
             "type": "object",

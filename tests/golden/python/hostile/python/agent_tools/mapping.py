@@ -60,7 +60,6 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "mcp": {
         "name": "mapping",
-        "title": "Mapping",
         "description": "Tool named mapping, which a module might shadow.",
         "inputSchema": {
             "type": "object",

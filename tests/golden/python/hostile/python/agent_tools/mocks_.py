@@ -60,7 +60,6 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "mcp": {
         "name": "mocks_",
-        "title": "Mocks",
         "description": "Tool named mocks_, which a module might shadow.",
         "inputSchema": {
             "type": "object",

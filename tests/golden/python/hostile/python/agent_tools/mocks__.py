@@ -60,7 +60,6 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "mcp": {
         "name": "mocks",
-        "title": "Mocks",
         "description": "Tool named mocks, which a module might shadow.",
         "inputSchema": {
             "type": "object",

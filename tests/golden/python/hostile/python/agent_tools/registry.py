@@ -60,7 +60,6 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "mcp": {
         "name": "registry",
-        "title": "Registry",
         "description": "Tool named registry, which a module might shadow.",
         "inputSchema": {
             "type": "object",

@@ -181,7 +181,6 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "mcp": {
         "name": "secret_store",
-        "title": "Secret store",
         "description": "Stores secrets for a user; returns a receipt.",
         "inputSchema": {
             "type": "object",

@@ -60,7 +60,6 @@ _DECLARATIONS: Final[dict[str, Any]] = {
     },
     "mcp": {
         "name": "typing",
-        "title": "Typing",
         "description": "Tool named typing, which a module might shadow.",
         "inputSchema": {
             "type": "object",

@@ -1,0 +1,41 @@
+"""The sizes at which a build changes how it works (never what it makes): one settings object.
+
+Each threshold chooses between two ways to the same bytes (fork or not, pack or not, one pass or
+stage by stage); the byte-identity tests hold both sides of each. A build reads them from its
+`Settings.thresholds` (`DEFAULT` unless a caller sets others), and a test that needs the other side
+of one at a small size passes `dataclasses.replace(settings, thresholds=Thresholds(...))` rather
+than patching a module constant. Imports nothing of toolgen: every layer may read it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """Sizes, in contracts (or items), from which a build takes its other path."""
+
+    fork_min: int = 24
+    """Below this many items a map runs here: forking costs more than it saves (`parallel.Workers`)."""
+    apart_min: int = 200
+    """From this many contracts the providers and docs render in a forked process while the python
+    target runs (`pipeline.stages`)."""
+    together_min: int = 48
+    """From this many tool modules still to make (and with two cores), the python target makes each
+    module in one pass in workers (models, template, black) rather than stage by stage."""
+    render_chunk: int = 2000
+    """The python target renders its tool modules this many at a time, so only a chunk's texts are
+    held at once."""
+    models_batch: int = 32
+    """Tools per batch handed to datamodel-code-generator in a worker."""
+    pack_from: int = 2000
+    """From this many contracts the build holds every file it made compressed (`writer.outputs`)."""
+    pack_many: int = 200
+    """Below `pack_from`, a target's files are held compressed when it rendered this many."""
+    full_prune: int = 16
+    """Every this many builds, pruning the cache lists its whole folder (`incremental.pruning`)."""
+
+
+DEFAULT = Thresholds()
+"""The thresholds of every build unless a caller sets others (measured on 2 to 8 cores)."""
