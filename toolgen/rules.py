@@ -130,6 +130,8 @@ RULES: Mapping[str, Rule] = {
         Rule("TG410", _W, "error code added"),
         Rule("TG411", _W, "error code removed"),
         Rule("TG412", _W, "error code's retryable changed"),
+        Rule("TG413", _W, "content kind added"),
+        Rule("TG414", _W, "content kind removed"),
         Rule("TG420", _W, "optional property added"),
         Rule("TG421", _W, "required property added"),
         Rule("TG422", _W, "property removed"),

@@ -84,6 +84,22 @@ def test_a_version_that_goes_down_fails(repo: Path) -> None:
     assert "version went down (1.0.0 -> 0.9.0)" in result.output
 
 
+def test_a_new_content_kind_needs_a_major_bump(repo: Path) -> None:
+    write(repo, owners=["@echo-team"], permissions=["read"], content_kinds=["image"], version="1.1.0")
+    result = run(repo, "diff", "--base", "HEAD")
+    assert result.exit_code == 1, result.output
+    assert "TG413 output major: content kind `image` added: callers may not handle it" in result.output
+    assert "echo_text: changes need a major bump, version 1.0.0 -> 1.1.0 is minor" in result.output
+    write(repo, owners=["@echo-team"], permissions=["read"], content_kinds=["image"], version="2.0.0")
+    assert run(repo, "diff", "--base", "HEAD").exit_code == 0
+    assert run(repo, "build").exit_code == 0
+    git(repo, "commit", "-qam", "image")
+    write(repo, owners=["@echo-team"], permissions=["read"], version="2.1.0")
+    result = run(repo, "diff", "--base", "HEAD")
+    assert result.exit_code == 0, result.output
+    assert "TG414 output minor: content kind `image` removed" in result.output
+
+
 def test_escalation_is_reported_with_owners_and_needs_the_flag(repo: Path) -> None:
     write(repo, owners=["@echo-team"], permissions=["read", "network"], version="2.0.0")
     result = run(repo, "diff", "--base", "HEAD")

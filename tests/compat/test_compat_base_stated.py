@@ -30,7 +30,7 @@ def problem(tools: Any) -> str:
     return str(raised.value)
 
 
-@pytest.mark.parametrize("key", ["permissions", "errors", "examples", "owners", "tags"])
+@pytest.mark.parametrize("key", ["permissions", "errors", "examples", "owners", "tags", "content_kinds"])
 def test_each_list_field_that_is_not_a_list_is_named(key: str) -> None:
     assert problem([TOOL, {**TOOL, key: "read"}]) == f"base.json: tools[1]: `{key}` is not a list"
 

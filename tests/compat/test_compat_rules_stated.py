@@ -117,6 +117,26 @@ def test_error_codes_point_at_their_entries() -> None:
     ]  # fmt: skip
 
 
+def test_content_kinds_are_judged_as_output() -> None:
+    """A kind a result may now carry is one callers must handle (major); a kind removed narrows the output."""
+    base = make(content_kinds=["image", "file"])
+    head = make(content_kinds=["image", "audio"])
+    assert rows(base, head) == [
+        ("TG414", OUT, Bump.MINOR, "content kind `file` removed", "/content_kinds/1", "/content_kinds", "file", ABSENT),
+        ("TG413", OUT, Bump.MAJOR, "content kind `audio` added: callers may not handle it", "/content_kinds",
+         "/content_kinds/1", ABSENT, "audio"),
+    ]  # fmt: skip
+    assert [r[:3] for r in rows(make(), make(content_kinds=["image"]))] == [("TG413", OUT, Bump.MAJOR)]
+    assert [r[:3] for r in rows(make(content_kinds=["audio"]), make())] == [("TG414", OUT, Bump.MINOR)]
+    assert rows(make(content_kinds=["image", "file"]), make(content_kinds=["file", "image"])) == []
+
+
+def test_a_new_content_kind_with_a_minor_bump_is_too_small() -> None:
+    tool = diff_tool(make(content_kinds=["image"]), make(version="1.1.0", content_kinds=["image", "audio"]))
+    assert (tool.needed, tool.status.value) == (Bump.MAJOR, "bump-too-small")
+    assert diff_tool(make(content_kinds=["image"]), make(version="2.0.0", content_kinds=["audio"])).status.value == "ok"
+
+
 def test_findings_are_in_reading_order_by_place_then_rule() -> None:
     """Sorted by the head pointer (the base one for removals), then the base pointer, then rule."""
     base = make(

@@ -218,6 +218,9 @@ CONTRACT_CELLS: list[tuple[str, str, dict[str, Any], dict[str, Any], Bump]] = [
                                                                "retryable": True},
                                                               {"code": "CONFLICT", "description": "Retry.",
                                                                "retryable": True}]}, MI),
+    ("content kind added", "TG413", {"content_kinds": ["image"]}, {"content_kinds": ["image", "audio"]}, MA),
+    ("first content kind", "TG413", {}, {"content_kinds": ["file"]}, MA),
+    ("content kind removed", "TG414", {"content_kinds": ["image", "audio"]}, {"content_kinds": ["image"]}, MI),
     ("output schema added", "TG426", {"output_schema": None}, {}, MI),
     ("output schema removed", "TG422", {}, {"output_schema": None}, MA),
 ]  # fmt: skip

@@ -93,7 +93,7 @@ def _tool_problem(tool: object) -> str:
     for key, kind in (("name", str), ("version", str), ("description", str), ("input_schema", Mapping)):
         if not isinstance(tool.get(key), kind):
             return f"`{key}` is missing or has the wrong type"
-    for key in ("permissions", "errors", "examples", "owners", "tags"):
+    for key in ("permissions", "errors", "examples", "owners", "tags", "content_kinds"):
         if not isinstance(tool.get(key, []), list):
             return f"`{key}` is not a list"
     return ""

@@ -2,7 +2,8 @@
 
 Schemas go through `schema.py`; here are the parts around them: documentation text, permissions
 (an added one is an escalation, listed apart), deprecation, idempotency, error codes and their
-`retryable`, and tools added or removed. A renamed tool is a removal plus an addition.
+`retryable`, the content kinds a result may carry, and tools added or removed. A renamed tool is
+a removal plus an addition.
 """
 
 from __future__ import annotations
@@ -138,11 +139,31 @@ def _errors(base: Contract, head: Contract) -> list[Change]:
     return out
 
 
+def _kind_at(contract: Contract, kind: str) -> str:
+    kinds = list(contract.content_kinds)
+    return f"/content_kinds/{kinds.index(kind)}" if kind in kinds else "/content_kinds"
+
+
+def _content_kinds(base: Contract, head: Contract) -> list[Change]:
+    """TG413 for a kind a result may now carry (callers must handle it), TG414 for one it no longer may."""
+    out: list[Change] = []
+    before, after = set(base.content_kinds), set(head.content_kinds)
+    for kind in sorted(after - before):
+        at = (_kind_at(base, kind), _kind_at(head, kind))
+        message = f"content kind `{kind}` added: callers may not handle it"
+        out.append(_change("TG413", Direction.OUTPUT, at, (ABSENT, kind), message))
+    for kind in sorted(before - after):
+        at = (_kind_at(base, kind), _kind_at(head, kind))
+        out.append(_change("TG414", Direction.OUTPUT, at, (kind, ABSENT), f"content kind `{kind}` removed"))
+    return out
+
+
 def diff_contract(base: Contract, head: Contract, *, assume: Assume = Assume.DECLARED) -> tuple[Change, ...]:
     """Every change between two versions of one tool, in reading order (`assume`: see `Assume`)."""
     if base.digest and base.digest == head.digest:
         return ()
     changes = [*_docs(base, head), *_permissions(base, head), *_lifecycle(base, head), *_errors(base, head)]
+    changes += _content_kinds(base, head)
     schemas = (
         (Direction.INPUT, base.input_schema, head.input_schema, "/input_schema"),
         (Direction.OUTPUT, base.output_schema, head.output_schema, "/output_schema"),

@@ -126,6 +126,11 @@ _TOOL: tuple[tuple[str, str, str, Severity, Bump | None, str], ...] = (
     ("TG411", "error-removed", "error code removed", Severity.WARNING, _MI, "Nothing to fix."),
     ("TG412", "retryable-changed", "error code's retryable changed", Severity.WARNING, _MI,
      "Callers decide whether to retry from this flag; say why it changed in the error's description."),
+    ("TG413", "content-kind-added", "content kind added", Severity.WARNING, _MA,
+     "Callers may not handle the new kind (one that reads only the JSON data, a client that cannot show "
+     "audio): bump the major version, or return it from a new tool."),
+    ("TG414", "content-kind-removed", "content kind removed", Severity.WARNING, _MI,
+     "Nothing to fix; results carry a subset of what callers handled before."),
     ("TG241", "timeout-changed", "timeout_ms changed", Severity.WARNING, None,
      "Calls that finished in time may now time out; a lower or new timeout_ms needs a minor bump."),
 )  # fmt: skip

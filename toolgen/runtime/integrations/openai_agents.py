@@ -9,6 +9,13 @@ mode sends for left-out optional properties); the tool's output is the result's 
 data, or `{"error": {...}}` for a failure (policy denial and invalid input included), which the SDK
 gives the model as the tool's output. The `agents` package is imported when `tools` is called.
 
+A result with content beyond JSON (`Ok(data, content=[...])`) is a list of the SDK's own output
+types, which it sends as a Responses `function_call_output` list: `ToolOutputText` with the data's
+JSON text first, then `ToolOutputImage` for an image (a data URL) or an http(s) link to one,
+`ToolOutputFileContent` for a file (a data URL and its name) or an http(s) link to another file.
+The SDK has no audio output type: audio, and a link that is not http(s), become a `ToolOutputText`
+note saying what was left out (kind, media type, size), as in `to_openai_responses`.
+
 `tools(registry, tags=None, offer_all=False, approval="framework")` offers what `offered` says. A
 tool the policy answers "ask" for gets `needs_approval=True` with `approval="framework"`: the run
 stops with an interruption, the application approves or rejects it (`state.approve(item)` /
@@ -22,8 +29,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from .. import _content
 from .._approval import Approval
-from .._runtime import Registry, ToolContract, thaw
+from .._runtime import Registry, ToolContract, ToolResult, thaw
 from . import ApprovalMode, asks, offered
 
 if TYPE_CHECKING:
@@ -33,8 +41,27 @@ FRAMEWORK = Approval(True, "approved in the OpenAI Agents SDK run", "openai-agen
 """What the registry is told about a call the SDK's approval flow let through."""
 
 
+def output(result: ToolResult[Any]) -> Any:
+    """What the SDK gets from the tool: the JSON text, or a list of its output types (see above)."""
+    if not result.pieces:
+        return result.text()
+    from agents import ToolOutputFileContent, ToolOutputImage, ToolOutputText  # type: ignore[import-not-found,unused-ignore]
+
+    found: list[Any] = [ToolOutputText(text=result.text())]
+    for piece in result.pieces:
+        part = _content.openai_responses(piece)
+        if part["type"] == "input_image":
+            found.append(ToolOutputImage(image_url=part["image_url"]))
+        elif part["type"] == "input_file":
+            fields = {k: v for k, v in part.items() if k != "type"}
+            found.append(ToolOutputFileContent(**fields))
+        else:
+            found.append(ToolOutputText(text=part["text"]))
+    return found
+
+
 def _invoker(registry: Registry[Any], name: str, approved: Approval | None) -> Any:
-    async def invoke(context: Any, arguments: str) -> str:
+    async def invoke(context: Any, arguments: str) -> Any:
         options: dict[str, Any] = {}
         call_id = getattr(context, "tool_call_id", None)
         if isinstance(call_id, str):
@@ -42,7 +69,7 @@ def _invoker(registry: Registry[Any], name: str, approved: Approval | None) -> A
         result = await registry.acall(
             name, arguments or "{}", approval=approved, **options
         )
-        return result.text()
+        return output(result)
 
     invoke.__name__ = f"invoke_{name}"
     return invoke
@@ -86,4 +113,4 @@ def tools(
     ]
 
 
-__all__ = ["FRAMEWORK", "tool", "tools"]
+__all__ = ["FRAMEWORK", "output", "tool", "tools"]

@@ -10,6 +10,13 @@ model sees: `INVALID_INPUT` raises `ModelRetry` (the model is asked to correct t
 counts against the tool's retries), every other error `ToolFailed` with the error's JSON text
 (policy denial included). The `pydantic_ai` package is imported when `tools` is called.
 
+A result with content beyond JSON (`Ok(data, content=[...])`) returns a list, which pydantic-ai
+keeps as the tool return's content and sends to the model as files where the model supports them:
+the data first, then pydantic-ai's own types, `BinaryImage` for an image, `BinaryContent` for audio
+and files (its media type says which), and for an http(s) link with a media type `ImageUrl`,
+`AudioUrl`, `VideoUrl` or `DocumentUrl` (a tool return's link needs its media type). A link
+without a media type or not http(s) becomes a text note saying what was not attached.
+
 `tools(registry, tags=None, offer_all=False, approval="framework")` offers what `offered` says. A
 tool the policy answers "ask" for is, with `approval="framework"`, one of pydantic-ai's
 approval-required tools: an unapproved call raises `ApprovalRequired` (the run ends with
@@ -24,8 +31,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from .. import _content
 from .._approval import Approval
-from .._runtime import Err, Registry, ToolContract
+from .._runtime import Err, Ok, Registry, ToolContract
 from . import ApprovalMode, asks, declared_input, offered
 
 if TYPE_CHECKING:
@@ -33,6 +41,36 @@ if TYPE_CHECKING:
 
 FRAMEWORK = Approval(True, "approved in the pydantic-ai run", "pydantic-ai")
 """What the registry is told about a call pydantic-ai's approval flow let through."""
+
+
+def _link(piece: _content.ResourceLink) -> Any:
+    from pydantic_ai.messages import AudioUrl, DocumentUrl, ImageUrl, VideoUrl  # type: ignore[import-not-found,unused-ignore]
+
+    media = piece.media_type
+    if media is None or not piece.uri.startswith(("https://", "http://")):
+        why = "tool returns carry a link only as an http(s) URL with a media type"
+        return _content.note(piece, "pydantic-ai", why)
+    kinds = {"image/": ImageUrl, "audio/": AudioUrl, "video/": VideoUrl}
+    made = next(
+        (k for prefix, k in kinds.items() if media.startswith(prefix)), DocumentUrl
+    )
+    return made(piece.uri, media_type=media)
+
+
+def output(result: Ok[Any]) -> Any:
+    """What pydantic-ai gets from a success: the data, or a list of it and the content (see above)."""
+    if not result.pieces:
+        return result.payload()
+    from pydantic_ai.messages import BinaryContent  # type: ignore[import-not-found,unused-ignore]
+
+    found: list[Any] = [result.payload()]
+    for piece in result.pieces:
+        if isinstance(piece, _content.ResourceLink):
+            found.append(_link(piece))
+        else:
+            blob = BinaryContent(piece.data, media_type=piece.media_type)
+            found.append(BinaryContent.narrow_type(blob))
+    return found
 
 
 def _function(registry: Registry[Any], name: str, framework: bool) -> Any:
@@ -54,7 +92,7 @@ def _function(registry: Registry[Any], name: str, framework: bool) -> Any:
             if result.code == "INVALID_INPUT":
                 raise ModelRetry(result.text())
             raise ToolFailed(result.text())
-        return result.payload()
+        return output(result)
 
     call.__name__ = name
     return call
@@ -89,4 +127,4 @@ def tools(
     return [tool(registry, c, approval) for c in offered(registry, tags, offer_all)]
 
 
-__all__ = ["FRAMEWORK", "tool", "tools"]
+__all__ = ["FRAMEWORK", "output", "tool", "tools"]
