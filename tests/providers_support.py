@@ -266,7 +266,9 @@ def check_mcp(document: dict[str, Any]) -> None:
         if "outputSchema" in tool:
             check_schema(tool["outputSchema"])
         assert validate_tool_name(tool["name"]).is_valid
-        assert set(tool["annotations"]) == {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
+        hints = {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
+        assert set(tool["annotations"]) - {"title"} == hints  # MCP's optional `annotations.title` is kept on import
+        assert isinstance(tool["annotations"].get("title", ""), str)
         assert [k for k in annotation_keys(tool["inputSchema"]) if not k.endswith("/x-mcp-header")] == []
 
 

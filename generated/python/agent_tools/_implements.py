@@ -45,18 +45,27 @@ Typed: TypeAlias = (
 )
 """`Implementation` for a `Registry[Deps]`: a context parameter must take `ToolContext[Deps]`."""
 
-SyncImplementation: TypeAlias = (
-    Callable[[In], ToolResult[Out | Mapping[str, Any]]]
-    | Callable[[In, ToolContext[Any]], ToolResult[Out | Mapping[str, Any]]]
-)
-"""A plain function implementing a tool (with or without the context): its `Ok` data is the
-output model or a mapping."""
+SyncPlain: TypeAlias = Callable[[In], ToolResult[Out | Mapping[str, Any]]]
+"""A plain function implementing a tool: its `Ok` data is the output model or a mapping."""
 
-AsyncImplementation: TypeAlias = (
-    Callable[[In], Awaitable[ToolResult[Out | Mapping[str, Any]]]]
-    | Callable[[In, ToolContext[Any]], Awaitable[ToolResult[Out | Mapping[str, Any]]]]
-)
-"""An `async def` implementing a tool (with or without the context)."""
+SyncWithContext: TypeAlias = Callable[
+    [In, ToolContext[Any]], ToolResult[Out | Mapping[str, Any]]
+]
+"""A plain function implementing a tool that takes the call's context too."""
+
+AsyncPlain: TypeAlias = Callable[[In], Awaitable[ToolResult[Out | Mapping[str, Any]]]]
+"""An `async def` implementing a tool."""
+
+AsyncWithContext: TypeAlias = Callable[
+    [In, ToolContext[Any]], Awaitable[ToolResult[Out | Mapping[str, Any]]]
+]
+"""An `async def` implementing a tool that takes the call's context too."""
+
+SyncImplementation: TypeAlias = SyncPlain[In, Out] | SyncWithContext[In, Out]
+"""A plain function implementing a tool, with or without the context."""
+
+AsyncImplementation: TypeAlias = AsyncPlain[In, Out] | AsyncWithContext[In, Out]
+"""An `async def` implementing a tool, with or without the context."""
 
 TypedImplementation: TypeAlias = (
     SyncImplementation[In, Out] | AsyncImplementation[In, Out]
@@ -78,14 +87,20 @@ class Implements(Generic[In, Out]):
         self._name = name
 
     @overload
-    def __call__(
-        self, implementation: AsyncImplementation[In, Out]
-    ) -> AsyncImplementation[In, Out]: ...
+    def __call__(self, implementation: AsyncPlain[In, Out]) -> AsyncPlain[In, Out]: ...
+
+    @overload
+    def __call__(self, implementation: SyncPlain[In, Out]) -> SyncPlain[In, Out]: ...
 
     @overload
     def __call__(
-        self, implementation: SyncImplementation[In, Out]
-    ) -> SyncImplementation[In, Out]: ...
+        self, implementation: AsyncWithContext[In, Out]
+    ) -> AsyncWithContext[In, Out]: ...
+
+    @overload
+    def __call__(
+        self, implementation: SyncWithContext[In, Out]
+    ) -> SyncWithContext[In, Out]: ...
 
     def __call__(self, implementation: Implementation) -> Implementation:
         self._register(self._name, implementation)
@@ -99,9 +114,13 @@ def contract_name(tool: str | ToolContract[Any, Any]) -> str:
 
 __all__ = [
     "AsyncImplementation",
+    "AsyncPlain",
+    "AsyncWithContext",
     "Implementation",
     "Implements",
     "SyncImplementation",
+    "SyncPlain",
+    "SyncWithContext",
     "ToolReturn",
     "Typed",
     "TypedImplementation",
