@@ -36,7 +36,7 @@ import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .._runtime import Registry, ToolResult, thaw
+from .._runtime import Registry, ToolContract, ToolResult, thaw
 from . import offered
 from ._mcp_context import Levels, Notifier, elicitor
 
@@ -50,18 +50,24 @@ LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 """The addresses `serve_http` binds without an auth hook."""
 
 
+def listed_contracts(
+    registry: Registry[Any],
+    tags: Iterable[str] | None = None,
+    offer_all: bool = False,
+) -> list[ToolContract]:
+    """The contracts `tools/list` names: the offered ones (`offer_all`: all) that MCP declares."""
+    chosen = offered(registry, tags, offer_all, registered_only=not offer_all)
+    return [c for c in chosen if "mcp" in c.declarations]
+
+
 def tools_list(
     registry: Registry[Any],
     tags: Iterable[str] | None = None,
     offer_all: bool = False,
 ) -> dict[str, Any]:
     """The `tools/list` result as plain JSON data (`offer_all=True`: the `providers/mcp.json` document)."""
-    chosen = offered(registry, tags, offer_all, registered_only=not offer_all)
-    return {
-        "tools": [
-            thaw(c.declarations["mcp"]) for c in chosen if "mcp" in c.declarations
-        ]
-    }
+    listed = listed_contracts(registry, tags, offer_all)
+    return {"tools": [thaw(c.declarations["mcp"]) for c in listed]}
 
 
 def wire_names(
@@ -70,12 +76,8 @@ def wire_names(
     offer_all: bool = False,
 ) -> dict[str, str]:
     """The name each listed tool is called by over MCP -> its contract's name."""
-    chosen = offered(registry, tags, offer_all, registered_only=not offer_all)
-    return {
-        str(c.declarations["mcp"]["name"]): c.name
-        for c in chosen
-        if "mcp" in c.declarations
-    }
+    listed = listed_contracts(registry, tags, offer_all)
+    return {str(c.declarations["mcp"]["name"]): c.name for c in listed}
 
 
 def call_result(result: ToolResult[Any]) -> dict[str, Any]:
@@ -271,6 +273,7 @@ __all__ = [
     "Notifier",
     "call_result",
     "http_app",
+    "listed_contracts",
     "serve_http",
     "serve_stdio",
     "server",
