@@ -13,9 +13,8 @@ import inspect
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
-from toolgen.frozen import EMPTY_MAP, FrozenMap, JsonValue, freeze, thaw
+from toolgen.frozen import EMPTY_MAP, FrozenMap, as_array, as_object, freeze, thaw
 
 PERMISSIONS: tuple[str, ...] = ("execute", "network", "read", "write")
 """The closed set of permissions, sorted."""
@@ -89,7 +88,7 @@ def normalize_text(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
 
 
-def canonical_json(value: JsonValue) -> str:
+def canonical_json(value: object) -> str:
     """Compact JSON whose bytes depend only on the value (key order as given)."""
     return json.dumps(thaw(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
@@ -109,7 +108,7 @@ class ErrorSpec:
     inherited: bool = False
     """True when the contract left `retryable` out and the standard value (or false) applies."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, str | bool]:
         """The normalized JSON form."""
         return {"code": self.code, "description": self.description, "retryable": self.retryable}
 
@@ -121,7 +120,7 @@ class ExampleError:
     code: str
     message: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, str]:
         """The normalized JSON form."""
         return {"code": self.code, "message": self.message}
 
@@ -135,9 +134,9 @@ class Example:
     output: FrozenMap | None = None
     error: ExampleError | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The normalized JSON form (absent parts are left out)."""
-        out: dict[str, Any] = {}
+        out: dict[str, object] = {}
         if self.title is not None:
             out["title"] = self.title
         out["input"] = thaw(self.input)
@@ -182,13 +181,13 @@ class Contract:
     """How the provider files declare the tool (`toolgen.provideroptions`); in the digest when set."""
     digest: str = ""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The normalized contract as plain JSON data, keys in `CONTRACT_KEYS` order, plus digest."""
         body = self._body()
         body["digest"] = self.digest
         return body
 
-    def _body(self) -> dict[str, Any]:
+    def _body(self) -> dict[str, object]:
         # `timeout_ms` only when set: contracts without one keep the digest they had before the key existed
         timeout = {"timeout_ms": self.timeout_ms} if self.timeout_ms is not None else {}
         # likewise `content_kinds`, only when the tool returns content beyond JSON
@@ -268,16 +267,16 @@ class Catalog:
         """Tool names, sorted."""
         return tuple(c.name for c in self.contracts)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The `catalog.json` document."""
         return {**self.json_head(), "tools": [c.to_json() for c in self.contracts]}
 
-    def json_head(self) -> dict[str, Any]:
+    def json_head(self) -> dict[str, object]:
         """The keys of the `catalog.json` document before `tools`."""
         return {"catalog_version": 1, "digest": self.digest}
 
 
-def _error_spec(raw: Mapping[str, Any]) -> ErrorSpec:
+def _error_spec(raw: Mapping[str, object]) -> ErrorSpec:
     code = str(raw["code"])
     retryable = raw.get("retryable")
     inherited = retryable is None
@@ -287,18 +286,19 @@ def _error_spec(raw: Mapping[str, Any]) -> ErrorSpec:
     return ErrorSpec(code=code, description=description, retryable=bool(retryable), inherited=inherited)
 
 
-def _example(raw: Mapping[str, Any], frozen: Callable[[Any], Any] = freeze) -> Example:
-    error = raw.get("error")
+def _example(raw: Mapping[str, object], copy: Callable[[object], FrozenMap]) -> Example:
+    title = raw.get("title")
+    error = as_object(raw["error"]) if raw.get("error") else None
     return Example(
-        title=raw.get("title"),
-        input=frozen(raw.get("input", EMPTY_MAP)),
-        output=frozen(raw["output"]) if "output" in raw else None,
-        error=ExampleError(code=str(error["code"]), message=str(error.get("message", ""))) if error else None,
+        title=title if isinstance(title, str) else None,
+        input=copy(raw.get("input", EMPTY_MAP)),
+        output=copy(raw["output"]) if "output" in raw else None,
+        error=ExampleError(str(error["code"]), str(error.get("message", ""))) if error is not None else None,
     )
 
 
 def contract_from_document(
-    data: Mapping[str, Any], source: str, digest: str | None = None, *, frozen: bool = False
+    data: Mapping[str, object], source: str, digest: str | None = None, *, frozen: bool = False
 ) -> Contract:
     """Normalize one validated contract document into a frozen `Contract` with its digest.
 
@@ -309,30 +309,34 @@ def contract_from_document(
     `frozen`, `data` is deep-frozen already (`frozen.freeze`, `load.parse_frozen`): its schemas
     and examples are taken as they are, not copied.
     """
-    copy: Callable[[Any], Any] = _as_it_is if frozen else freeze
+    copy = as_object if frozen else _frozen  # frozen already: taken as it is
     output_schema = data.get("output_schema")
     title = data.get("title")
     deprecated = data.get("deprecated", False)
+    errors = [as_object(e) for e in as_array(data.get("errors", ()))]
+    tags = [str(t) for t in as_array(data.get("tags", ()))]
     contract = Contract(
         name=str(data["name"]),
         version=str(data["version"]),
         title=normalize_text(title) if isinstance(title, str) else None,
         description=normalize_text(str(data["description"])),
-        permissions=tuple(sorted(set(data.get("permissions", ())))),
+        permissions=tuple(sorted({str(p) for p in as_array(data.get("permissions", ()))})),
         input_schema=copy(data["input_schema"]),
         output_schema=copy(output_schema) if output_schema is not None else None,
-        errors=tuple(sorted((_error_spec(e) for e in data.get("errors", ())), key=lambda e: e.code)),
-        excluded_errors=tuple(sorted({str(c) for c in data.get("excluded_standard_errors", ())})),
-        examples=tuple(_example(e, copy) for e in data.get("examples", ())),
+        errors=tuple(sorted((_error_spec(e) for e in errors), key=lambda e: e.code)),
+        excluded_errors=tuple(sorted({str(c) for c in as_array(data.get("excluded_standard_errors", ()))})),
+        examples=tuple(_example(as_object(e), copy) for e in as_array(data.get("examples", ()))),
         idempotent=bool(data.get("idempotent", False)),
         deprecated=normalize_text(deprecated) if isinstance(deprecated, str) else bool(deprecated),
         timeout_ms=_timeout(data.get("timeout_ms")),
-        content_kinds=tuple(dict.fromkeys(k for k in data.get("content_kinds", ()) if k in CONTENT_KINDS)),
-        owners=tuple(str(o) for o in data.get("owners", ())),
-        tags=tuple(sorted({str(t) for t in data.get("tags", ())})),
+        content_kinds=tuple(
+            dict.fromkeys(str(k) for k in as_array(data.get("content_kinds", ())) if k in CONTENT_KINDS)
+        ),
+        owners=tuple(str(o) for o in as_array(data.get("owners", ()))),
+        tags=tuple(sorted(set(tags))),
         rules=copy(data.get("rules", EMPTY_MAP)),
-        error_order=tuple(dict.fromkeys(str(e["code"]) for e in data.get("errors", ()))),
-        tag_order=tuple(dict.fromkeys(str(t) for t in data.get("tags", ()))),
+        error_order=tuple(dict.fromkeys(str(e["code"]) for e in errors)),
+        tag_order=tuple(dict.fromkeys(tags)),
         providers=copy(data.get("providers", EMPTY_MAP)),
         source=source,
         digest=digest or "",
@@ -340,12 +344,12 @@ def contract_from_document(
     return contract if digest is not None else _with_digest(contract)
 
 
-def _as_it_is(value: Any) -> Any:
-    """A value already deep-frozen."""
-    return value
+def _frozen(value: object) -> FrozenMap:
+    """A JSON object of the document, deep-frozen."""
+    return freeze(as_object(value))
 
 
-def _timeout(value: Any) -> int | None:
+def _timeout(value: object) -> int | None:
     """A valid `timeout_ms`, else None (an invalid one is TG240; turned off, the key is ignored)."""
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
@@ -354,7 +358,7 @@ def _with_digest(contract: Contract) -> Contract:
     return replace(contract, digest=contract.compute_digest())
 
 
-def contract_from_json(data: Mapping[str, Any], source: str = "catalog.json") -> Contract:
+def contract_from_json(data: Mapping[str, object], source: str = "catalog.json") -> Contract:
     """Read one tool back from a `catalog.json` entry (the inverse of `Contract.to_json`)."""
     return contract_from_document({k: v for k, v in data.items() if v is not None and k != "digest"}, source)
 
@@ -366,9 +370,9 @@ def build_catalog(contracts: Sequence[Contract]) -> Catalog:
     return Catalog(contracts=ordered, digest=whole)
 
 
-def catalog_from_json(document: Mapping[str, Any], source: str = "catalog.json") -> Catalog:
+def catalog_from_json(document: Mapping[str, object], source: str = "catalog.json") -> Catalog:
     """Read a `catalog.json` document back into a catalog."""
-    return build_catalog([contract_from_json(t, source) for t in document.get("tools", ())])
+    return build_catalog([contract_from_json(as_object(t), source) for t in as_array(document.get("tools", ()))])
 
 
 __all__ = [
