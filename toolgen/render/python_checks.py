@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
 
 from toolgen.catalog import Catalog, Contract
 from toolgen.diagnostics import Diagnostic, Severity
@@ -89,7 +88,7 @@ def model_failure(contract: Contract, exc: Exception) -> Diagnostic:
     return Diagnostic(MODELS_FAILED.code, Severity.ERROR, message, contract.source, "/input_schema")
 
 
-def _reader_errors(error: BaseException) -> list[tuple[tuple[Any, ...], str]]:
+def _reader_errors(error: BaseException) -> list[tuple[tuple[object, ...], str]]:
     """(location, message) of each error of a pydantic ValidationError, the union's other branches left out."""
     try:
         found = error.errors()  # type: ignore[attr-defined]
@@ -103,14 +102,13 @@ def _reader_errors(error: BaseException) -> list[tuple[tuple[Any, ...], str]]:
     return out
 
 
-def _pointer_in(schema: Any, location: tuple[Any, ...], pointer: str) -> str | None:
+def _pointer_in(schema: object, location: tuple[object, ...], pointer: str) -> str | None:
     """The pointer of `location` in `schema`, skipping the reader's own names (such as `JsonSchemaObject`)."""
     node = schema
     for part in location:
-        inside = isinstance(node, Mapping) and part in node
-        inside |= isinstance(node, list | tuple) and isinstance(part, int) and 0 <= part < len(node)
-        if inside:
-            node, pointer = node[part], join(pointer, part)
+        entries = dict(enumerate(node)) if isinstance(node, list | tuple) else node  # a list by its indexes
+        if isinstance(entries, Mapping) and part in entries:
+            node, pointer = entries[part], join(pointer, part)
         elif not (isinstance(part, str) and part[:1].isupper()):
             return None
     return pointer
@@ -125,13 +123,13 @@ def weaker(name: str, text: str) -> str:
     return f"python: the model of tool {name!r} is weaker than its schema ({text}); {enforced}"
 
 
-def _schema_nodes(contract: Contract) -> Iterator[tuple[str, Mapping[str, Any]]]:
+def _schema_nodes(contract: Contract) -> Iterator[tuple[str, Mapping[str, object]]]:
     for key, schema in (("input_schema", contract.input_schema), ("output_schema", contract.output_schema)):
         if schema is not None:
             yield from subschemas(schema, f"/{key}")
 
 
-def _object_default(contract: Contract, here: str, node: Mapping[str, Any]) -> list[Diagnostic]:
+def _object_default(contract: Contract, here: str, node: Mapping[str, object]) -> list[Diagnostic]:
     """TG353: dcg writes an object default of a model-typed field as a dict, which mypy --strict rejects."""
     if not (isinstance(node.get("default"), Mapping) and ("properties" in node or "$ref" in node)):
         return []
@@ -143,7 +141,7 @@ def _object_default(contract: Contract, here: str, node: Mapping[str, Any]) -> l
     return [Diagnostic(OBJECT_DEFAULT.code, OBJECT_DEFAULT.severity, message, contract.source, join(here, "default"))]
 
 
-def _normalized_names(contract: Contract, here: str, node: Mapping[str, Any]) -> list[Diagnostic]:
+def _normalized_names(contract: Contract, here: str, node: Mapping[str, object]) -> list[Diagnostic]:
     """TG354: Python reads identifiers in NFKC form, so `ｘ` is the field `x` and `ﬁle` collides with `file`."""
     properties = node.get("properties")
     if not isinstance(properties, Mapping):
@@ -176,7 +174,7 @@ def _normalized_names(contract: Contract, here: str, node: Mapping[str, Any]) ->
     return found
 
 
-def module_extra(contract: Contract, models: ToolModels, black_pass: str) -> dict[str, Any]:
+def module_extra(contract: Contract, models: ToolModels, black_pass: str) -> dict[str, object]:
     """What a tool module's cache entry keeps beside its text (`module_notes` reads it back): what
     the module reports (TG351 from its models, TG353 and TG354), and the digest of black's pass
     over it ("" when black saw all of it: `python_black.format_modules`)."""
@@ -184,17 +182,14 @@ def module_extra(contract: Contract, models: ToolModels, black_pass: str) -> dic
     return {"notes": [d.as_json() for d in found], "pass": black_pass}
 
 
-def module_notes(extra: Any) -> tuple[list[Diagnostic], str]:
+def module_notes(extra: object) -> tuple[list[Diagnostic], str]:
     """A module's notes and the digest of black's pass over it, as `module_extra` made them."""
-    if (
-        not isinstance(extra, dict)
-        or not isinstance(extra.get("notes"), list)
-        or not isinstance(extra.get("pass"), str)
-    ):
+    found, black_pass = (extra.get("notes"), extra.get("pass")) if isinstance(extra, dict) else (None, None)
+    if not isinstance(found, list) or not isinstance(black_pass, str):
         raise TypeError("a module's notes are not of the shape toolgen keeps")
-    if extra["pass"] and not _HEX64.fullmatch(extra["pass"]):
+    if black_pass and not _HEX64.fullmatch(black_pass):
         raise ValueError("a module's pass digest is not a digest")
-    return [Diagnostic.from_json(d) for d in extra["notes"]], extra["pass"]
+    return [Diagnostic.from_json(d) for d in found], black_pass
 
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")

@@ -21,10 +21,12 @@ import re
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from toolgen.catalog import Contract, canonical_json, sha256
 from toolgen.diagnostics import Diagnostic
+from toolgen.frozen import as_array, as_object
 from toolgen.render.context import PLAIN, Executor
 from toolgen.render.python_widen import widen
 from toolgen.render.units import Table, Values, batch
@@ -91,9 +93,9 @@ def _settings(package: str) -> dict[str, Any]:
     }
 
 
-def _plain(schema: Mapping[str, object]) -> dict[str, Any]:
+def _plain(schema: Mapping[str, object]) -> dict[str, object]:
     """The schema dcg sees: widened where no model states it exactly (`python_widen`), root unnamed."""
-    plain: dict[str, Any] = widen(schema, "")[0]
+    plain = widen(schema, "")[0]
     for key in ("title", "$id"):  # dcg would name the root class after these; the root is named `root`
         plain.pop(key, None)
     return plain
@@ -114,7 +116,7 @@ class ModelsMissing(Exception):
         self.problems = tuple(problems)
 
 
-def _generate(source: Any, **options: Any) -> object:
+def _generate(source: Path | Mapping[str, object], **options: Any) -> object:
     """`datamodel_code_generator.generate`; whatever it raises from inside is its failure on this
     schema (its own `Error`, or an error of its internals on a schema it cannot handle)."""
     from datamodel_code_generator import generate
@@ -245,7 +247,6 @@ def _unbatchable(contract: Contract, package: str) -> bool:
 def _batch(contracts: Sequence[Contract], package: str) -> dict[str, ToolModels]:
     """The models of `contracts` from one dcg run, by tool name; empty when the run failed or warned."""
     import tempfile
-    from pathlib import Path
 
     files: list[tuple[Contract, list[tuple[str, str]]]] = []
     with tempfile.TemporaryDirectory(prefix="toolgen-dcg-") as folder:
@@ -339,7 +340,7 @@ def schemas_digests(contracts: Sequence[Contract], executor: Executor) -> dict[s
     the tools whose module it leaves unread, and writing 1,000 tools' schemas as JSON to key them
     took a one-contract build 30 ms."""
 
-    def decode(value: Any) -> str:
+    def decode(value: object) -> str:
         if not isinstance(value, str) or not value.startswith("sha256:"):
             raise TypeError("a remembered schemas digest is not one")
         return value
@@ -355,12 +356,20 @@ def _encode(models: ToolModels) -> dict[str, object]:
     return dataclasses.asdict(models)
 
 
-def _decode(data: Any) -> ToolModels:
+def _decode(data: object) -> ToolModels:
+    """`_encode` reversed; TypeError (or KeyError, ValueError) for data of another shape."""
+    fields = as_object(data)
+    output_class = fields["output_class"]
     return ToolModels(
-        imports=tuple(str(line) for line in data["imports"]),
-        body=str(data["body"]),
-        input_class=str(data["input_class"]),
-        output_class=None if data["output_class"] is None else str(data["output_class"]),
-        notes=tuple((str(pointer), str(text)) for pointer, text in data["notes"]),
-        widened=tuple((str(pointer), str(text)) for pointer, text in data["widened"]),
+        imports=tuple(str(line) for line in as_array(fields["imports"])),
+        body=str(fields["body"]),
+        input_class=str(fields["input_class"]),
+        output_class=None if output_class is None else str(output_class),
+        notes=_pairs(fields["notes"]),
+        widened=_pairs(fields["widened"]),
     )
+
+
+def _pairs(data: object) -> tuple[tuple[str, str], ...]:
+    """(pointer, text) pairs read back from JSON lists of two."""
+    return tuple((str(pointer), str(text)) for pointer, text in map(as_array, as_array(data)))

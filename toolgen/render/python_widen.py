@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from toolgen.frozen import thaw
 from toolgen.positions import join
@@ -49,13 +48,13 @@ _PLAIN_NAME = re.compile(r"[^/~]+")
 """A definition name a plain `$ref` reaches; the others (`""`) are left out of the models."""
 
 
-def widen(schema: Mapping[str, Any], pointer: str) -> tuple[Any, list[tuple[str, str]]]:
+def widen(schema: Mapping[str, object], pointer: str) -> tuple[dict[str, object], list[tuple[str, str]]]:
     """`schema` as dcg should see it, and (pointer, reason) for every subschema made wider."""
     notes: list[tuple[str, str]] = []
-    return _node(thaw(schema), pointer, notes, root=True), notes
+    return _object(thaw(schema), pointer, notes, root=True), notes
 
 
-def _reason(node: Mapping[str, Any]) -> str | None:
+def _reason(node: Mapping[str, object]) -> str | None:
     """Why no model states `node` exactly, or None."""
     ref = node.get("$ref")
     if isinstance(ref, str) and not _PLAIN_REF.fullmatch(ref):
@@ -73,9 +72,12 @@ def _reason(node: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _node(node: Any, here: str, notes: list[tuple[str, str]], root: bool = False) -> Any:
-    if not isinstance(node, dict):
-        return node
+def _node(node: object, here: str, notes: list[tuple[str, str]], root: bool = False) -> object:
+    """A subschema as dcg should see it (a boolean schema as it is)."""
+    return _object(node, here, notes, root) if isinstance(node, dict) else node
+
+
+def _object(node: dict[str, object], here: str, notes: list[tuple[str, str]], root: bool = False) -> dict[str, object]:
     reason = None if root else _reason(node)
     if reason is not None:
         notes.append((here, reason))
@@ -88,15 +90,15 @@ def _node(node: Any, here: str, notes: list[tuple[str, str]], root: bool = False
             del out[keyword]
         out["additionalProperties"] = True
     for key in _SCHEMA_MAPS:
-        if isinstance(out.get(key), dict):
+        if isinstance(named := out.get(key), dict):
             out[key] = {
                 name: _node(sub, join(here, key, name), notes)
-                for name, sub in out[key].items()
+                for name, sub in named.items()
                 if key not in ("$defs", "definitions") or _PLAIN_NAME.fullmatch(name)
             }
     for key in _SCHEMA_LISTS:
-        if isinstance(out.get(key), list):
-            out[key] = [_node(sub, join(here, key, str(i)), notes) for i, sub in enumerate(out[key])]
+        if isinstance(listed := out.get(key), list):
+            out[key] = [_node(sub, join(here, key, str(i)), notes) for i, sub in enumerate(listed)]
     for key in _SCHEMA_ONE:
         if key in out:
             out[key] = _node(out[key], join(here, key), notes)

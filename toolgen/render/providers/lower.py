@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from toolgen.positions import escape, unescape
 from toolgen.validate.schemawalk import LIST_KEYWORDS, MAP_KEYWORDS, ONE_KEYWORDS
@@ -33,7 +33,7 @@ class Issue:
     message: str
 
 
-def children(node: Schema, pointer: str) -> Iterator[tuple[str, Any]]:
+def children(node: Schema, pointer: str) -> Iterator[tuple[str, Schema]]:
     """The direct subschemas of `node` with their pointers (dicts only; boolean schemas are skipped)."""
     for key in MAP_KEYWORDS:
         value = node.get(key)
@@ -52,7 +52,7 @@ def children(node: Schema, pointer: str) -> Iterator[tuple[str, Any]]:
                     yield f"{pointer}/{key}/{index}", sub
 
 
-def walk(node: Any, pointer: str = "") -> Iterator[tuple[str, Schema]]:
+def walk(node: object, pointer: str = "") -> Iterator[tuple[str, Schema]]:
     """Every schema node under (and including) `node`, pre-order, with its pointer."""
     if not isinstance(node, dict):
         return
@@ -61,8 +61,13 @@ def walk(node: Any, pointer: str = "") -> Iterator[tuple[str, Schema]]:
         yield from walk(sub, sub_pointer)
 
 
-def transform(node: Any, fn: Callable[[Schema, str], Schema], pointer: str = "") -> Any:
-    """A copy of `node` with `fn(copy, pointer)` applied to every schema node, children first."""
+@overload
+def transform(node: Schema, fn: Callable[[Schema, str], Schema], pointer: str = "") -> Schema: ...
+@overload
+def transform(node: object, fn: Callable[[Schema, str], Schema], pointer: str = "") -> object: ...
+def transform(node: object, fn: Callable[[Schema, str], Schema], pointer: str = "") -> object:
+    """A copy of `node` with `fn(copy, pointer)` applied to every schema node, children first (a
+    boolean schema, or anything else not a schema object, is returned as it is)."""
     if not isinstance(node, dict):
         return node
     out: Schema = dict(node)
@@ -80,7 +85,7 @@ def transform(node: Any, fn: Callable[[Schema, str], Schema], pointer: str = "")
     return fn(out, pointer)
 
 
-def strip_annotations(schema: Any) -> Any:
+def strip_annotations(schema: Schema) -> Schema:
     """Remove every `x-` key from every schema node (property names starting with `x-` stay)."""
     return transform(schema, lambda node, _: {k: v for k, v in node.items() if not k.startswith("x-")})
 
@@ -91,7 +96,7 @@ def add_note(node: Schema, note: str) -> None:
     node["description"] = f"{description}\n\n{note}" if isinstance(description, str) and description else note
 
 
-def render_value(value: Any) -> str:
+def render_value(value: object) -> str:
     """A compact JSON rendering of a keyword value, for notes in descriptions."""
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
@@ -110,7 +115,7 @@ def move_to_description(node: Schema, keys: tuple[str, ...] | set[str]) -> Schem
     return out
 
 
-def resolve_pointer(root: Any, ref: str) -> Any:
+def resolve_pointer(root: object, ref: str) -> object:
     """The node a local `$ref` (`#/...`) points at in `root`; KeyError when it points at nothing."""
     if ref == "#":
         return root
@@ -211,7 +216,7 @@ class _Inliner:
         return out
 
 
-def has_ref(schema: Any) -> bool:
+def has_ref(schema: object) -> bool:
     """True when any node of `schema` carries a `$ref`."""
     return any("$ref" in node for _, node in walk(schema))
 
@@ -306,7 +311,7 @@ def coverage(node: Schema) -> str | None:
     return None
 
 
-def _merge_key(merged: Schema, key: str, value: Any) -> str | None:
+def _merge_key(merged: Schema, key: str, value: object) -> str | None:
     """Merge one keyword of a branch into `merged` (in place), or say why it cannot be."""
     if key == "properties" and isinstance(value, dict):
         properties = dict(merged.get("properties") or {})
@@ -332,6 +337,6 @@ LOOKAROUND = re.compile(r"\(\?<?[=!]|\\[1-9]|\\k<")
 """Lookahead, lookbehind and back-references in a regex: OpenAI's strict engine refuses them."""
 
 
-def uses_lookaround(pattern: Any) -> bool:
+def uses_lookaround(pattern: object) -> bool:
     """True when `pattern` is a string using lookaround or a back-reference."""
     return isinstance(pattern, str) and LOOKAROUND.search(pattern) is not None

@@ -8,7 +8,6 @@ which definitions it must keep.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from toolgen.positions import escape, unescape
 from toolgen.render.providers.lower import Schema, resolve_pointer, transform, walk
@@ -87,7 +86,7 @@ def cyclic_defs(schema: Schema) -> frozenset[str]:
     return frozenset(found)
 
 
-def _def_targets(node: Any) -> set[str]:
+def _def_targets(node: object) -> set[str]:
     found = set()
     for _, sub in walk(node):
         ref = sub.get("$ref")
