@@ -17,7 +17,6 @@ import tomllib
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from toolgen import provideroptions, rules
 from toolgen.diagnostics import Diagnostic, Severity
@@ -28,7 +27,7 @@ from toolgen.thresholds import Thresholds
 ALL_TARGETS: tuple[str, ...] = ("catalog", "python", "providers", "docs", "mocks")
 """Every target toolgen can build, in build order."""
 
-DEFAULTS: Mapping[str, Any] = {
+DEFAULTS: Mapping[str, object] = {
     "contracts": "contracts",
     "output": "generated",
     "targets": list(ALL_TARGETS),
@@ -83,7 +82,7 @@ class Settings:
     rule_severities: Mapping[str, Severity] = field(default_factory=dict)
     anthropic_strict: bool = False
     config_file: str | None = None
-    providers: Mapping[str, Any] = field(default_factory=dict)
+    providers: provideroptions.ProviderTable = field(default_factory=provideroptions.ProviderTable)
     """The `[providers]` table (`toolgen.provideroptions.CONFIG_SCHEMA`), checked."""
     jobs: int = field(default_factory=default_jobs, compare=False, metadata={"shapes_output": False})
     """Worker processes a build may use (`TOOLGEN_JOBS`, else the cores); output never depends on it."""
@@ -149,7 +148,7 @@ def _located(problems: list[Diagnostic], root: Path, file: str | None) -> list[D
     return [placed.get(id(d), d) for d in problems]
 
 
-def _read_raw(root: Path) -> tuple[Mapping[str, Any], str | None, list[Diagnostic]]:
+def _read_raw(root: Path) -> tuple[Mapping[str, object], str | None, list[Diagnostic]]:
     """Find and parse the configuration table; return it, the file it came from, and problems."""
     for name, table_path in (("toolgen.toml", ()), ("pyproject.toml", ("tool", "toolgen"))):
         path = root / name
@@ -158,7 +157,7 @@ def _read_raw(root: Path) -> tuple[Mapping[str, Any], str | None, list[Diagnosti
         text = ""
         try:
             text = path.read_text(encoding="utf-8")
-            data: Any = tomllib.loads(text)
+            data: object = tomllib.loads(text)
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             return {}, name, [_unreadable(name, exc, text)]
         for key in table_path:
@@ -190,7 +189,7 @@ def find_root(start: Path) -> Path:
     return next((folder for folder in (start, *start.parents) if _is_root(folder)), start)
 
 
-def _check_rules(raw: Any, file: str, pointer: str) -> tuple[dict[str, Severity], list[Diagnostic]]:
+def _check_rules(raw: object, file: str, pointer: str) -> tuple[dict[str, Severity], list[Diagnostic]]:
     if not isinstance(raw, dict):
         return {}, [_config_error(file, pointer, 'must be a table of rule codes, like { TG203 = "off" }')]
     out: dict[str, Severity] = {}
@@ -208,7 +207,7 @@ def _check_rules(raw: Any, file: str, pointer: str) -> tuple[dict[str, Severity]
     return out, problems
 
 
-def _providers(raw: Any, file: str, pointer: str, problems: list[Diagnostic]) -> dict[str, Any]:
+def _providers(raw: object, file: str, pointer: str, problems: list[Diagnostic]) -> provideroptions.ProviderTable:
     """The checked `[providers]` table (`toolgen.provideroptions`), or `{}` with its problems added.
     No table (the default, empty) breaks nothing: it builds no validator, and so a build that finds
     nothing changed never imports jsonschema (a third of its time)."""
@@ -216,10 +215,10 @@ def _providers(raw: Any, file: str, pointer: str, problems: list[Diagnostic]) ->
         return {}
     found = provideroptions.check_config(raw, file, pointer)
     problems.extend(found)
-    return {} if found else dict(raw)
+    return provideroptions.config_table(raw) if not found and isinstance(raw, Mapping) else {}
 
 
-def load_settings(root: Path, overrides: Mapping[str, Any] | None = None) -> tuple[Settings, list[Diagnostic]]:
+def load_settings(root: Path, overrides: Mapping[str, object] | None = None) -> tuple[Settings, list[Diagnostic]]:
     """Read the configuration under `root`, apply `overrides` (from the command line) and resolve it.
 
     Returns the settings and any problems; with problems the settings are the defaults.
@@ -228,7 +227,7 @@ def load_settings(root: Path, overrides: Mapping[str, Any] | None = None) -> tup
     raw, file, problems = _read_raw(root)
     label = file or "toolgen.toml"
     pointer_base = "/tool/toolgen" if file == "pyproject.toml" else ""
-    merged: dict[str, Any] = dict(DEFAULTS)
+    merged: dict[str, object] = dict(DEFAULTS)
     for key, value in raw.items():
         if key not in DEFAULTS:
             close = difflib.get_close_matches(key, list(DEFAULTS), n=1)
@@ -238,7 +237,7 @@ def load_settings(root: Path, overrides: Mapping[str, Any] | None = None) -> tup
         merged[key] = value
     merged.update({k: v for k, v in (overrides or {}).items() if v is not None})
 
-    problems.extend(_check_names(merged, label, pointer_base))
+    names, optional = _names(merged, label, pointer_base, problems)
     targets = merged["targets"]
     if not isinstance(targets, list) or any(t not in ALL_TARGETS for t in targets):
         problems.append(
@@ -251,15 +250,17 @@ def load_settings(root: Path, overrides: Mapping[str, Any] | None = None) -> tup
     problems.extend(rule_problems)
     if not isinstance(merged["anthropic_strict"], bool):
         problems.append(_config_error(label, f"{pointer_base}/anthropic_strict", "must be true or false"))
-    contracts_dir, output_dir, templates_dir = _folders(root, merged, label, pointer_base, problems)
+    contracts_dir, output_dir, templates_dir = _folders(
+        root, names, merged["templates"], (label, pointer_base), problems
+    )
     settings = Settings(
         root=root,
         contracts_dir=contracts_dir,
         output_dir=output_dir,
         targets=tuple(t for t in ALL_TARGETS if t in targets),
-        python_package=merged["python_package"],
-        python_distribution=merged["python_distribution"],
-        python_version=merged["python_version"],
+        python_package=names["python_package"],
+        python_distribution=optional["python_distribution"],
+        python_version=optional["python_version"],
         templates_dir=templates_dir,
         rule_severities=severities,
         anthropic_strict=merged["anthropic_strict"] is True,
@@ -269,42 +270,51 @@ def load_settings(root: Path, overrides: Mapping[str, Any] | None = None) -> tup
     return settings, _located(problems, root, file)
 
 
-def _check_names(merged: dict[str, Any], label: str, pointer_base: str) -> list[Diagnostic]:
-    """The folder and package names must be non-empty strings (the package an identifier); a bad
-    one is replaced by its default in `merged`."""
-    problems: list[Diagnostic] = []
+def _names(
+    merged: Mapping[str, object], label: str, pointer_base: str, problems: list[Diagnostic]
+) -> tuple[dict[str, str], dict[str, str | None]]:
+    """The folder and package names (`contracts`, `output`, `python_package`: non-empty strings, the
+    package an identifier) and the optional ones (`python_distribution`, `python_version`: None or
+    in their forms), by key; a bad one is added to `problems` and its default taken."""
+    names: dict[str, str] = {}
     for key in ("contracts", "output", "python_package"):
-        if not isinstance(merged[key], str) or not merged[key]:
+        value = merged[key]
+        if isinstance(value, str) and value:
+            names[key] = value
+        else:
             problems.append(_config_error(label, f"{pointer_base}/{key}", "must be a non-empty string"))
-            merged[key] = DEFAULTS[key]
-    if not _PACKAGE_RE.match(merged["python_package"]):
+            names[key] = str(DEFAULTS[key])
+    if not _PACKAGE_RE.match(names["python_package"]):
         message = "must be a lower-case Python identifier"
         problems.append(_config_error(label, f"{pointer_base}/python_package", message))
-        merged["python_package"] = DEFAULTS["python_package"]
+        names["python_package"] = str(DEFAULTS["python_package"])
     checks = (
         ("python_distribution", _DISTRIBUTION_RE, "must be a distribution name (letters, digits, `.`, `-`, `_`)"),
         ("python_version", _VERSION_RE, "must be a version in PEP 440's normalized form, such as `1.4.0`"),
     )
+    optional: dict[str, str | None] = {}
     for key, pattern, message in checks:
         value = merged[key]
+        optional[key] = value if isinstance(value, str) else None
         if value is not None and not (isinstance(value, str) and pattern.match(value)):
             problems.append(_config_error(label, f"{pointer_base}/{key}", message))
-            merged[key] = None
-    return problems
+            optional[key] = None
+    return names, optional
 
 
 def _folders(
-    root: Path, merged: Mapping[str, Any], label: str, pointer_base: str, problems: list[Diagnostic]
+    root: Path, names: Mapping[str, str], templates: object, where: tuple[str, str], problems: list[Diagnostic]
 ) -> tuple[Path, Path, Path | None]:
     """The contracts, output and templates folders; the output folder's refusal (TG130, TG131) and a
-    templates value that is not a path are added to `problems`."""
-    templates = merged["templates"]
+    templates value that is not a path are added to `problems` (`where`: the configuration file and
+    the pointer of its table)."""
+    label, pointer_base = where
     if templates is not None and not isinstance(templates, str):
         problems.append(_config_error(label, f"{pointer_base}/templates", "must be a folder path"))
         templates = None
-    contracts_dir = Path(os.path.abspath(root / merged["contracts"]))
+    contracts_dir = Path(os.path.abspath(root / names["contracts"]))
     templates_dir = (root / templates).resolve() if templates else None
-    output_dir = Path(os.path.normpath(root / merged["output"]))
+    output_dir = Path(os.path.normpath(root / names["output"]))
     refusal = output_problem(root, output_dir, contracts_dir, templates_dir)
     if refusal is not None:
         problems.append(Diagnostic(refusal[0], Severity.ERROR, refusal[1], label, f"{pointer_base}/output"))

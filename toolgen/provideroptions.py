@@ -16,6 +16,7 @@ use it without an import cycle.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TypedDict
 
 from toolgen import positions
 from toolgen.diagnostics import Diagnostic, Severity
@@ -131,6 +132,27 @@ def check_config(value: object, file: str, pointer: str) -> list[Diagnostic]:
     ]
 
 
+class ProviderTable(TypedDict, total=False):
+    """The configuration's `[providers]` table, as `CONFIG_SCHEMA` shapes it."""
+
+    exclude: Mapping[str, list[str]]
+    anthropic_cache_control: Mapping[str, str]
+    namespaces: Mapping[str, str]
+
+
+def config_table(value: Mapping[str, object]) -> ProviderTable:
+    """The `[providers]` table `value`, in which `check_config` found no problem, as its type."""
+    table = ProviderTable()
+    exclude, control, namespaces = (value.get(key) for key in ("exclude", "anthropic_cache_control", "namespaces"))
+    if isinstance(exclude, Mapping):
+        table["exclude"] = {str(f): [str(n) for n in names] for f, names in exclude.items() if isinstance(names, list)}
+    if isinstance(control, Mapping):
+        table["anthropic_cache_control"] = {str(key): str(item) for key, item in control.items()}
+    if isinstance(namespaces, Mapping):
+        table["namespaces"] = {str(name): str(text) for name, text in namespaces.items()}
+    return table
+
+
 __all__ = [
     "CACHE_CONTROL",
     "CONFIG_SCHEMA",
@@ -138,6 +160,8 @@ __all__ = [
     "FILES",
     "HINTS",
     "MCP_NAME",
+    "ProviderTable",
     "check_config",
+    "config_table",
     "problems",
 ]
