@@ -223,9 +223,8 @@ def _examples(raw: object, schema: dict[str, object], repairs: list[Repair]) -> 
 
 
 def _document(
-    record: SourceRecord, shape: Shape, name: str, options: Options, repairs: list[Repair]
+    decl: dict[str, object], shape: Shape, name: str, options: Options, repairs: list[Repair]
 ) -> tuple[dict[str, object], list[str]]:
-    decl = record.data
     notes: list[str] = []
     parts = shape.parts(decl)
     document: dict[str, object] = {"name": name, "version": "1.0.0"}
@@ -246,7 +245,7 @@ def _document(
         document["examples"] = examples
     if shape.name == "mcp":
         renamed = any(r.pointer == "/name" and r.kind == NOTE for r in repairs)
-        kept = mcp_providers(decl, decl["name"] if renamed else None, notes)
+        kept = mcp_providers(decl, str(decl["name"]) if renamed else None, notes)
         if kept:
             document["providers"] = kept
     if any(r.changes for r in repairs):
@@ -285,10 +284,11 @@ class _Session:
 
     def _plan(self, record: SourceRecord) -> Planned | None:
         options = self.options
-        mismatch = self.shape.mismatch(record.data)
-        if mismatch:
+        decl = record.data
+        mismatch = self.shape.mismatch(decl)
+        if mismatch or not isinstance(decl, dict):  # a record that is no object always mismatches
             raise _Reject("TG106", "", mismatch)
-        raw_name = record.data.get("name")
+        raw_name = decl.get("name")
         repairs: list[Repair] = []
         name = _name(raw_name, repairs, served=self.shape.name == "mcp")
         if name is None:
@@ -302,7 +302,7 @@ class _Session:
             fixed = _unique(name, set(self.taken) | set(self.existing))
             repairs.append(Repair("/name", f"the name {name!r} is already taken in this import; now {fixed!r}"))
             name = fixed
-        document, notes = _document(record, self.shape, name, options, repairs)
+        document, notes = _document(decl, self.shape, name, options, repairs)
         needed = [r for r in repairs if r.kind != NOTE]
         if needed and not options.repair:
             for repair in needed:

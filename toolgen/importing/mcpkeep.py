@@ -9,8 +9,7 @@ contract format cannot hold is left out with a note naming it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping
 
 from toolgen import provideroptions
 from toolgen.catalog import normalize_text
@@ -22,7 +21,7 @@ KEPT = ("execution", "icons", "_meta")
 """`Tool` keys copied into `providers` as they are."""
 
 
-def _annotations(decl: dict[str, Any]) -> dict[str, Any]:
+def _annotations(decl: Mapping[str, object]) -> dict[str, object]:
     given = decl.get("annotations")
     if not isinstance(given, dict):
         return {}
@@ -30,11 +29,11 @@ def _annotations(decl: dict[str, Any]) -> dict[str, Any]:
     return {k: given[k] for k in keys if k in given}
 
 
-def mcp_providers(decl: dict[str, Any], served_as: str | None, notes: list[str]) -> dict[str, Any]:
+def mcp_providers(decl: Mapping[str, object], served_as: str | None, notes: list[str]) -> dict[str, object]:
     """The `providers` entries that keep what `decl` says beyond its schemas (notes for any dropped).
 
     `served_as` is the MCP name when the contract's name had to differ from it."""
-    found: dict[str, Any] = {}
+    found: dict[str, object] = {}
     if served_as is not None:
         found["mcp_name"] = served_as
     annotations = _annotations(decl)
@@ -48,7 +47,8 @@ def mcp_providers(decl: dict[str, Any], served_as: str | None, notes: list[str])
         del found[key]
         source = "annotations" if key == "annotations" else key
         notes.append(f"`{source}` is left out: the contract format cannot hold it ({message})")
-    if found.get("execution", {}).get("taskSupport") == "required":
+    execution = found.get("execution")
+    if isinstance(execution, dict) and execution.get("taskSupport") == "required":
         notes.append(
             "execution.taskSupport is 'required': toolgen's servers do not run tasks, and the TypeScript "
             "SDK client calls such a tool only as a task"
@@ -56,7 +56,7 @@ def mcp_providers(decl: dict[str, Any], served_as: str | None, notes: list[str])
     return found
 
 
-def _descriptions(node: Any) -> Iterator[str]:
+def _descriptions(node: object) -> Iterator[str]:
     if isinstance(node, dict):
         for key, value in node.items():
             if key == "description" and isinstance(value, str):
@@ -68,7 +68,7 @@ def _descriptions(node: Any) -> Iterator[str]:
             yield from _descriptions(item)
 
 
-def whitespace_note(decl: dict[str, Any], notes: list[str]) -> None:
+def whitespace_note(decl: Mapping[str, object], notes: list[str]) -> None:
     """A note when toolgen's text normalization (trim, dedent, LF) changes any description."""
     changed = sum(1 for text in _descriptions(decl) if normalize_text(text) != text)
     if changed:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.importing.dialects import gemini_schema
@@ -52,7 +51,8 @@ MCP_HINTS = ("readOnlyHint", "destructiveHint", "openWorldHint")
 class SourceRecord:
     """One declaration found in a source file, and where it was found."""
 
-    data: Any
+    data: object
+    """The declaration as parsed: an object, unless the source holds something else here."""
     line: int | None
     pointer: str
 
