@@ -25,12 +25,12 @@ import json
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from toolgen import rules as rule_table
 from toolgen.catalog import PERMISSION_MEANINGS, STANDARD_ERROR_MEANINGS, STANDARD_ERRORS, Catalog, Contract
 from toolgen.config import Settings
-from toolgen.frozen import thaw
+from toolgen.frozen import as_array, thaw
 from toolgen.render import Artifact, RenderResult, header_lines
 from toolgen.render import markdown as md
 from toolgen.render.context import PLAIN_CONTEXT, Declarations, Executor, RenderContext
@@ -41,7 +41,7 @@ from toolgen.render.schema_rows import Constraint, Row, rows
 from toolgen.render.units import Files, Table, batch
 from toolgen.templating import template_environment, templates_digest
 
-T = TypeVar("T", bound=Iterable[Any])
+T = TypeVar("T", bound=Iterable[object])
 """A value remembered per tool (`_per_tool`): kept as the JSON list of what it holds."""
 
 PROVIDER_LABELS: Mapping[str, str] = {
@@ -180,8 +180,8 @@ def docs_link(settings: Settings) -> str:
 
 
 def tool_view(
-    contract: Contract, declared: Sequence[tuple[str, Any]], notes: Sequence[str], links: md.Links, docs: str = "."
-) -> dict[str, Any]:
+    contract: Contract, declared: Sequence[tuple[str, str]], notes: Sequence[str], links: md.Links, docs: str = "."
+) -> dict[str, object]:
     """Everything `docs/tool.md.jinja` prints for one tool, escaped."""
     outputs = rows(contract.output_schema)
     with_default = any(r.default for r in outputs)
@@ -259,11 +259,11 @@ def _index_rows(catalog: Catalog, context: RenderContext) -> dict[str, Rows]:
     and summaries again was most of the index."""
     names = frozenset(catalog.names)
 
-    def decode(data: Any) -> Rows:
-        row, matrix = data
-        if not all(isinstance(cells, list) and all(isinstance(c, str) for c in cells) for cells in (row, matrix)):
-            raise TypeError("remembered index rows are not texts")
-        return row, matrix
+    def decode(data: object) -> Rows:
+        row, matrix = as_array(data)
+        if isinstance(row, list) and isinstance(matrix, list) and all(isinstance(c, str) for c in (*row, *matrix)):
+            return row, matrix
+        raise TypeError("remembered index rows are not texts")
 
     def made(contract: Contract) -> Rows:
         return index_rows(contract, links_in(contract, _shown_in_index(contract), names))
@@ -281,7 +281,7 @@ def _links(catalog: Catalog, executor: Executor) -> dict[str, dict[str, str]]:
     again when a tool it names comes or goes). Finding them walks every schema of the catalog."""
     names = frozenset(catalog.names)
 
-    def decode(data: Any) -> dict[str, str]:
+    def decode(data: object) -> dict[str, str]:
         if not isinstance(data, list) or not all(isinstance(n, str) and n in names for n in data):
             raise TypeError("remembered links are not names of this catalog")
         return {name: f"{name}.md" for name in data}
@@ -294,7 +294,7 @@ def _per_tool(
     catalog: Catalog,
     executor: Executor,
     made: Callable[[Contract], T],
-    decode: Callable[[Any], T],
+    decode: Callable[[object], T],
 ) -> dict[str, T]:
     """`made(contract)` for each tool, by name, remembered by contract digest under the catalog's
     names (the tools a text may link: one that comes or goes makes them all again); with one

@@ -10,7 +10,6 @@ allowed to, to the same bytes over the golden, hostile and synthetic catalogs).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from toolgen.catalog import Contract
 
@@ -23,7 +22,7 @@ def safe_comment(text: str) -> str:
     return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
-def pyliteral(value: Any) -> str:
+def pyliteral(value: object) -> str:
     """Python source for a JSON value (frozen or plain); strings via `repr`, so nothing escapes."""
     if isinstance(value, Mapping):
         return "{" + ", ".join(f"{pyliteral(str(k))}: {pyliteral(v)}" for k, v in value.items()) + "}"
@@ -38,7 +37,7 @@ def pyliteral(value: Any) -> str:
     raise TypeError(f"not JSON data: {type(value).__name__}")
 
 
-def pyblock(value: Any, indent: int = 0) -> str:
+def pyblock(value: object, indent: int = 0) -> str:
     """`pyliteral` laid out over lines: a collection that does not fit in `LAYOUT_WIDTH` is exploded."""
     flat = pyliteral(value)
     if indent + len(flat) <= LAYOUT_WIDTH or not isinstance(value, Mapping | list | tuple) or not value:
