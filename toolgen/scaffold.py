@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from toolgen.config import Settings
 from toolgen.discovery import CONTRACT_SUFFIXES
 from toolgen.formatschema import SCHEMA_FILE
+from toolgen.frozen import as_array, as_object
 from toolgen.importing.tomlemit import inline
 from toolgen.validate.contract import MAX_NAME, NAME_RE, suggest_name
 from toolgen.validate.lint import VERSION_SUFFIX
@@ -25,7 +26,7 @@ class ScaffoldError(Exception):
     """The contract cannot be written; the message says why and what to do."""
 
 
-def check_name(name: str) -> None:
+def refuse_bad_name(name: str) -> None:
     """Raise `ScaffoldError` unless `name` is a valid tool name that passes the strict review."""
     if not NAME_RE.match(name) or len(name) > MAX_NAME:
         fixed = suggest_name(name)
@@ -40,7 +41,11 @@ def check_name(name: str) -> None:
         )
 
 
-def starting_contract(name: str) -> dict[str, Any]:
+check_name = refuse_bad_name
+"""The name `toolgen new` (cli.py) still calls it by; goes when that call is renamed."""
+
+
+def starting_contract(name: str) -> dict[str, object]:
     """The starting contract for `name`, as data (keys in the order they are written)."""
     words = name.replace("_", " ")
     return {
@@ -84,32 +89,32 @@ def starting_contract(name: str) -> dict[str, Any]:
     }
 
 
-def _toml_schema(table: str, schema: dict[str, Any]) -> list[str]:
+def _toml_schema(table: str, schema: Mapping[str, object]) -> list[str]:
     lines = ["", f"[{table}]"]
     lines += [f"{k} = {inline(v)}" for k, v in schema.items() if k != "properties"]
-    for prop, sub in schema["properties"].items():
+    for prop, sub in as_object(schema["properties"]).items():
         lines += ["", f"[{table}.properties.{prop}]"]
-        lines += [f"{k} = {inline(v)}" for k, v in sub.items()]
+        lines += [f"{k} = {inline(v)}" for k, v in as_object(sub).items()]
     return lines
 
 
-def to_toml(data: dict[str, Any], schema_path: str) -> str:
+def to_toml(data: Mapping[str, object], schema_path: str) -> str:
     """The contract as TOML, with the taplo `#:schema` line first."""
     lines = [f"#:schema {schema_path}"]
     for key in ("name", "version", "title"):
         lines.append(f"{key} = {inline(data[key])}")
     lines.append(f'description = """\n{data["description"]}"""')
     lines += [f"{k} = {inline(data[k])}" for k in ("permissions", "idempotent")]
-    lines += _toml_schema("input_schema", data["input_schema"])
-    lines += _toml_schema("output_schema", data["output_schema"])
-    for error in data["errors"]:
-        lines += ["", "[[errors]]", *(f"{k} = {inline(v)}" for k, v in error.items())]
-    for example in data["examples"]:
-        lines += ["", "[[examples]]", *(f"{k} = {inline(v)}" for k, v in example.items())]
+    lines += _toml_schema("input_schema", as_object(data["input_schema"]))
+    lines += _toml_schema("output_schema", as_object(data["output_schema"]))
+    for error in as_array(data["errors"]):
+        lines += ["", "[[errors]]", *(f"{k} = {inline(v)}" for k, v in as_object(error).items())]
+    for example in as_array(data["examples"]):
+        lines += ["", "[[examples]]", *(f"{k} = {inline(v)}" for k, v in as_object(example).items())]
     return "\n".join(lines) + "\n"
 
 
-def to_json(data: dict[str, Any], schema_path: str) -> str:
+def to_json(data: Mapping[str, object], schema_path: str) -> str:
     """The contract as JSON, with the `$schema` key first."""
     return json.dumps({"$schema": schema_path, **data}, indent=2, ensure_ascii=False) + "\n"
 
@@ -134,7 +139,7 @@ def target_path(settings: Settings, name: str, fmt: str, folder: str | None) -> 
 
 def create(settings: Settings, name: str, fmt: str = "toml", folder: str | None = None) -> Path:
     """Write the scaffold for `name` and return its path; raises `ScaffoldError` with the reason."""
-    check_name(name)
+    refuse_bad_name(name)
     path = target_path(settings, name, fmt, folder)
     if path.exists() or path.is_symlink():
         raise ScaffoldError(f"{settings.rel(path)} already exists; toolgen new never overwrites a contract")
