@@ -3,13 +3,11 @@ adapters (`ToolContract.declarations`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from toolgen.catalog import Contract
 from toolgen.config import Settings
 
 
-def provider_entries(contract: Contract, settings: Settings) -> dict[str, Any]:
+def provider_entries(contract: Contract, settings: Settings) -> dict[str, object]:
     """The tool's entries in `providers/openai_responses.json` (`openai`), `providers/mcp.json`
     (`mcp`) and `providers/gemini.json` (`gemini`), each absent when `[providers]` leaves the tool out
     of that file; the framework adapters declare exactly these. The providers target reports their
@@ -18,9 +16,9 @@ def provider_entries(contract: Contract, settings: Settings) -> dict[str, Any]:
     from toolgen.render.providers.common import ProviderResult
 
     out = ProviderResult()
-    found: dict[str, Any] = {}
+    found: dict[str, object] = {}
     entry = openai.tool_entries(settings, contract, out).get("openai_responses.json")
-    if entry is not None:  # without the namespace marker, which only `wrap` reads
+    if isinstance(entry, dict):  # without the namespace marker, which only `wrap` reads
         found["openai"] = {k: v for k, v in entry.items() if k != openai.NAMESPACE_KEY}
     tool = mcp.tool_entries(settings, contract, out).get("mcp.json")
     if tool is not None:

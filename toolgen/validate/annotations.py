@@ -9,14 +9,14 @@ claim what the permissions deny: `readOnlyHint = true` with `write` or `execute`
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from toolgen.validate.report import Reporter
 
 
-def check_annotations(data: Mapping[str, Any], report: Reporter) -> None:
+def check_annotations(data: Mapping[str, object], report: Reporter) -> None:
     """TG141: a stated MCP annotation that the permissions or `idempotent` contradict."""
-    stated = data["providers"].get("annotations")
+    providers = data.get("providers")
+    stated = providers.get("annotations") if isinstance(providers, Mapping) else None
     if not isinstance(stated, dict):
         return
     permissions = data.get("permissions")

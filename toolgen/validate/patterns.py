@@ -22,11 +22,12 @@ from toolgen.validate.report import Reporter
 _REPEATS = frozenset({"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"})
 
 
-def check_patterns(here: str, node: Mapping[str, Any], report: Reporter) -> None:
+def check_patterns(here: str, node: Mapping[str, object], report: Reporter) -> None:
     """TG221 for the `pattern` and each `patternProperties` key of one schema object."""
     found: list[tuple[str, str]] = []
-    if isinstance(node.get("pattern"), str):
-        found.append((join(here, "pattern"), node["pattern"]))
+    pattern = node.get("pattern")
+    if isinstance(pattern, str):
+        found.append((join(here, "pattern"), pattern))
     keyed = node.get("patternProperties")
     if isinstance(keyed, Mapping):
         found.extend((join(here, "patternProperties", key), key) for key in keyed if isinstance(key, str))

@@ -7,7 +7,7 @@ OpenAI (both modes) and Anthropic strict mode take no `oneOf`; Gemini's `oneOf` 
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Sequence
 
 from toolgen.render.providers.lower import Schema, add_note
 
@@ -46,12 +46,13 @@ def _value_set(branch: Schema) -> frozenset[str] | None:
     return frozenset(json.dumps([type(v).__name__ == "bool", v], sort_keys=True) for v in values)
 
 
-def disjoint(branches: list[Any]) -> bool:
+def disjoint(branches: Sequence[object]) -> bool:
     """Whether no value can match two of `branches`: each pair differs in type or in its listed values."""
-    if not all(isinstance(b, dict) for b in branches):
+    schemas = [b for b in branches if isinstance(b, dict)]
+    if len(schemas) != len(branches):
         return False
-    for index, first in enumerate(branches):
-        for second in branches[index + 1 :]:
+    for index, first in enumerate(schemas):
+        for second in schemas[index + 1 :]:
             types = (_type_set(first), _type_set(second))
             values = (_value_set(first), _value_set(second))
             if types[0] is not None and types[1] is not None and not types[0] & types[1]:

@@ -35,7 +35,6 @@ Mapping decisions:
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings
@@ -120,7 +119,7 @@ def _description(contract: Contract, out: ProviderResult) -> str:
     return short
 
 
-def tool_entries(settings: Settings, contract: Contract, out: ProviderResult) -> dict[str, Any]:
+def tool_entries(settings: Settings, contract: Contract, out: ProviderResult) -> dict[str, object]:
     """One tool's entry in `openai_chat.json` and in `openai_responses.json` (each unless left out)."""
     chat = included(contract, settings, "openai_chat", out)
     responses = included(contract, settings, "openai_responses", out)
