@@ -161,7 +161,7 @@ _BAD_FLAG = "(bad staging folder or manifest flag)"
         ({"staging": _X, "moves": {}, "removes": {"a.txt": None}, "manifest": False}, "(bad delete)"),
         ({"staging": _X, "moves": {}, "removes": {}}, "('manifest')"),
         ({"moves": {}, "removes": {}, "manifest": False}, "('staging')"),
-        ([], "(list indices"),
+        ([], "(expected a JSON object, found list)"),
     ],
 )
 def test_a_journal_toolgen_did_not_write_is_refused_and_nothing_is_touched(

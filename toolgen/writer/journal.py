@@ -23,8 +23,9 @@ import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
+from toolgen.frozen import as_object
 from toolgen.writer.safepaths import holds, reachable
 
 JOURNAL = ".toolgen-journal.json"
@@ -56,7 +57,7 @@ class Record:
     removes: Mapping[str, str]
     manifest: bool
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, object]:
         """The journal's JSON document."""
         return {
             "staging": self.staging,
@@ -141,15 +142,19 @@ def read(out: Path) -> Record | None:
         raise JournalError(f"{JOURNAL} is not a journal toolgen wrote ({exc})") from exc
 
 
-def _record(data: Any) -> Record:
-    staging, moves, removes = str(data["staging"]), dict(data["moves"]), dict(data["removes"])
-    if not _STAGING_RE.match(staging) or not isinstance(data["manifest"], bool):
+def _record(data: object) -> Record:
+    fields = as_object(data)
+    staging, manifest = str(fields["staging"]), fields["manifest"]
+    if not _STAGING_RE.match(staging) or not isinstance(manifest, bool):
         raise ValueError("bad staging folder or manifest flag")
-    if not all(_safe(p) and (d is None or isinstance(d, str)) for p, d in moves.items()):
+    given = as_object(fields["moves"]), as_object(fields["removes"])
+    moves = {p: d for p, d in given[0].items() if _safe(p) and (d is None or isinstance(d, str))}
+    if len(moves) != len(given[0]):
         raise ValueError("bad move")
-    if not all(_safe(p) and isinstance(d, str) for p, d in removes.items()):
+    removes = {p: d for p, d in given[1].items() if _safe(p) and isinstance(d, str)}
+    if len(removes) != len(given[1]):
         raise ValueError("bad delete")
-    return Record(staging, moves, removes, data["manifest"])
+    return Record(staging, moves, removes, manifest)
 
 
 def _safe(path: object) -> bool:
