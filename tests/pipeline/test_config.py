@@ -75,3 +75,31 @@ def test_pyproject_pointers_point_into_the_tool_table(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.toolgen]\noutptu = "x"\n')
     _, problems = load_settings(tmp_path)
     assert [p.pointer for p in problems] == ["/tool/toolgen/outptu"]
+
+
+def test_the_providers_table_comes_back_as_written(tmp_path: Path) -> None:
+    (tmp_path / "toolgen.toml").write_text(
+        '[providers]\nanthropic_cache_control = { type = "ephemeral", ttl = "1h" }\n'
+        '[providers.exclude]\ngemini = ["read_text", "write_text"]\n'
+        '[providers.namespaces]\nfiles = "File tools."\n'
+    )
+    settings, problems = load_settings(tmp_path)
+    assert problems == []
+    assert settings.providers == {
+        "exclude": {"gemini": ["read_text", "write_text"]},
+        "anthropic_cache_control": {"type": "ephemeral", "ttl": "1h"},
+        "namespaces": {"files": "File tools."},
+    }
+
+
+def test_bad_names_are_each_reported_in_order_and_replaced_by_their_defaults(tmp_path: Path) -> None:
+    (tmp_path / "toolgen.toml").write_text(
+        'contracts = ""\noutput = 3\npython_package = "Agent-Tools"\n'
+        'python_distribution = "-x"\npython_version = "one"\n'
+    )
+    settings, problems = load_settings(tmp_path)
+    pointers = ["/contracts", "/output", "/python_package", "/python_distribution", "/python_version"]
+    assert [p.pointer for p in problems] == pointers
+    assert (settings.contracts_dir.name, settings.output_dir.name) == ("contracts", "generated")
+    assert (settings.python_package, settings.python_distribution) == ("agent_tools", None)
+    assert settings.python_version is None
