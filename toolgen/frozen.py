@@ -81,7 +81,7 @@ def thaw(value: JsonValue) -> JsonValue:
 
 def as_object(value: object) -> Mapping[str, object]:
     """`value`, a JSON object (a dict, or a read-only proxy when frozen); TypeError for anything else."""
-    if isinstance(value, Mapping):
+    if isinstance(value, dict | MappingProxyType | Mapping):  # the slow ABC check last
         return value
     raise TypeError(f"expected a JSON object, found {type(value).__name__}")
 
