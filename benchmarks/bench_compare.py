@@ -6,30 +6,37 @@
 Each snapshot (first on PYTHONPATH of the child) gets a project of its own with the same synthetic
 catalog (a snapshot's cache and no-change record are its own). The machine is noisy, so every
 figure alternates the snapshots run by run: cold build (no output, no cache), no-change build,
-`check`, and a build after the same one contract changed in each project; each figure is the
-median of `repeat` runs. Then, unless `skip_large`, one cold build of the large size per snapshot
-(its time, CPU time and peak memory). Each snapshot's output after the one-changed builds is compared byte
-for byte with the first snapshot's. Prints one table: each snapshot's figure and its ratio to the
-first snapshot's, wall time and, less inflated by a loaded machine, CPU time (user and system, of
-the child and the workers it waited for).
+`check`, a build after the same one description edited in each project, and one after the same
+property added to one input schema; each figure is the median of `repeat` runs. Then, unless
+`skip_large`, one cold build of the large size per snapshot (its time, CPU time and peak memory).
+Each snapshot's output after the edited builds is compared byte for byte with the first
+snapshot's. Prints one table: each snapshot's figure and its ratio to the first snapshot's, wall
+time and, less inflated by a loaded machine, CPU time (user and system, of the child and the
+workers it waited for).
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from benchmarks.runs import Report, Run, change_one, expect, median_run, new_project, toolgen, tree_bytes
+from benchmarks.runs import (
+    Report,
+    Run,
+    change_one,
+    child_environment,
+    expect,
+    median_run,
+    new_project,
+    toolgen,
+    tree_bytes,
+)
 
-FIGURES = ("cold", "nochange", "check", "onechanged")
-
-
-def _env(snapshot: Path) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(snapshot.resolve())}
+FIGURES = ("cold", "nochange", "check", "description", "property")
+"""The figures, in the order they run: `description` and `property` are `change_one`'s edits."""
 
 
 def _round(
@@ -42,8 +49,8 @@ def _round(
         if figure == "cold":
             shutil.rmtree(project / "generated", ignore_errors=True)
             shutil.rmtree(project / ".toolgen-cache", ignore_errors=True)
-        if figure == "onechanged":
-            change_one(project, (count * step) // 7 % count, step)
+        if figure in ("description", "property"):
+            change_one(project, (count * step) // 7 % count, step, figure)
         runs.append(expect(toolgen(project, "check" if figure == "check" else "build", env=env), figure, report))
     return runs
 
@@ -52,7 +59,7 @@ def compare(snapshots: Sequence[Path], sizes: Sequence[int], repeat: int, skip_l
     """Time every figure for each snapshot in turns; print the table; 1 when a run failed or the
     snapshots' outputs differ."""
     count = sizes[0]
-    envs = [_env(s) for s in snapshots]
+    envs = [child_environment(s) for s in snapshots]
     report = Report()
     base = Path(tempfile.mkdtemp(prefix="toolgen-compare-"))
     figures: dict[str, list[list[Run]]] = {name: [[] for _ in snapshots] for name in FIGURES}

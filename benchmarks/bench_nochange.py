@@ -14,7 +14,6 @@ cold build, the anchors and the large catalog are `bench_build.py`'s.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
 import subprocess
@@ -28,9 +27,7 @@ from benchmarks import runs
 
 def timed(project: Path, snapshot: Path | None, *args: str) -> float:
     """Seconds of one `python -m toolgen -C project ARGS` child run (which must exit 0)."""
-    env = dict(os.environ)
-    if snapshot is not None:
-        env["PYTHONPATH"] = str(snapshot.resolve())
+    env = runs.child_environment(snapshot)
     started = time.perf_counter()
     command = [sys.executable, "-m", "toolgen", "-C", str(project), *args]
     # cwd: `python -m` puts the working folder first on sys.path, ahead of PYTHONPATH; run from the
@@ -56,7 +53,7 @@ def main() -> int:
         for project, snapshot in zip(projects, snapshots, strict=True):
             subprocess.run(
                 [sys.executable, "-m", "toolgen", "-C", str(project), "build"],
-                env={**os.environ, **({"PYTHONPATH": str(snapshot.resolve())} if snapshot else {})},
+                env=runs.child_environment(snapshot),
                 cwd=project,
                 capture_output=True,
                 check=True,

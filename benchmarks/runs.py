@@ -54,7 +54,17 @@ class Report:
     failed: list[str] = field(default_factory=list)
 
 
-ENV = dict(os.environ)
+def child_environment(snapshot: Path | None = None) -> dict[str, str]:
+    """The environment of a timed child: this one, with `snapshot` (a copy of toolgen: `git archive`)
+    first on PYTHONPATH, and bytecode written and read as an installed toolgen has it (a shell that
+    sets PYTHONDONTWRITEBYTECODE would make every child compile toolgen from source again)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if snapshot is not None:
+        env["PYTHONPATH"] = str(snapshot.resolve())
+    return env
+
+
+ENV = child_environment()
 """The children's environment (`--toolgen-path` puts a snapshot of toolgen first on PYTHONPATH)."""
 
 
@@ -109,12 +119,22 @@ def new_project(base: Path, name: str, count: int) -> Path:
     return project
 
 
-def change_one(project: Path, index: int, step: int) -> None:
-    """Edit one contract: a new sentence in its description and a patch bump, as an author would."""
+EDITS = ("description", "property")
+"""What `change_one` edits: a description (a patch bump), or a new optional input property (a minor bump)."""
+
+
+def change_one(project: Path, index: int, step: int, edit: str = "description") -> None:
+    """Edit one contract as an author would: a new sentence in its description and a patch bump, or
+    (`edit="property"`) a new optional string property in its input schema and a minor bump."""
     doc = synth_catalog.contract(index)
-    doc["description"] += f" Revised note {step}."
     major, minor, patch = doc["version"].split(".")
-    doc["version"] = f"{major}.{minor}.{int(patch) + step}"
+    if edit == "property":
+        schema = doc["input_schema"]
+        schema["properties"][f"revision_note_{step}"] = {"type": "string", "description": f"Revision note {step}."}
+        doc["version"] = f"{major}.{int(minor) + step}.0"
+    else:
+        doc["description"] += f" Revised note {step}."
+        doc["version"] = f"{major}.{minor}.{int(patch) + step}"
     group = synth_catalog.GROUPS[index % len(synth_catalog.GROUPS)]
     folder = project / "contracts" / group
     if index % 4 == 0:

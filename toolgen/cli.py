@@ -37,7 +37,6 @@ from toolgen.cliout import (
 )
 from toolgen.config import find_root
 from toolgen.diagnostics import has_errors
-from toolgen.pipeline import stages as pipeline
 
 FORMATS = click.Choice(["text", "json", "github"])
 SHAPES = click.Choice(["openai", "anthropic", "gemini", "mcp"])
@@ -208,6 +207,7 @@ def stats_command(ctx: Context, fmt: str) -> None:
     """
     import json
 
+    from toolgen.pipeline import stages as pipeline
     from toolgen.render import providers
     from toolgen.render.providers import stats
 
@@ -296,6 +296,7 @@ def diff_command(
 ) -> None:
     """Classify every change against a base catalog and check each tool's version bump (exit 1 if incompatible)."""
     from toolgen import compat
+    from toolgen.pipeline import stages as pipeline
 
     if (base_ref is None) == (base_file is None):
         raise click.UsageError("give exactly one of --base REF and --base-file PATH")

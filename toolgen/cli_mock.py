@@ -16,7 +16,6 @@ from types import FrameType
 import click
 
 from toolgen.cliout import Context, counts, emit, settings_or_exit
-from toolgen.pipeline import stages
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
@@ -45,6 +44,8 @@ def mock_server_command(ctx: Context, http: bool, host: str, port: int, unauthen
         click.echo(f"toolgen: {exc}", err=True)
         sys.exit(1)
     settings = settings_or_exit(ctx)
+    from toolgen.pipeline import stages
+
     catalog, problems, _ = stages.load_catalog(settings)
     if catalog is None:
         emit(problems, "text")

@@ -31,7 +31,7 @@ from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.discovery import contract_files
 from toolgen.incremental import cache, cachekey
 from toolgen.pipeline.project import Project
-from toolgen.writer import write
+from toolgen.writer.errors import WriteError
 
 if TYPE_CHECKING:  # the importer loads only for `toolgen import`
     from toolgen.importing.importer import ImportPlan
@@ -75,7 +75,7 @@ def guarded(func: F) -> F:
             sys.exit(1)
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise
-        except write.WriteError as exc:
+        except WriteError as exc:
             for note in exc.notes:  # what a recovery did before the build stopped
                 click.echo(f"toolgen: {note}", err=True)
             click.echo(f"toolgen: {exc}", err=True)

@@ -37,6 +37,25 @@ def test_synthetic_contracts_cover_the_realistic_shapes() -> None:
     assert all(d["errors"] and d["examples"] for d in docs)
 
 
+def test_the_benchmark_edits_keep_a_contract_valid_and_change_what_they_say(tmp_path: Path) -> None:
+    """`change_one`'s two edits: a description (patch bump) and a new input property (minor bump)."""
+    from benchmarks import runs
+    from toolgen.config import load_settings
+    from toolgen.pipeline import stages
+
+    project = runs.new_project(tmp_path, "p", 4)
+    runs.change_one(project, 2, 1, "description")
+    runs.change_one(project, 3, 1, "property")
+    settings, _ = load_settings(project)
+    catalog, problems, _ = stages.load_catalog(settings)
+    assert catalog is not None and not [p for p in problems if p.is_error]
+    edited = {c.name: c for c in catalog}
+    described, widened = synth_catalog.contract(2), synth_catalog.contract(3)
+    assert edited[described["name"]].description.endswith("Revised note 1.")
+    assert "revision_note_1" in edited[widened["name"]].input_schema["properties"]
+    assert edited[widened["name"]].version.split(".")[1] == str(int(widened["version"].split(".")[1]) + 1)
+
+
 def _props(doc: dict[str, object]) -> list[dict[str, object]]:
     schema = doc["input_schema"]
     assert isinstance(schema, dict)
@@ -51,11 +70,13 @@ def test_benchmark_runs_end_to_end_at_a_tiny_size(tmp_path: Path) -> None:
     done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=600, cwd=REPO)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "| toolgen cold build, 3 contracts |" in done.stdout
-    assert "| no-change build |" in done.stdout and "| one contract changed |" in done.stdout
+    assert "| no-change build |" in done.stdout and "| one description edited |" in done.stdout
+    assert "| one property added |" in done.stdout
     figures = json.loads(report.read_text())
     assert figures["verified_files"] > 6  # the incremental output was compared with a cold build
     assert set(figures["anchors"]) >= {"generate_default", "generate_none", "cli_per_contract"}
     assert figures["cold_large"]["peak_mb"] > 0
+    assert figures["description"]["seconds"] > 0 and figures["property"]["seconds"] > 0
 
 
 def test_every_benchmark_imports_as_a_module_of_the_package() -> None:

@@ -26,9 +26,11 @@ import hashlib
 import json
 import os
 import tempfile
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolgen.config import CACHE_DIR, Settings
 from toolgen.diagnostics import Diagnostic
@@ -36,10 +38,11 @@ from toolgen.discovery import contract_files
 from toolgen.incremental import cache
 from toolgen.load import read_contract_bytes
 from toolgen.templating import templates_digest
-from toolgen.writer.files import Files
-from toolgen.writer.journal import leftovers
-from toolgen.writer.safepaths import Stat, file_digest
-from toolgen.writer.write import MANIFEST, file_stat
+from toolgen.writer.journal import MANIFEST, leftovers
+from toolgen.writer.safepaths import Stat, file_digest, file_stat
+
+if TYPE_CHECKING:  # the writer's holdings (and the render layer they name) stay unloaded on the shortcut
+    from toolgen.writer.files import Files
 
 STATE = "state.json"
 """The fast-path record inside the cache folder."""
@@ -59,6 +62,29 @@ class State:
     written: int = 0
     """The modification time (ns) of the record itself: a file whose status changed at that time
     or later may have been written again in the same timestamp granule (`trusted`)."""
+    seen: Mapping[str, tuple[Stat, str]] = field(default_factory=dict)
+    """Each contract the build read (path under the contracts folder): its stat when read and the
+    sha256 of the bytes read (`Seen`)."""
+
+
+Seen = Mapping[str, tuple[Stat, str]]
+"""Contract path (under the contracts folder) -> (its `contract_stat` just before it was read, the
+sha256 of the bytes read), for files whose status had not changed for `SETTLED_NS` before the
+probe began: the next probe takes the digest of a file whose stat is still this one without
+reading it, as git trusts its index. A write moves the status change time, which no program can
+set back; a write in the same timestamp granule as that stat came before the probe and was read."""
+
+SETTLED_NS = 2_000_000_000
+"""How long before a probe a contract's status must have last changed for its stat to vouch for its
+bytes later: wider than any file system's timestamp granule (FAT's is 2 s), so a write after the
+probe read the file always gives it another status change time."""
+
+
+def contract_stat(path: Path) -> Stat:
+    """Size, modification time (ns), inode and status change time of a contract file, through a
+    link (a contract may be a link inside the project: what it names is what is read)."""
+    info = os.stat(path)
+    return (info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
 
 
 def _sha(data: bytes) -> str:
@@ -76,7 +102,10 @@ class Inputs:
     templates: str
     contents: dict[Path, bytes] = field(default_factory=dict, repr=False, compare=False)
     """The bytes of every contract file read, by path: the build that follows loads these (`reader`)
-    instead of reading each file again, and so builds exactly the inputs `key` names."""
+    instead of reading each file again. A file the probe did not read (its stat vouched for it) is
+    read by the build, whose `loaded_key` then names what it read."""
+    seen: dict[str, tuple[Stat, str]] = field(default_factory=dict, repr=False, compare=False)
+    """`Seen` of this probe: the settled contracts' stat and digest, for the record."""
 
     def reader(self) -> Callable[[Path], bytes]:
         """`load.read_contract_bytes` for the build after this probe: each file's bytes as the probe
@@ -89,8 +118,12 @@ class Inputs:
         return read
 
 
-def probe(settings: Settings) -> Inputs:
-    """Read every input of a build once (each contract with a size bound) and digest it."""
+def probe(settings: Settings, seen: Seen | None = None, *, settled_before: int | None = None) -> Inputs:
+    """Digest every input of a build: each contract's bytes (read with a size bound, or the recorded
+    digest of one whose stat is still the one `seen` recorded), the settings, the templates and
+    toolgen itself. `Inputs.seen` holds the contracts whose status last changed before
+    `settled_before` (ns; default: `SETTLED_NS` before now)."""
+    settled = time.time_ns() - SETTLED_NS if settled_before is None else settled_before
     templates = templates_digest(settings.templates_dir)
     base = hashlib.sha256()
     for text in (cache.environment(), settings.fingerprint(), templates):
@@ -99,15 +132,25 @@ def probe(settings: Settings) -> Inputs:
     paths, problems = contract_files(settings.contracts_dir, settings)
     if problems:  # the full build reports them
         return found
+    known = seen or {}
     inputs: list[tuple[str, str]] = []
     contents: dict[Path, bytes] = {}
+    fresh: dict[str, tuple[Stat, str]] = {}
     for rel, path in paths:
         try:
-            contents[path] = read_contract_bytes(path)
+            info = contract_stat(path)
+            recorded = known.get(rel)
+            if recorded is not None and recorded[0] == info:
+                sha = recorded[1]
+            else:
+                contents[path] = read_contract_bytes(path)
+                sha = hashlib.sha256(contents[path]).hexdigest()
         except OSError:
             return found
-        inputs.append((rel, hashlib.sha256(contents[path]).hexdigest()))
-    return Inputs(_key(found.base, inputs), found.base, templates, contents)
+        inputs.append((rel, sha))
+        if info[3] < settled:
+            fresh[rel] = (info, sha)
+    return Inputs(_key(found.base, inputs), found.base, templates, contents, fresh)
 
 
 def input_key(settings: Settings) -> str | None:
@@ -150,9 +193,16 @@ def _read_state(settings: Settings, secret: bytes) -> State | None:
             diagnostics=tuple(Diagnostic.from_json(d) for d in data["diagnostics"]),
             stats={str(rel): (int(a), int(b), int(c), int(d)) for rel, (a, b, c, d) in data["stats"].items()},
             written=written,
+            seen={str(rel): _seen(entry) for rel, entry in data["seen"].items()},
         )
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return None
+
+
+def _seen(entry: tuple[int, int, int, int, str]) -> tuple[Stat, str]:
+    """One recorded `Seen` entry ([size, mtime, inode, ctime, sha256], as JSON) as (stat, digest)."""
+    size, mtime, inode, ctime, sha = entry
+    return (int(size), int(mtime), int(inode), int(ctime)), str(sha)
 
 
 Trusted = Mapping[str, tuple[Stat, str]]
@@ -191,21 +241,32 @@ def _recorded_digests(out: Path, state: State) -> dict[str, str]:
         return {}
 
 
+def recorded(settings: Settings, secret: bytes) -> State | None:
+    """What the last successful build recorded, when its seal holds under `secret` (the cache key)."""
+    return _read_state(settings, secret)
+
+
 def lookup(settings: Settings, key: str | None, secret: bytes) -> State | None:
     """The recorded state when nothing changed since it was recorded and the output is intact; else None.
+    `secret`: the cache key the record is sealed under."""
+    return current(settings, key, _read_state(settings, secret))
+
+
+def current(settings: Settings, key: str | None, state: State | None) -> State | None:
+    """`state` when it was recorded for the inputs `key` digests and the output is intact; else None.
 
     A file changed in the record's own timestamp granule ("racy") is read again and must hold the
-    bytes the recorded manifest names. `secret`: the cache key the record is sealed under."""
+    bytes the recorded manifest names."""
     if key is None:
         return None
-    state = _read_state(settings, secret)
     out = settings.output_dir
     if state is None or state.key != key or MANIFEST not in state.stats or leftovers(out):
         return None
     try:
         racy = []
+        folder = os.fspath(out) + os.sep  # plain strings: a Path per file costs more than its stat
         for rel, recorded in state.stats.items():
-            if file_stat(out / rel) != recorded:
+            if file_stat(folder + rel) != recorded:
                 return None
             if recorded[3] >= state.written and rel != MANIFEST:
                 racy.append(rel)
@@ -228,12 +289,15 @@ def record(
     *,
     secret: bytes,
     verified: Mapping[str, Stat] | None = None,
+    seen: Seen | None = None,
 ) -> None:
     """Remember a successful build whose output folder now holds exactly `files` (manifest included).
 
     `verified` holds the stat of files the plan just compared byte for byte and left alone: that
     stat is recorded as it is, unread and not taken again (a file changed since has another, which
-    `lookup` and the writer's trust compare, so it is read then). Sealed under `secret`, the cache key."""
+    `lookup` and the writer's trust compare, so it is read then). `seen`: the contracts whose stat
+    vouches for the digest the build loaded (`Inputs.seen`, only those the build loaded with that
+    digest). Sealed under `secret`, the cache key."""
     if key is None or MANIFEST not in files:
         return
     document = {
@@ -258,6 +322,35 @@ def record(
     except OSError:
         return
     document["stats"] = stats
+    document["seen"] = _seen_json(seen or {})
+    _write_state(settings, document, secret)
+
+
+def refresh(settings: Settings, state: State, seen: Seen, secret: bytes) -> None:
+    """Add to the record `state` the contracts that settled since it was written (`seen`: those of
+    the probe that found nothing changed), so later probes need not read them. The record keeps its
+    time (`State.written`, set back on the new file): which output files count as racy stays put."""
+    if seen.items() <= state.seen.items():
+        return
+    document = {
+        "key": state.key,
+        "manifest": state.manifest,
+        "contracts": state.contracts,
+        "files": state.files,
+        "diagnostics": [d.as_json() for d in state.diagnostics],
+        "stats": {rel: list(stat) for rel, stat in state.stats.items()},
+        "seen": _seen_json(seen),
+    }
+    _write_state(settings, document, secret, mtime=state.written)
+
+
+def _seen_json(seen: Seen) -> dict[str, list[int | str]]:
+    return {rel: [*info, sha] for rel, (info, sha) in sorted(seen.items())}
+
+
+def _write_state(settings: Settings, document: Mapping[str, object], secret: bytes, mtime: int | None = None) -> None:
+    """Replace the record with `document`, sealed under `secret`; with `mtime`, the new file keeps
+    that modification time (or, when it cannot, there is no record)."""
     path = _state_path(settings)
     if not cache.usable(settings.root):
         return
@@ -267,6 +360,11 @@ def record(
         with os.fdopen(handle, "wb") as stream:
             stream.write(cache.seal(STATE, json.dumps(document, ensure_ascii=False), secret))
         os.replace(temp, path)
+        if mtime is not None:
+            try:
+                os.utime(path, ns=(mtime, mtime))
+            except OSError:
+                forget(settings)
 
 
 def forget(settings: Settings) -> None:

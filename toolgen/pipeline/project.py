@@ -19,13 +19,15 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, has_errors
-from toolgen.incremental import cache, cachekey, fastpath, pruning
-from toolgen.pipeline import stages
-from toolgen.writer import write
+from toolgen.incremental import cache, cachekey, fastpath
+
+if TYPE_CHECKING:  # imported when a build must run: the no-change shortcut loads none of them
+    from toolgen.pipeline import stages
+    from toolgen.writer import write
 
 Step = Callable[[str], None]
 """Called with the name of each step of a build as it finishes (`stages.generate`'s `progress`)."""
@@ -89,6 +91,8 @@ class Ahead:
         """Read both now."""
         self._trusted = self.trusted()
         if self.store is not None:
+            from toolgen.incremental import pruning
+
             self.last_used = pruning.last_used(self.store)
 
     def trusted(self) -> Mapping[str, tuple[write.Stat, str]]:
@@ -130,8 +134,12 @@ class Project:
         """The probe of every input (None without the cache key) and the record, when nothing changed."""
         if self.secret is None:
             return None, None
-        probe = fastpath.probe(self.settings)
-        return probe, fastpath.lookup(self.settings, probe.key, self.secret)
+        state = fastpath.recorded(self.settings, self.secret)
+        probe = fastpath.probe(self.settings, state.seen if state is not None else None)
+        found = fastpath.current(self.settings, probe.key, state)
+        if found is not None:  # contracts that settled since the record need not be read next time
+            fastpath.refresh(self.settings, found, probe.seen, self.secret)
+        return probe, found
 
     def _build(self, force: bool, progress: Progress) -> BuildReport:
         settings, secret, out = self.settings, self.secret, self.output
@@ -139,6 +147,9 @@ class Project:
         if state is not None:
             found, files = state.diagnostics, state.files
             return BuildReport(True, out, found, contracts=state.contracts, unchanged=files, fast=True)
+        from toolgen.incremental import pruning
+        from toolgen.pipeline import stages
+
         with cache.session(settings.root, enabled=bool(secret), secret=secret) as store, progress(settings) as step:
             ahead = Ahead(settings, secret, store)
             reader = probe.reader() if probe is not None else None
@@ -153,13 +164,16 @@ class Project:
 
     def _write(self, result: stages.Generated, force: bool, ahead: Ahead) -> BuildReport:
         """Apply a generation run to the output folder: the report of the write, or of its refusal."""
+        from toolgen.writer import write
+        from toolgen.writer.errors import WriteError
+
         out = self.output
         try:
             trusted = ahead.trusted()
             change, notes = write.update(
                 result.artifacts, self.settings.output_dir, force=force, label=out, trusted=trusted
             )
-        except write.WriteError as exc:
+        except WriteError as exc:
             if not exc.diagnostics:
                 raise
             refused = tuple(exc.diagnostics)
@@ -183,6 +197,9 @@ class Project:
         if recorded is not None:
             found, files, contracts = recorded.diagnostics, recorded.files, recorded.contracts
             return BuildReport(True, out, found, contracts=contracts, unchanged=files, fast=True, up_to_date=True)
+        from toolgen.pipeline import stages
+        from toolgen.writer import write
+
         ahead = Ahead(settings, secret)
         with cache.session(settings.root, enabled=bool(secret), secret=secret) as store:
             reader = probe.reader() if probe is not None else None
@@ -214,6 +231,8 @@ class Project:
             return
         contracts = len(result.catalog) if result.catalog is not None else 0
         key = fastpath.loaded_key(self.settings, probe, result.inputs)
+        loaded = set(result.inputs)  # a contract changed after the probe vouches for nothing
+        seen = {rel: (info, sha) for rel, (info, sha) in probe.seen.items() if (rel, sha) in loaded}
         fastpath.record(
             self.settings,
             key,
@@ -222,6 +241,7 @@ class Project:
             change.files,
             secret=self.secret,
             verified=change.verified,
+            seen=seen,
         )
 
 

@@ -13,15 +13,16 @@ not touched (their mtimes are kept). `check` is the same comparison with nothing
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolgen import __version__
-from toolgen.diagnostics import Diagnostic, Severity, format_text
+from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.render import File
 from toolgen.writer import files as _files
 from toolgen.writer import journal, safepaths
+from toolgen.writer.errors import WriteError
 from toolgen.writer.outputs import Output, held
 from toolgen.writer.safepaths import MISSING, REGULAR, Probe, file_digest, stat_or_none
 from toolgen.writer.shortdiff import LazyDiffs, short_diff
@@ -39,18 +40,6 @@ Stat = safepaths.Stat
 
 Files = _files.Files
 """Path -> bytes of every file of a build (`toolgen.writer.files`)."""
-
-
-class WriteError(Exception):
-    """The output folder cannot be updated safely; nothing was written.
-
-    `diagnostics` holds the coded refusals (TG132 to TG135), when the reason is one of them."""
-
-    def __init__(self, problem: str | Sequence[Diagnostic]) -> None:
-        self.diagnostics: tuple[Diagnostic, ...] = () if isinstance(problem, str) else tuple(problem)
-        self.notes: list[str] = []
-        """What the build completed before it stopped (an interrupted build's update, `update`)."""
-        super().__init__(problem if isinstance(problem, str) else "\n".join(map(format_text, self.diagnostics)))
 
 
 def manifest_text(files: Files) -> bytes:
