@@ -54,4 +54,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # `| head`: the reader left; nothing more to say
+        sys.stderr.close()
+        sys.exit(0)

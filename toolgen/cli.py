@@ -174,7 +174,7 @@ def new(ctx: Context, name: str, fmt: str, folder: str | None) -> None:
 
     settings = settings_or_exit(ctx)
     try:
-        scaffold.check_name(name)
+        scaffold.refuse_bad_name(name)
     except scaffold.ScaffoldError as exc:
         raise click.BadParameter(str(exc), param_hint="NAME") from exc
     try:

@@ -41,9 +41,6 @@ def refuse_bad_name(name: str) -> None:
         )
 
 
-check_name = refuse_bad_name
-"""The name `toolgen new` (cli.py) still calls it by; goes when that call is renamed."""
-
 
 def starting_contract(name: str) -> dict[str, object]:
     """The starting contract for `name`, as data (keys in the order they are written)."""
