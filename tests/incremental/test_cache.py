@@ -148,7 +148,7 @@ def test_cached_incremental_build_is_byte_identical_to_a_cold_build(tmp_path: Pa
 
 
 # 4 tools go stage by stage; 60 tools, with two workers, are made whole tool by tool in the workers
-# (`python._tools_together`); from `Thresholds.apart_min` tools the docs render in a forked process too
+# (`python._ToolModules.make`); from `Thresholds.apart_min` tools the docs render in a forked process too
 # (`pipeline._render_apart`): the build must count and keep their cache use the same way
 SIZES = [
     pytest.param(4, "1", id="stage-by-stage"),

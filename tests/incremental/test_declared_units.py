@@ -79,7 +79,7 @@ def test_a_per_tool_target_without_cache_code_is_read_back(tmp_path: Path) -> No
 RENDER = Path(toolgen.__file__).resolve().parent / "render"
 MEMO_NAMES = {"memo_many", "memo_files", "memo_table", "lru_cache", "Store", "session"}
 """Names no render module uses: the memo functions, a process cache, the cache store and session."""
-MEMO_ATTRIBUTES = MEMO_NAMES | {"unknown", "caching", "cache", "keep_passes"}
+MEMO_ATTRIBUTES = MEMO_NAMES | {"unknown", "caching", "cache", "keep_passes", "incremental", "keep", "pending"}
 """Attributes no render module reads (the executor's old memo interface among them)."""
 
 
