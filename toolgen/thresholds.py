@@ -39,6 +39,9 @@ class Thresholds:
     Longer runs join fewer texts per file; shorter ones make less again after a one-tool change."""
     provider_run_max: int = 128
     """No run of the providers' tools is longer (a long stretch of names that end none stops here)."""
+    progress_min: int = 200
+    """From this many contract files `toolgen build` shows a progress bar on stderr, when stderr is a
+    terminal (`cliout.progress_bar`)."""
     full_prune: int = 16
     """Every this many builds, pruning the cache lists its whole folder (`incremental.pruning`)."""
 

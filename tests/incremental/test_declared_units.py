@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import importlib
+import shutil
 from pathlib import Path
 
 import toolgen
 from tests.build_support import reworded, two_tools
 from toolgen.catalog import Catalog, Contract
-from toolgen.config import Settings, load_settings
+from toolgen.config import ALL_TARGETS, CACHE_DIR, TARGETS, Settings, load_settings
 from toolgen.incremental import cache
 from toolgen.incremental.executor import Building
 from toolgen.incremental.parallel import Workers
 from toolgen.pipeline import stages
-from toolgen.render import RenderResult, Target, pertool
+from toolgen.render import RenderResult, Target, pertool, targets
 from toolgen.render.context import RenderContext
 from toolgen.thresholds import Thresholds
 
@@ -73,7 +75,23 @@ def test_a_per_tool_target_without_cache_code_is_read_back(tmp_path: Path) -> No
     made.clear()
     third, store = _render(target, tmp_path)
     assert made == ["write_file"] and store.hits == 2  # only the changed tool's unit is made
-    assert b"Reworded." in {f.path: f.data() for f in third.artifacts}["summaries/write_file.txt"]
+    warm = {f.path: f.data() for f in third.artifacts}
+    assert b"Reworded." in warm["summaries/write_file.txt"]
+
+    shutil.rmtree(tmp_path / CACHE_DIR)  # a cold build of the changed project gives the same bytes
+    made.clear()
+    cold, store = _render(target, tmp_path)
+    assert sorted(made) == sorted(NAMES) and store.hits == 0
+    assert {f.path: f.data() for f in cold.artifacts} == warm
+
+
+def test_a_target_is_registered_once_in_the_configuration() -> None:
+    """`config.TARGETS` names each target's module; the registry is made from it, in build order
+    (CONTRIBUTING.md's recipe: the target, that line, the test)."""
+    registry = targets()
+    assert tuple(registry) == ALL_TARGETS == tuple(TARGETS)
+    for name, module in TARGETS.items():
+        assert registry[name] is importlib.import_module(module).render
 
 
 RENDER = Path(toolgen.__file__).resolve().parent / "render"
