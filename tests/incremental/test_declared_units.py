@@ -8,6 +8,7 @@ import ast
 import dataclasses
 import importlib
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 import toolgen
@@ -19,7 +20,8 @@ from toolgen.incremental.executor import Building
 from toolgen.incremental.parallel import Workers
 from toolgen.pipeline import stages
 from toolgen.render import RenderResult, Target, pertool, targets
-from toolgen.render.context import RenderContext
+from toolgen.render.context import PLAIN, RenderContext
+from toolgen.render.units import Either, Values, as_text
 from toolgen.thresholds import Thresholds
 
 NAMES = ("echo_text", "write_file", "read_file")
@@ -144,3 +146,44 @@ def test_thresholds_are_set_not_patched(tmp_path: Path) -> None:
     assert any(type(a).__name__ == "Packed" for a in narrow.artifacts)
     assert not any(type(a).__name__ == "Packed" for a in wide.artifacts)
 
+
+def _units_of(kind: str, made: list[str]) -> Values[str, str]:
+    def make(todo: Sequence[str]) -> list[str]:
+        made.extend(todo)
+        return [item.upper() for item in todo]
+
+    return Values(kind, depends_on=lambda item: (item,), make=make, encode=str, decode=as_text)
+
+
+def _entry_name(kind: str, item: str) -> str:
+    key = cache.key_of(kind, (item,))
+    return f"{kind}/{key[:2]}/{key}"
+
+
+def test_a_unit_not_made_keeps_what_it_is_made_again_from(tmp_path: Path) -> None:
+    """`remade_from`: a unit read back names the units its next change is made from, and the layer
+    counts them as used (pruning keeps them) without reading them; a unit made now names none."""
+    parts_made: list[str] = []
+    parts = _units_of("test-part", parts_made)
+    runs_made: list[str] = []
+    runs = dataclasses.replace(_units_of("test-run", runs_made), remade_from=lambda run: [(parts, run + "-part")])
+    with cache.session(tmp_path) as store:
+        assert store is not None
+        assert Building(Workers(1), store).run(runs, ["a", "b"]) == ["A", "B"]
+        assert _entry_name("test-part", "a-part") not in store.used  # made now: nothing to keep
+    with cache.session(tmp_path) as store:
+        assert store is not None
+        assert Building(Workers(1), store).run(runs, ["a", "b", "c"]) == ["A", "B", "C"]
+        kept = {_entry_name("test-part", f"{x}-part") for x in "ab"}
+        assert kept <= store.used and _entry_name("test-part", "c-part") not in store.used
+    assert runs_made == ["a", "b", "c"] and parts_made == []  # kept, never made nor read
+
+
+def test_either_way_is_taken_by_the_executor_not_the_target(tmp_path: Path) -> None:
+    """`Either`: the plain executor and a build without a cache take the whole pass; a build with
+    a cache store the way by units."""
+    ways = Either(whole=lambda: "whole", by_units=lambda: "by units")
+    assert PLAIN.either(ways) == "whole"
+    assert Building(Workers(1)).either(ways) == "whole"
+    with cache.session(tmp_path) as store:
+        assert Building(Workers(1), store).either(ways) == "by units"
