@@ -259,15 +259,11 @@ def print_drift(entries: Sequence[Mapping[str, str]], diffs: Mapping[str, str], 
             click.echo(diff, nl=False)
 
 
-PROGRESS_MIN_CONTRACTS = 200
-"""A build of at least this many contracts shows a progress bar (on a terminal only)."""
-
-
 @contextlib.contextmanager
 def progress_bar(settings: Settings) -> Iterator[Callable[[str], None] | None]:
     """A progress bar on stderr over the build's steps, when stderr is a terminal and the catalog is large."""
     files = contract_files(settings.contracts_dir, settings)[0] if sys.stderr.isatty() else []
-    if len(files) < PROGRESS_MIN_CONTRACTS:
+    if len(files) < settings.thresholds.progress_min:
         yield None
         return
     steps = ["validate", *settings.targets]

@@ -24,7 +24,17 @@ from toolgen.positions import join, locator_for
 from toolgen.thresholds import DEFAULT as DEFAULT_THRESHOLDS
 from toolgen.thresholds import Thresholds
 
-ALL_TARGETS: tuple[str, ...] = ("catalog", "python", "providers", "docs", "mocks")
+TARGETS: Mapping[str, str] = {
+    "catalog": "toolgen.render.catalog_json",
+    "python": "toolgen.render.python",
+    "providers": "toolgen.render.providers",
+    "docs": "toolgen.render.docs",
+    "mocks": "toolgen.render.mocks",
+}
+"""Every target toolgen can build, in build order, and the module whose `render` makes it: the one
+registration of a target (`toolgen.render.targets` imports the module when the registry is asked for)."""
+
+ALL_TARGETS: tuple[str, ...] = tuple(TARGETS)
 """Every target toolgen can build, in build order."""
 
 DEFAULTS: Mapping[str, object] = {

@@ -33,6 +33,15 @@ class Thresholds:
     """From this many contracts the build holds every file it made compressed (`writer.outputs`)."""
     pack_many: int = 200
     """Below `pack_from`, a target's files are held compressed when it rendered this many."""
+    provider_run: int = 32
+    """The providers' tools are remembered in runs of about this many consecutive tools
+    (`render.providers.cached`): a tool ends its run when the hash of its name is a multiple of it.
+    Longer runs join fewer texts per file; shorter ones make less again after a one-tool change."""
+    provider_run_max: int = 128
+    """No run of the providers' tools is longer (a long stretch of names that end none stops here)."""
+    progress_min: int = 200
+    """From this many contract files `toolgen build` shows a progress bar on stderr, when stderr is a
+    terminal (`cliout.progress_bar`)."""
     full_prune: int = 16
     """Every this many builds, pruning the cache lists its whole folder (`incremental.pruning`)."""
 

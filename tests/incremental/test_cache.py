@@ -4,6 +4,7 @@ invalidates exactly what it must."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -26,7 +27,7 @@ from toolgen.diagnostics import Severity, sort_diagnostics
 from toolgen.incremental import cache, fastpath, parallel
 from toolgen.incremental.executor import Building
 from toolgen.pipeline import stages as pipeline
-from toolgen.thresholds import DEFAULT
+from toolgen.thresholds import DEFAULT, Thresholds
 from toolgen.writer import write
 
 FAST = "no input changed since the last build"
@@ -148,7 +149,7 @@ def test_cached_incremental_build_is_byte_identical_to_a_cold_build(tmp_path: Pa
 
 
 # 4 tools go stage by stage; 60 tools, with two workers, are made whole tool by tool in the workers
-# (`python._tools_together`); from `Thresholds.apart_min` tools the docs render in a forked process too
+# (`python._ToolModules.make`); from `Thresholds.apart_min` tools the docs render in a forked process too
 # (`pipeline._render_apart`): the build must count and keep their cache use the same way
 SIZES = [
     pytest.param(4, "1", id="stage-by-stage"),
@@ -449,7 +450,7 @@ def test_progress_bar_on_a_terminal_for_large_catalogs(tmp_path: Path, monkeypat
     monkeypatch.setattr(sys, "stderr", terminal)
     with cliout.progress_bar(settings) as step:
         assert step is None  # 3 contracts: too few to bother
-    monkeypatch.setattr(cliout, "PROGRESS_MIN_CONTRACTS", 2)
+    settings = dataclasses.replace(settings, thresholds=Thresholds(progress_min=2))
     with cliout.progress_bar(settings) as step:
         assert step is not None
         assert pipeline.generate(settings, progress=step).ok

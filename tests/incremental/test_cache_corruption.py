@@ -20,7 +20,7 @@ import pytest
 from tests.build_support import run as run_once
 from tests.build_support import seal, tree
 from tests.factory import contract, write_json
-from toolgen.incremental import cache, memo, pruning
+from toolgen.incremental import cache, executor, pruning
 
 CACHE = ".toolgen-cache"
 
@@ -90,8 +90,8 @@ def _edit(paths: list[Path], others: dict[str, list[Path]]) -> None:
 
 
 def _edited_body(body: bytes) -> bytes:
-    """The body with its first text changed: a value of JSON data, or a raw text (`memo.RAW`)."""
-    if body.startswith(memo.RAW.encode()):
+    """The body with its first text changed: a value of JSON data, or a raw text (`executor.RAW`)."""
+    if body.startswith(executor.RAW.encode()):
         return body.replace(b"e", b"E", 1) + b" (edited)"
     value, done = _edited(json.loads(body))
     if not done and isinstance(value, dict) and value:  # no text in it (a table of empty lists): a key

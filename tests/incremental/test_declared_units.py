@@ -6,18 +6,22 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import importlib
+import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 import toolgen
 from tests.build_support import reworded, two_tools
 from toolgen.catalog import Catalog, Contract
-from toolgen.config import Settings, load_settings
+from toolgen.config import ALL_TARGETS, CACHE_DIR, TARGETS, Settings, load_settings
 from toolgen.incremental import cache
 from toolgen.incremental.executor import Building
 from toolgen.incremental.parallel import Workers
 from toolgen.pipeline import stages
-from toolgen.render import RenderResult, Target, pertool
-from toolgen.render.context import RenderContext
+from toolgen.render import RenderResult, Target, pertool, targets
+from toolgen.render.context import PLAIN, RenderContext
+from toolgen.render.units import Either, Values, as_text
 from toolgen.thresholds import Thresholds
 
 NAMES = ("echo_text", "write_file", "read_file")
@@ -73,13 +77,29 @@ def test_a_per_tool_target_without_cache_code_is_read_back(tmp_path: Path) -> No
     made.clear()
     third, store = _render(target, tmp_path)
     assert made == ["write_file"] and store.hits == 2  # only the changed tool's unit is made
-    assert b"Reworded." in {f.path: f.data() for f in third.artifacts}["summaries/write_file.txt"]
+    warm = {f.path: f.data() for f in third.artifacts}
+    assert b"Reworded." in warm["summaries/write_file.txt"]
+
+    shutil.rmtree(tmp_path / CACHE_DIR)  # a cold build of the changed project gives the same bytes
+    made.clear()
+    cold, store = _render(target, tmp_path)
+    assert sorted(made) == sorted(NAMES) and store.hits == 0
+    assert {f.path: f.data() for f in cold.artifacts} == warm
+
+
+def test_a_target_is_registered_once_in_the_configuration() -> None:
+    """`config.TARGETS` names each target's module; the registry is made from it, in build order
+    (CONTRIBUTING.md's recipe: the target, that line, the test)."""
+    registry = targets()
+    assert tuple(registry) == ALL_TARGETS == tuple(TARGETS)
+    for name, module in TARGETS.items():
+        assert registry[name] is importlib.import_module(module).render
 
 
 RENDER = Path(toolgen.__file__).resolve().parent / "render"
 MEMO_NAMES = {"memo_many", "memo_files", "memo_table", "lru_cache", "Store", "session"}
 """Names no render module uses: the memo functions, a process cache, the cache store and session."""
-MEMO_ATTRIBUTES = MEMO_NAMES | {"unknown", "caching", "cache", "keep_passes"}
+MEMO_ATTRIBUTES = MEMO_NAMES | {"unknown", "caching", "cache", "keep_passes", "incremental", "keep", "pending"}
 """Attributes no render module reads (the executor's old memo interface among them)."""
 
 
@@ -126,3 +146,44 @@ def test_thresholds_are_set_not_patched(tmp_path: Path) -> None:
     assert any(type(a).__name__ == "Packed" for a in narrow.artifacts)
     assert not any(type(a).__name__ == "Packed" for a in wide.artifacts)
 
+
+def _units_of(kind: str, made: list[str]) -> Values[str, str]:
+    def make(todo: Sequence[str]) -> list[str]:
+        made.extend(todo)
+        return [item.upper() for item in todo]
+
+    return Values(kind, depends_on=lambda item: (item,), make=make, encode=str, decode=as_text)
+
+
+def _entry_name(kind: str, item: str) -> str:
+    key = cache.key_of(kind, (item,))
+    return f"{kind}/{key[:2]}/{key}"
+
+
+def test_a_unit_not_made_keeps_what_it_is_made_again_from(tmp_path: Path) -> None:
+    """`remade_from`: a unit read back names the units its next change is made from, and the layer
+    counts them as used (pruning keeps them) without reading them; a unit made now names none."""
+    parts_made: list[str] = []
+    parts = _units_of("test-part", parts_made)
+    runs_made: list[str] = []
+    runs = dataclasses.replace(_units_of("test-run", runs_made), remade_from=lambda run: [(parts, run + "-part")])
+    with cache.session(tmp_path) as store:
+        assert store is not None
+        assert Building(Workers(1), store).run(runs, ["a", "b"]) == ["A", "B"]
+        assert _entry_name("test-part", "a-part") not in store.used  # made now: nothing to keep
+    with cache.session(tmp_path) as store:
+        assert store is not None
+        assert Building(Workers(1), store).run(runs, ["a", "b", "c"]) == ["A", "B", "C"]
+        kept = {_entry_name("test-part", f"{x}-part") for x in "ab"}
+        assert kept <= store.used and _entry_name("test-part", "c-part") not in store.used
+    assert runs_made == ["a", "b", "c"] and parts_made == []  # kept, never made nor read
+
+
+def test_either_way_is_taken_by_the_executor_not_the_target(tmp_path: Path) -> None:
+    """`Either`: the plain executor and a build without a cache take the whole pass; a build with
+    a cache store the way by units."""
+    ways = Either(whole=lambda: "whole", by_units=lambda: "by units")
+    assert PLAIN.either(ways) == "whole"
+    assert Building(Workers(1)).either(ways) == "whole"
+    with cache.session(tmp_path) as store:
+        assert Building(Workers(1), store).either(ways) == "by units"

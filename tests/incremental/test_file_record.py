@@ -1,6 +1,6 @@
 """The file record: a build after one contract changed leaves the other tools' pages and modules unread.
 
-`memo.files` turns an entry the record knows into a `Kept` file (its digest, no text); the
+`Building.files` turns an entry the record knows into a `Kept` file (its digest, no text); the
 writer finds it unchanged by the trusted stat. The bytes must still be those of a `--no-cache`
 build, and a `Kept` must survive the trip back from a forked worker.
 """
@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.build_support import reworded, run, seal, tree, two_tools, unseal
-from toolgen.incremental import cache, memo
+from toolgen.incremental import cache
+from toolgen.incremental.kept import Kept
 from toolgen.render import python_models
 
 NAMES = ("echo_text", "write_file", "read_file")
@@ -37,13 +38,13 @@ def _reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def _kept_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The paths of every kept file whose entry is read from now on (its text or bytes asked for)."""
     seen: list[str] = []
-    real = memo.Kept._read
+    real = Kept._read
 
-    def read(self: memo.Kept) -> tuple[str, bytes]:
+    def read(self: Kept) -> tuple[str, bytes]:
         seen.append(self.path)
         return real(self)
 
-    monkeypatch.setattr(memo.Kept, "_read", read)
+    monkeypatch.setattr(Kept, "_read", read)
     return seen
 
 
@@ -86,19 +87,19 @@ def test_without_the_record_every_page_is_read_again(tmp_path: Path, monkeypatch
     assert record.is_file()  # written again, for the next build
 
 
-def _kept(tmp_path: Path) -> memo.Kept:
-    """A Kept page of a built project, as the next build's `memo.files` makes it."""
+def _kept(tmp_path: Path) -> Kept:
+    """A Kept page of a built project, as the next build's `Building.files` makes it."""
     two_tools(tmp_path, NAMES)
     assert run(tmp_path, "build")[0] == 0
-    made: list[memo.Kept] = []
-    real = memo.Kept.__init__
+    made: list[Kept] = []
+    real = Kept.__init__
 
-    def init(self: memo.Kept, path: str, digest: str, entry: str, secret: bytes) -> None:
+    def init(self: Kept, path: str, digest: str, entry: str, secret: bytes) -> None:
         real(self, path, digest, entry, secret)
         made.append(self)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(memo.Kept, "__init__", init)
+        patch.setattr(Kept, "__init__", init)
         reworded(tmp_path, "write_file")
         assert run(tmp_path, "build")[0] == 0
     return next(k for k in made if k.path == "docs/echo_text.md")

@@ -1,4 +1,4 @@
-"""`memo.table`: one entry holds a small value per item; only the items it lacks are computed, and it
+"""`Building.table`: one entry holds a small value per item; only the items it lacks are computed, and it
 holds exactly the items of the last build. The docs pages' links are remembered in one."""
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ the loader would see never lets a no-change build skip.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -22,6 +23,7 @@ from toolgen import cliout, discovery
 from toolgen.config import Settings, load_settings
 from toolgen.incremental import fastpath
 from toolgen.load import discover, load_documents
+from toolgen.thresholds import Thresholds
 
 FAST = "no input changed since the last build"
 
@@ -154,7 +156,7 @@ def test_the_progress_bar_counts_through_a_linked_folder(tmp_path: Path, monkeyp
     (root / "contracts").mkdir(exist_ok=True)
     (root / "contracts/shared").symlink_to(root / "shared")
     settings, _ = load_settings(root)
-    monkeypatch.setattr(cliout, "PROGRESS_MIN_CONTRACTS", 2)
+    settings = dataclasses.replace(settings, thresholds=Thresholds(progress_min=2))
     monkeypatch.setattr(sys, "stderr", _Terminal())
     with cliout.progress_bar(settings) as step:
         assert step is not None

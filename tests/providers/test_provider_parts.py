@@ -11,7 +11,7 @@ import json
 import pytest
 
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.incremental.memo import DECODE_ERRORS
+from toolgen.incremental.executor import DECODE_ERRORS
 from toolgen.render import providers
 from toolgen.render.providers import _SPECS
 from toolgen.render.providers.cached import decoded_part as _part

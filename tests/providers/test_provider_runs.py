@@ -19,8 +19,9 @@ from tests.build_support import generate_counting, run, seal, tree, unseal
 from toolgen.catalog import contract_from_document
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.incremental import cache
-from toolgen.incremental.memo import DECODE_ERRORS, RAW
+from toolgen.incremental.executor import DECODE_ERRORS, RAW
 from toolgen.render.providers import _SPECS, cached
+from toolgen.thresholds import DEFAULT, Thresholds
 
 COUNT = 70
 """Tools in the projects here: a few runs."""
@@ -32,13 +33,22 @@ def _contracts(names: list[str]) -> list[object]:
 
 def test_a_run_ends_where_its_last_name_says_not_where_it_stands() -> None:
     names = [f"tool_{i:04d}" for i in range(400)]
-    before = [tuple(c.name for c in g) for g in cached._grouped(_contracts(names))]  # type: ignore[arg-type]
+    before = [tuple(c.name for c in g) for g in cached._grouped(_contracts(names), DEFAULT)]  # type: ignore[arg-type]
     assert [n for group in before for n in group] == names
-    assert 4 <= len(before) <= 40 and all(len(group) <= cached.RUN_MAX for group in before)
+    assert 4 <= len(before) <= 40 and all(len(group) <= DEFAULT.provider_run_max for group in before)
     added = sorted([*names, "tool_0200_new"])
-    after = [tuple(c.name for c in g) for g in cached._grouped(_contracts(added))]  # type: ignore[arg-type]
+    after = [tuple(c.name for c in g) for g in cached._grouped(_contracts(added), DEFAULT)]  # type: ignore[arg-type]
     changed = [group for group in after if group not in before]
     assert len(changed) == 1 and "tool_0200_new" in changed[0]  # only the run it falls in
+
+
+def test_the_runs_follow_the_thresholds_set_on_the_settings() -> None:
+    """How long a run is comes from `Settings.thresholds`, which a test sets (no constant patched)."""
+    contracts = _contracts([f"tool_{i:04d}" for i in range(60)])
+    short = [len(g) for g in cached._grouped(contracts, Thresholds(provider_run_max=4))]  # type: ignore[arg-type]
+    alone = [len(g) for g in cached._grouped(contracts, Thresholds(provider_run=1))]  # type: ignore[arg-type]
+    assert sum(short) == 60 and max(short) == 4 and len(short) >= 15
+    assert alone == [1] * 60  # every name's hash is a multiple of 1: each tool ends its run
 
 
 def _run() -> cached.Run:
@@ -153,7 +163,7 @@ def test_the_parts_of_runs_read_back_whole_are_kept_for_their_next_change(tmp_pa
     root = tmp_path / "p"
     written = _project(root)
     generate_counting(root, prune=True)
-    groups = list(cached._grouped(_contracts(sorted(Path(p).stem for p in written))))  # type: ignore[arg-type]
+    groups = list(cached._grouped(_contracts(sorted(Path(p).stem for p in written)), DEFAULT))  # type: ignore[arg-type]
     assert len(groups) >= 2
     for group in (groups[-1], groups[-2]):  # a change in one run, then in another
         _changed(root, written, [Path(p).stem for p in written].index(group[0].name))

@@ -198,7 +198,7 @@ def test_literals_and_comments_cannot_break_out() -> None:
 def test_model_failure_is_a_diagnostic_naming_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, extra: int
 ) -> None:
-    """Also when the tools are made in workers (`_tools_together`): the failure sends the build
+    """Also when the tools are made in workers (`_ToolModules.make`): the failure sends the build
     back to the stage-by-stage path, which names the file."""
     monkeypatch.setenv("TOOLGEN_JOBS", "2")
     real = python_models.models_for
@@ -233,7 +233,7 @@ def test_an_error_of_toolgen_on_the_fast_path_is_not_retried_silently(
     def broken(*args: object, **kwargs: object) -> object:
         raise KeyError("a bug, not dcg")
 
-    monkeypatch.setattr(target, "_tool_batch", broken)
+    monkeypatch.setattr(target._ToolModules, "_one_pass", broken)
     contracts = basic_contracts()
     for index in range(DEFAULT.together_min):
         contracts[f"extra_{index}"] = {**contracts["ping"], "name": f"extra_{index}"}

@@ -12,9 +12,9 @@ not match its key and its text (edited, truncated, swapped with another, copied 
 sealed by anyone without the key) is a miss, as is one that does not decode to a value of the right
 shape. Without a usable key there is no session: the build runs without the cache.
 
-`toolgen.incremental.memo` remembers the targets' declared units in it (`run`, `files`, `table`),
-given the store explicitly by the build's executor (`executor.Building`); without a session (library
-use, tests, `--no-cache`) every unit is made, so caching is never required for correctness. The
+The build's executor (`executor.Building`, given the store explicitly) remembers the targets'
+declared units in it (`run`, `files`, `table`); without a session (library use, tests,
+`--no-cache`) every unit is made, so caching is never required for correctness. The
 no-change fast path (`fastpath.py`) keeps its record in the same folder.
 """
 
@@ -107,7 +107,7 @@ def _prefix(namespace: str) -> Any:
 
 
 class LostEntry(RuntimeError):
-    """A file the record said an entry makes could not be read back from it (`memo.Kept`): gone,
+    """A file the record said an entry makes could not be read back from it (`kept.Kept`): gone,
     corrupt, or not those bytes. The record is deleted then, and the command runs again."""
 
 
@@ -139,7 +139,7 @@ class Store:
     read_only: bool = False
     """Read entries, never write one (`toolgen validate`, which writes nothing)."""
     recorded: dict[str, list[Any]] | None = field(default=None, repr=False)
-    """The last build's file record (`memo.files`): entry key -> [file digest, extra]; None until read."""
+    """The last build's file record (`Building.files`): entry key -> [file digest, extra]; None until read."""
     made: dict[str, list[Any]] = field(default_factory=dict, repr=False)
     """The file record of this build so far (what `save_record` writes)."""
 
@@ -163,7 +163,7 @@ class Store:
         return text
 
     def record(self) -> dict[str, list[Any]]:
-        """The last build's file record (`memo.files`), read once; empty when missing or not intact."""
+        """The last build's file record (`Building.files`), read once; empty when missing or not intact."""
         if self.recorded is None:
             document = self.read_sealed(RECORD)
             self.recorded = {k: v for k, v in document.items() if _is_known(v)} if isinstance(document, dict) else {}

@@ -1,38 +1,64 @@
-"""The executor a build hands its targets (`toolgen.render.context.Executor`): remembering and forking.
+"""The executor of a build (`Building`): the one place that memoizes, forks and tracks.
 
-It runs the targets' declared units (`toolgen.render.units`) through `memo` in the build's cache
-store, the session given to it (`store`; None: no cache, and every unit is made, as the plain
-executor makes it), and forks work over `workers` (`parallel`). A batch made in a forked worker reads
-and writes the worker's copy of the store, which dies with it: what the worker used comes back with
-its results and is added to this process's store, so counting and pruning see it.
+`Building` is `toolgen.render.context.Executor` with the build's cache store (the session, passed
+explicitly; None: no cache, and every unit is made as the plain executor makes it) and its
+`workers` (`parallel`). It runs the targets' declared units (`toolgen.render.units`): `run` reads
+each item's entry back (keyed on the declaration's kind and `depends_on`, plus toolgen's own source
+and the pinned versions, `cache.key_of`), or makes the items it does not find in one batch. `table`
+keeps a small value per item in one entry for all of them. A unit it does not make keeps the units
+its declaration says it is made again from (`remade_from`), so pruning leaves them for the next
+change. Of two ways to a result (`units.Either`) it takes the one by units when it has a store.
+
+`files` is for units whose value is a generated file (a tool's docs page, its Python module).
+Besides the entries, the store keeps one sealed record (`Store.record`) of what the last build made
+from each of those entries: the digest of the file's bytes and a small `extra` value (the
+diagnostics that came with it). An item whose key the record knows is not computed and its entry is
+not even read: it becomes a `Kept` artifact, which has the file's digest and reads its text from the
+entry only if someone asks for it (the writer does only when the file on disk is not the one it
+trusts, `fastpath.trusted`). With one contract edited in a catalog of a thousand, this is what
+leaves the 999 other pages and modules unread. The key holds everything that shapes the value, so
+the digest the record gives is the digest of the value the entry holds; a `Kept` whose entry is
+gone or does not give those bytes deletes the record and raises `cache.LostEntry`; the command then
+runs once more, reading every entry (a corrupt one is a miss), never writing a wrong file.
+
+A batch made in a forked worker reads and writes the worker's copy of the store, which dies with
+it: what the worker used comes back with its results and is added to this process's store
+(`map_batches`), so counting and pruning see it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Callable, Sequence
+import json
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from toolgen.incremental import cache, memo, parallel
-from toolgen.render import File
-from toolgen.render.context import PLAIN
-from toolgen.render.units import Files, Table, Units, Values
+from toolgen.incremental import cache, parallel
+from toolgen.incremental.cache import Store, key_of
+from toolgen.incremental.kept import Kept
+from toolgen.render import Artifact, File
+from toolgen.render.context import Executor
+from toolgen.render.units import Either, Files, Table, Unit, Values
+from toolgen.writer.outputs import Loose
 
 T = TypeVar("T")
 R = TypeVar("R")
 
+DECODE_ERRORS = (ValueError, TypeError, KeyError, IndexError)
+"""What a `decode` raises for an entry of the wrong shape: a miss. Anything else is a bug."""
 
-class Building:
-    """The executor of `toolgen build` and `check`: the cache `store` of this build, and `workers`."""
+RAW = "raw\n"
+"""How a `raw` entry's text begins: an entry of JSON data (or anything else) is then no raw text."""
 
-    def __init__(self, workers: parallel.Workers, store: cache.Store | None = None) -> None:
+
+class Building(Executor):
+    """The executor of `toolgen build`, `check` and `validate`: the cache `store` of this build (None:
+    none), and `workers`."""
+
+    def __init__(self, workers: parallel.Workers, store: Store | None = None) -> None:
         self.workers = workers
         self.store = store
-
-    @property
-    def incremental(self) -> bool:
-        """True with a cache store."""
-        return self.store is not None
 
     @property
     def jobs(self) -> int:
@@ -40,25 +66,76 @@ class Building:
         return self.workers.jobs
 
     def run(self, units: Values[T, R], items: Sequence[T]) -> list[R]:
-        """`memo.run`."""
-        return PLAIN.run(units, items) if self.store is None else memo.run(self.store, units, items)
+        """`units.make(items)`, making only the items whose values are not in the store (in one batch).
+
+        An entry holds `units.encode(value)` as JSON text, or with `raw` the text `encode` made as it is
+        (the entry is sealed either way, and a `decode` that refuses what it reads makes it a miss)."""
+        store = self.store
+        if store is None:
+            return super().run(units, items)
+        keyed = [(item, key_of(units.kind, units.depends_on(item))) for item in items]
+        found, made = _keyed(store, units.kind, keyed, units.make, units.encode, units.decode, raw=units.raw)
+        _keep(store, (unit for i, item in enumerate(items) if i not in made for unit in units.remade_from(item)))
+        return found
 
     def files(self, units: Files[T], items: Sequence[T]) -> list[tuple[File, Any]]:
-        """`memo.files`."""
-        return PLAIN.files(units, items) if self.store is None else memo.files(self.store, units, items)
+        """Per item its file (`path_of(item)`, the text `make` gives) and `decode_extra` of the JSON
+        `extra` that came with it; an item the record knows is a `Kept` file, neither made nor read. An
+        extra `decode_extra` refuses (`DECODE_ERRORS`), in the record or in an entry, is no record of
+        it: the record and the entries are sealed, but a forged one must not crash."""
+        store = self.store
+        if store is None:
+            return super().files(units, items)
+        namespace, path_of, decode_extra = units.kind, units.path_of, units.decode_extra
+        keys = [key_of(namespace, units.depends_on(item)) for item in items]
+        out = _kept_files(store, units, items, keys)
+        todo = [i for i in range(len(items)) if i not in out]
+        decode = lambda data: _decode_file(data, decode_extra)  # noqa: E731
+        found, made = _keyed(store, namespace, [(items[i], keys[i]) for i in todo], units.make, _encode_file, decode)
+        for index, (text, raw) in zip(todo, found, strict=True):
+            artifact = Artifact(path_of(items[index]), text)
+            store.made[keys[index]] = [Loose.of(artifact).digest, raw]  # "" (never kept) for invalid Unicode
+            out[index] = (artifact, decode_extra(raw))
+        fresh = {todo[m] for m in made}
+        _keep(
+            store,
+            (unit for i in range(len(items)) if i not in fresh for unit in units.remade_from(items[i], out[i][1])),
+        )
+        return [out[i] for i in range(len(items))]
 
     def table(self, units: Table[T, R], items: Sequence[T]) -> list[R]:
-        """`memo.table`."""
-        return PLAIN.table(units, items) if self.store is None else memo.table(self.store, units, items)
+        """`units.make(items)`, from one entry keyed on `units.shared` that holds each item's value by
+        `item_key(item)`: the items it lacks are made (in one batch) and the entry is written again
+        holding exactly these items' values.
 
-    def keep(self, units: Units[T], items: Sequence[T]) -> None:
-        """`memo.keep`."""
-        if self.store is not None:
-            memo.keep(self.store, units, items)
+        For a small value per tool that a build needs of every tool: one entry is one read, where an
+        entry per tool was a thousand. `shared` and an item's key must decide its value (a contract's
+        digest does, for what is computed from the contract alone). A value `decode` refuses is
+        computed again; an entry that is not a JSON object of values is a miss."""
+        store = self.store
+        if store is None:
+            return super().table(units, items)
+        namespace, decode, encode = units.kind, units.decode, units.encode
+        key = key_of(namespace, units.shared)
+        table = _table(store, namespace, key)
+        ids = [units.item_key(item) for item in items]
+        found: dict[int, R] = {}
+        for index, name in enumerate(ids):
+            if name in table:
+                with contextlib.suppress(*DECODE_ERRORS):
+                    found[index] = decode(table[name])
+        missing = [i for i in range(len(items)) if i not in found]
+        for index, value in zip(missing, units.make([items[i] for i in missing]), strict=True):
+            store.miss(namespace)
+            found[index] = value
+        if missing or len(table) != len(set(ids)):  # the entry holds exactly the items of this build
+            encoded = {name: encode(found[index]) for index, name in enumerate(ids)}
+            store.put(namespace, key, json.dumps(encoded, ensure_ascii=False, separators=(",", ":"), sort_keys=True))
+        return [found[i] for i in range(len(items))]
 
-    def pending(self, units: Units[T], items: Sequence[T]) -> int:
-        """`memo.pending`."""
-        return len(items) if self.store is None else memo.pending(self.store, units, items)
+    def either(self, ways: Either[R]) -> R:
+        """`ways.by_units()` with a cache store (its units are remembered), else `ways.whole()`."""
+        return ways.by_units() if self.store is not None else ways.whole()
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
         """`Workers.map`."""
@@ -87,5 +164,96 @@ class Building:
         value, usage = cache.tracked(self.store, lambda: fn(batch), in_worker=self.workers.in_worker)
         return [(value, usage), *(([], None) for _ in batch[1:])]
 
-    def __hash__(self) -> int:
-        return id(self)
+
+def _keep(store: Store, units: Iterable[Unit]) -> None:
+    """Count the entries of these units as used by this build (pruning keeps them), without reading them."""
+    for declared, item in units:
+        kind = declared.kind
+        key = key_of(kind, declared.depends_on(item))
+        store.used.add(f"{kind}/{key[:2]}/{key}")
+
+
+def _raw(text: str) -> str:
+    """The text a `raw` entry holds; ValueError for an entry that is not one."""
+    if not text.startswith(RAW):
+        raise ValueError("the cached value is not a raw text")
+    return text[len(RAW) :]
+
+
+def _keyed(  # noqa: PLR0917
+    store: Store,
+    namespace: str,
+    keyed: Sequence[tuple[T, str]],
+    compute_many: Callable[[Sequence[T]], Sequence[R]],
+    encode: Callable[[R], Any],
+    decode: Callable[[Any], R],
+    *,
+    raw: bool = False,
+) -> tuple[list[R], set[int]]:
+    """`run` over (item, key) pairs: the values, and the positions of those made now."""
+    found: dict[int, R] = {}
+    for index, (_, key) in enumerate(keyed):
+        text = store.get(namespace, key)
+        if text is None:
+            continue
+        try:
+            found[index] = decode(_raw(text) if raw else json.loads(text))
+        except DECODE_ERRORS:
+            store.hits -= 1
+            store.miss(namespace)
+    missing = [i for i in range(len(keyed)) if i not in found]
+    for index, value in zip(missing, compute_many([keyed[i][0] for i in missing]), strict=True):
+        encoded = encode(value)
+        text = RAW + encoded if raw else json.dumps(encoded, ensure_ascii=False, separators=(",", ":"))
+        store.put(namespace, keyed[index][1], text)
+        found[index] = value
+    return [found[i] for i in range(len(keyed))], set(missing)
+
+
+def _kept_files(store: Store, units: Files[T], items: Sequence[T], keys: Sequence[str]) -> dict[int, tuple[File, Any]]:
+    """The items the record knows, by position: each a `Kept` file and its extra, neither made nor read."""
+    namespace, record = units.kind, store.record()
+    out: dict[int, tuple[File, Any]] = {}
+    for index, key in enumerate(keys):
+        known = record.get(key)
+        if known is None or not store.has(namespace, key):
+            continue
+        try:
+            extra = units.decode_extra(known[1])
+        except DECODE_ERRORS:
+            continue
+        store.used.add(f"{namespace}/{key[:2]}/{key}")
+        store.hits += 1
+        store.made[key] = known
+        path = units.path_of(items[index])
+        out[index] = (Kept(path, known[0], store.entry_file(namespace, key), store.secret), extra)
+    return out
+
+
+def _table(store: Store, namespace: str, key: str) -> dict[str, Any]:
+    """The values of a `table` entry by item key; empty when it is missing or not one."""
+    text = store.get(namespace, key)
+    try:
+        table = json.loads(text) if text is not None else {}
+    except (ValueError, RecursionError):
+        table = None
+    if not isinstance(table, dict):
+        store.hits -= 1
+        store.miss(namespace)
+        return {}
+    return table
+
+
+def _encode_file(value: tuple[str, Any]) -> dict[str, Any]:
+    return {"text": value[0], "extra": value[1]}
+
+
+def _decode_file(data: Any, decode_extra: Callable[[Any], Any]) -> tuple[str, Any]:
+    """A file entry's text and its extra as JSON, checked by `decode_extra` (its error: a miss)."""
+    if not isinstance(data, dict) or not isinstance(data.get("text"), str) or "extra" not in data:
+        raise TypeError("cached value is not a file")
+    decode_extra(data["extra"])
+    return data["text"], data["extra"]
+
+
+__all__ = ["RAW", "Building"]

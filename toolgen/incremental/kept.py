@@ -1,6 +1,6 @@
 """`Kept`: a generated file the build cache holds, read from its entry only when the writer asks.
 
-`memo.files` makes one for an item the record knows (`Store.record`): its digest is known, so
+`Building.files` (`executor`) makes one for an item the record knows (`Store.record`): its digest is known, so
 the writer compares it with the file on disk without reading the entry.
 """
 
@@ -29,7 +29,7 @@ class Kept:
     path: str
     digest: str
     entry: str
-    """The entry's file (the `memo.files` entry whose value makes this file)."""
+    """The entry's file (the `Building.files` entry whose value makes this file)."""
     secret: bytes = field(repr=False)
     """The cache key the entry is sealed under (`cache.Store.secret`)."""
 

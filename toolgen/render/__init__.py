@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib import import_module
+from typing import cast
 
 from toolgen import __version__
 from toolgen.catalog import Catalog
-from toolgen.config import Settings
+from toolgen.config import TARGETS, Settings
 from toolgen.diagnostics import Diagnostic
 from toolgen.render.artifact import Artifact, File
 from toolgen.render.context import RenderContext
@@ -43,23 +45,9 @@ def header_lines(sources: str) -> list[str]:
 
 
 def targets() -> Mapping[str, Target]:
-    """The registry of targets, by name. Imported lazily so a target's dependencies load only when used."""
-    from toolgen.render import catalog_json
-
-    registry: dict[str, Target] = {"catalog": catalog_json.render}
-    from toolgen.render import docs
-
-    registry["docs"] = docs.render
-    from toolgen.render import providers
-
-    registry["providers"] = providers.render
-    from toolgen.render import python
-
-    registry["python"] = python.render
-    from toolgen.render import mocks
-
-    registry["mocks"] = mocks.render
-    return registry
+    """The registry of targets, by name, in build order: the `render` of each module
+    `toolgen.config.TARGETS` names, imported here so a target's dependencies load only when used."""
+    return {name: cast("Target", import_module(module).render) for name, module in TARGETS.items()}
 
 
 def parts() -> Mapping[str, tuple[Target, Target]]:

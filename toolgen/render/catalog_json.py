@@ -16,7 +16,7 @@ from toolgen.config import Settings
 from toolgen.formatschema import SCHEMA_FILE, schema_text
 from toolgen.render import Artifact, RenderResult, jsontext
 from toolgen.render.context import PLAIN_CONTEXT, RenderContext
-from toolgen.render.units import Values, as_text, batch
+from toolgen.render.units import Either, Values, as_text, batch
 
 
 def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> RenderResult:
@@ -31,13 +31,16 @@ def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_
 
 
 def _tools(catalog: Catalog, context: RenderContext) -> Iterable[object]:
-    """Each tool's entry. Without a cache they are made one at a time as the text is written
-    (`jsontext`), never all at once as data; with one, each entry's encoded text is remembered on the
-    contract (its file and digest), so a one-contract change encodes one entry."""
-    executor = context.executor
-    if not executor.incremental:
-        return (contract.to_json() for contract in catalog)
-    return [jsontext.Raw(text) for text in executor.run(ENTRIES, list(catalog))]
+    """Each tool's entry, one of two ways (the executor takes one): made one at a time as the text is
+    written (`jsontext`), never all at once as data; or as units, each entry's encoded text made from
+    its contract (its file and digest), so where they are remembered a one-contract change encodes
+    one entry."""
+    return context.executor.either(
+        Either(
+            whole=lambda: (contract.to_json() for contract in catalog),
+            by_units=lambda: [jsontext.Raw(text) for text in context.executor.run(ENTRIES, list(catalog))],
+        )
+    )
 
 
 ENTRIES: Values[Contract, str] = Values(

@@ -2,9 +2,10 @@
 
 A target is plain: it declares its units of work and what each depends on (`toolgen.render.units`)
 and which of its work may run apart (`Executor.map`, `map_batches`), and the executor decides how.
-`PLAIN` makes everything here, in order, keeping nothing: library use and tests get the same bytes
-as a build. The incremental layer (`toolgen.incremental`) brings the executor that remembers, forks
-and tracks; no target imports it.
+`Executor` is the one interface and its plain behaviour: `PLAIN` makes everything here, in order,
+keeping nothing, so library use and tests get the same bytes as a build. The incremental layer
+(`toolgen.incremental`) hands a build its subclass that remembers, forks and tracks; no target
+imports it.
 
 What one target needs from another is passed here too: the providers' declarations and notes,
 shown in the docs (`Declarations`).
@@ -14,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from toolgen.render.artifact import Artifact, File
-from toolgen.render.units import Files, Table, Units, Values, as_text
+from toolgen.render.units import Either, Files, Table, Values, as_text
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -26,83 +27,39 @@ Notes = Mapping[str, tuple[str, ...]]
 """Per tool name, what a reader should know about its provider declarations."""
 
 
-class Executor(Protocol):
-    """How a target's declared units of work run (`toolgen.render.units`): made here, read back from
-    an earlier build, or spread over processes. The target never knows which."""
-
-    def __hash__(self) -> int:
-        """Executors are hashable."""
-
-    @property
-    def incremental(self) -> bool:
-        """Whether units may be read back from an earlier build (a target may then split its work
-        per tool, where one pass over the catalog is cheaper when everything is made)."""
+class Executor:
+    """How a target's declared units of work run (`toolgen.render.units`): this class makes every
+    unit here, in order, and keeps nothing. The incremental layer hands a build a subclass that
+    reads units back from an earlier build, leaves files unread and spreads work over processes
+    (`toolgen.incremental.executor.Building`); the target never knows which it has, and both give
+    the same bytes."""
 
     @property
     def jobs(self) -> int:
-        """How many processes work may be spread over (1: everything runs here)."""
+        """How many processes work may be spread over (here 1: everything runs here)."""
+        return 1
 
     def run(self, units: Values[T, R], items: Sequence[T]) -> list[R]:
-        """Each item's unit value, in order: `units.make` over the items whose unit is not known."""
-
-    def files(self, units: Files[T], items: Sequence[T]) -> list[tuple[File, Any]]:
-        """Each item's file (at `units.path_of(item)`) and its extra value, in order."""
-
-    def table(self, units: Table[T, R], items: Sequence[T]) -> list[R]:
-        """Each item's small value, in order, kept together under `units.shared`."""
-
-    def keep(self, units: Units[T], items: Sequence[T]) -> None:
-        """The units of `items` stay known for later builds although this one did not need them
-        (what making a file the executor left unread would have used: its next change needs them)."""
-
-    def pending(self, units: Units[T], items: Sequence[T]) -> int:
-        """How many of `items`' units `run` would make now (all of them when nothing is known):
-        a target chooses by it between spreading its whole work and making a few units here."""
-
-    def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
-        """`[fn(x) for x in items]`, in input order."""
-
-    def map_batches(
-        self,
-        fn: Callable[[Sequence[T]], list[R]],
-        items: Sequence[T],
-        size: int,
-        during: Callable[[], object] | None = None,
-    ) -> list[R]:
-        """`fn` over consecutive batches of at most `size` items, one result per item, in order;
-        `during` runs here while the batches are made (before them, when nothing runs apart)."""
-
-
-class Plain:
-    """The executor that makes every unit here, in order, and keeps nothing."""
-
-    incremental = False
-    jobs = 1
-
-    def run(self, units: Values[T, R], items: Sequence[T]) -> list[R]:
-        """`units.make(items)`."""
+        """Each item's unit value, in order: `units.make(items)`."""
         return list(units.make(items))
 
     def files(self, units: Files[T], items: Sequence[T]) -> list[tuple[File, Any]]:
-        """Each item's file, made."""
+        """Each item's file (at `units.path_of(item)`) and its extra value, in order: made."""
         made = units.make(items)
         return [
             (Artifact(units.path_of(i), text), units.decode_extra(x)) for i, (text, x) in zip(items, made, strict=True)
         ]
 
     def table(self, units: Table[T, R], items: Sequence[T]) -> list[R]:
-        """`units.make(items)`."""
+        """Each item's small value, in order: `units.make(items)`."""
         return list(units.make(items))
 
-    def keep(self, units: Units[T], items: Sequence[T]) -> None:
-        """Nothing to keep."""
-
-    def pending(self, units: Units[T], items: Sequence[T]) -> int:
-        """All of them: nothing is known."""
-        return len(items)
+    def either(self, ways: Either[R]) -> R:
+        """One of two ways to the same result: `ways.whole()` here, where no unit is remembered."""
+        return ways.whole()
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
-        """`[fn(x) for x in items]`."""
+        """`[fn(x) for x in items]`, in input order."""
         return [fn(item) for item in items]
 
     def map_batches(
@@ -112,14 +69,15 @@ class Plain:
         size: int,
         during: Callable[[], object] | None = None,
     ) -> list[R]:
-        """`fn` over each batch in turn, after `during`."""
+        """`fn` over consecutive batches of at most `size` items, one result per item, in order;
+        `during` runs here while the batches are made (here: before them)."""
         if during is not None:
             during()
         step = max(1, size)
         return [result for start in range(0, len(items), step) for result in fn(items[start : start + step])]
 
 
-PLAIN = Plain()
+PLAIN = Executor()
 """The shared plain executor (it holds no state)."""
 
 
@@ -154,4 +112,4 @@ PLAIN_CONTEXT = RenderContext()
 """The context of a target called on its own (library use, tests)."""
 
 
-__all__ = ["PLAIN", "PLAIN_CONTEXT", "Declarations", "Executor", "Notes", "Plain", "RenderContext", "as_text"]
+__all__ = ["PLAIN", "PLAIN_CONTEXT", "Declarations", "Executor", "Notes", "RenderContext", "as_text"]

@@ -34,7 +34,7 @@ from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic
 from toolgen.render import Artifact, File, RenderResult, header_lines
 from toolgen.render.context import PLAIN_CONTEXT, Executor, RenderContext
-from toolgen.render.python_black import format_modules, format_python, keep_passes
+from toolgen.render.python_black import PASSES, format_modules, format_python
 from toolgen.render.python_checks import (
     TEMPLATE_FAILED,
     models_with_failures,
@@ -67,7 +67,7 @@ from toolgen.render.python_models import (
 from toolgen.render.python_project import pyproject
 from toolgen.render.python_runtime import PACKAGE_MODULES, source
 from toolgen.render.python_shared import provider_entries
-from toolgen.render.units import Files
+from toolgen.render.units import Files, Unit, Values
 from toolgen.templating import template_environment, templates_digest
 from toolgen.versions import installed_version
 
@@ -167,19 +167,18 @@ def _render(settings: Settings, template: str, view: Mapping[str, Any], executor
 
 def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_CONTEXT) -> RenderResult:
     """Render the package: runtime, one module per tool, `__init__.py` and `py.typed`."""
-    executor = context.executor
-    together = _tools_together(catalog, settings, executor)
+    tools = _ToolModules(catalog, settings, context.executor)
     try:
-        artifacts, found = together if together is not None else _package(catalog, settings, executor)
+        made = context.executor.files(tools.units(), list(catalog))
+        tools.share()
     except ModelsMissing as exc:
         return RenderResult(diagnostics=exc.problems)
     except (jinja2.TemplateError, InvalidSource) as exc:
         return RenderResult(diagnostics=(_template_problem(settings, exc),))
+    artifacts = [*tools.shared, *(artifact for artifact, _ in made)]
+    found = [d for _, (notes_of, _) in made for d in notes_of]
     return RenderResult(artifacts=tuple(sorted(artifacts, key=lambda a: a.path)), diagnostics=tuple(found))
 
-
-Made = tuple[list[File], list[Diagnostic]]
-"""The package's files, and what its tool modules report of their contracts (TG351, TG353, TG354)."""
 
 ModelsOf = Callable[[Sequence[Contract]], Mapping[str, ToolModels]]
 """The models of some tools, by name: only the tools whose module is made again need them."""
@@ -193,44 +192,94 @@ def check(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_C
     return problems or notes(catalog, models)
 
 
-def _tools_together(catalog: Catalog, settings: Settings, executor: Executor) -> Made | None:
-    """Each tool's module, made batch by batch in forked workers: models, template, black.
+class _ToolModules:
+    """The tool modules of one package as units (`units`): each made from its contract (its digest
+    and file), its module name, the package, the `[providers]` table (the declarations follow it)
+    and the templates. The executor makes only those it does not have (`make`); a module it leaves
+    unread names what its next edit is made from (`remade_from`: its models, black's pass over it).
+    The package's own modules (`shared`) render while workers make tool modules, or after them."""
 
-    One pass over the tools instead of three (models in workers, templates here, black in workers):
-    no core waits at the end of one stage for the next, and the templates render in the workers
-    too (the executor brings back what each worker did with the build cache). None when it does
-    not pay (one core, few tools) or anything failed: the stage by stage path then runs and reports
-    the failure against its contract.
-    """
-    together = settings.thresholds.together_min
-    if executor.jobs < 2 or len(catalog) < together:
-        return None
-    modules = module_names(catalog.names)
-    templates = templates_digest(settings.templates_dir)
-    if executor.pending(_module_units(settings, modules, templates), list(catalog)) < together:
-        return None  # most modules are remembered: read here, make the few others stage by stage
-    make = functools.partial(_tool_batch, settings=settings, modules=modules, templates=templates, executor=executor)
-    shared: list[File] = []
+    def __init__(self, catalog: Catalog, settings: Settings, executor: Executor) -> None:
+        self.catalog = catalog
+        self.settings = settings
+        self.executor = executor
+        self.modules = module_names(catalog.names)
+        self.templates = templates_digest(settings.templates_dir)
+        self.shared: list[File] = []
+        self._models: Values[Contract, ToolModels] | None = None
 
-    def during() -> None:  # here while the workers make the tools: the package's shared modules,
-        shared.extend(_shared(catalog, settings, executor))
-        if executor.incremental:  # and what the next build keeps unread models by
-            schemas_digests(list(catalog), executor)
+    def units(self) -> Files[Contract]:
+        """The tool modules as units."""
+        package, modules, templates = self.settings.python_package, self.modules, self.templates
+        providers = json.dumps(self.settings.providers, sort_keys=True)
+        return Files(
+            "module",
+            depends_on=lambda c: (templates, package, providers, modules[c.name], c.source, c.digest),
+            path_of=lambda c: f"python/{package}/{modules[c.name]}.py",
+            make=self.make,
+            decode_extra=module_notes,
+            remade_from=self.remade_from,
+        )
 
-    try:
-        made = executor.map_batches(make, list(catalog), settings.thresholds.models_batch, during=during)
-    except (ModelsFailed, jinja2.TemplateError, InvalidSource):  # the stage by stage path reports it
-        return None
-    return [*shared, *(artifact for artifact, _ in made)], [d for _, found in made for d in found]
+    def share(self) -> None:
+        """The package's shared modules (`_shared`), once, and the models' units as a module left
+        unread names them (each tool's schemas digest, remembered: the next build needs them)."""
+        if not self.shared:
+            self.shared.extend(_shared(self.catalog, self.settings, self.executor))
+        self.models()
 
+    def models(self) -> Values[Contract, ToolModels]:
+        """The tools' models as units, keyed on each tool's schemas digest (`schemas_digests`, once:
+        writing 1,000 tools' schemas as JSON to key them took a one-contract build 30 ms)."""
+        if self._models is None:
+            schemas = schemas_digests(list(self.catalog), self.executor)
+            self._models = models_units(self.settings.python_package, schemas=schemas)
+        return self._models
 
-def _tool_batch(
-    batch: Sequence[Contract], settings: Settings, modules: Mapping[str, str], templates: str, executor: Executor
-) -> list[tuple[File, list[Diagnostic]]]:
-    """One batch's tool modules and their notes (in a worker, where the executor forks no further)."""
-    batch_size = settings.thresholds.models_batch
-    models_of = functools.partial(models_for, package=settings.python_package, executor=executor, batch_size=batch_size)
-    return _tool_texts(batch, settings, modules, models_of, templates, executor=executor)
+    def remade_from(self, contract: Contract, extra: tuple[list[Diagnostic], str]) -> list[Unit]:
+        """What the module of `contract` is made again from: its models, and black's pass over it
+        (`extra`: its notes and that pass's digest, "" when black saw all of it)."""
+        digest = extra[1]
+        return [(self.models(), contract), (PASSES, digest)] if digest else [(self.models(), contract)]
+
+    def make(self, todo: Sequence[Contract]) -> list[tuple[str, dict[str, Any]]]:
+        """Each module's text and its extra (`module_extra`), in order.
+
+        With two cores and at least `together_min` of them, each batch's modules are made in one
+        pass in forked workers (models, template, black): no core waits at the end of one stage for
+        the next, and the shared modules render here meanwhile. Otherwise, or when that failed (the
+        stage by stage way then reports it against its contract), stage by stage a chunk at a time
+        (`render_chunk`: only a chunk's views are held at once), the models and black spread out."""
+        thresholds = self.settings.thresholds
+        if self.executor.jobs >= 2 and len(todo) >= thresholds.together_min:
+            try:
+                return self.executor.map_batches(self._one_pass, todo, thresholds.models_batch, during=self.share)
+            except (ModelsFailed, jinja2.TemplateError, InvalidSource):
+                pass
+        step = thresholds.render_chunk
+        return [made for start in range(0, len(todo), step) for made in self._texts(todo[start : start + step])]
+
+    def _one_pass(self, batch: Sequence[Contract]) -> list[tuple[str, dict[str, Any]]]:
+        """One batch's modules (in a worker, where the executor forks no further)."""
+        package, size = self.settings.python_package, self.settings.thresholds.models_batch
+        return self._texts(
+            batch, functools.partial(models_for, package=package, executor=self.executor, batch_size=size)
+        )
+
+    def _texts(self, todo: Sequence[Contract], models_of: ModelsOf | None = None) -> list[tuple[str, dict[str, Any]]]:
+        """Each module's formatted text and extra; the models by `models_of`, else as `render` reports
+        them (`ModelsMissing` when dcg cannot make some)."""
+        models = (models_of or self._models_or_problems)(todo)
+        template = template_environment(self.settings.templates_dir).get_template("python/tool.py.jinja")
+        views = (_tool_view(c, self.modules[c.name], models[c.name], self.settings) for c in todo)
+        texts = format_modules([template.render(**view) for view in views], self.executor)
+        return [(text, module_extra(c, models[c.name], digest)) for c, (text, digest) in zip(todo, texts, strict=True)]
+
+    def _models_or_problems(self, todo: Sequence[Contract]) -> Mapping[str, ToolModels]:
+        models, problems = models_with_failures(todo, self.settings.python_package, self.executor)
+        if problems:
+            raise ModelsMissing(problems)
+        return models
 
 
 def _template_problem(settings: Settings, exc: Exception) -> Diagnostic:
@@ -238,32 +287,6 @@ def _template_problem(settings: Settings, exc: Exception) -> Diagnostic:
     name = "InvalidInput" if isinstance(exc, InvalidSource) else type(exc).__name__  # black's own name for it
     message = f"python: a template ({where}) failed: {name}: {exc}"
     return Diagnostic(TEMPLATE_FAILED.code, TEMPLATE_FAILED.severity, message, settings.config_file or "")
-
-
-def _package(catalog: Catalog, settings: Settings, executor: Executor) -> Made:
-    """The package's files, tool modules made here chunk by chunk, and their notes; the models only
-    of the tools whose module is made (`ModelsMissing` when dcg cannot make some)."""
-
-    def models_of(todo: Sequence[Contract]) -> Mapping[str, ToolModels]:
-        models, problems = models_with_failures(todo, settings.python_package, executor)
-        if problems:
-            raise ModelsMissing(problems)
-        return models
-
-    modules = module_names(catalog.names)
-    artifacts: list[File] = [*_shared(catalog, settings, executor)]
-    found: list[Diagnostic] = []
-    templates = templates_digest(settings.templates_dir)
-    contracts = list(catalog)
-    schemas = schemas_digests(contracts, executor) if executor.incremental else {}
-    step = settings.thresholds.render_chunk
-    for start in range(0, len(contracts), step):  # only a chunk's texts are ever held at once
-        chunk = contracts[start : start + step]
-        made = _tool_texts(chunk, settings, modules, models_of, templates, executor=executor, schemas=schemas)
-        for artifact, notes_of in made:
-            artifacts.append(artifact)
-            found.extend(notes_of)
-    return artifacts, found
 
 
 def _shared(catalog: Catalog, settings: Settings, executor: Executor) -> list[Artifact]:
@@ -279,64 +302,6 @@ def _shared(catalog: Catalog, settings: Settings, executor: Executor) -> list[Ar
         Artifact(base + "__init__.py", init),
         pyproject(catalog, settings),
     ]
-
-
-def _tool_texts(
-    contracts: Sequence[Contract],
-    settings: Settings,
-    modules: Mapping[str, str],
-    models_of: ModelsOf,
-    templates: str,
-    *,
-    executor: Executor,
-    schemas: Mapping[str, str] | None = None,
-) -> list[tuple[File, list[Diagnostic]]]:
-    """Each contract's formatted module and its notes (`contract_notes`), cached on what shapes
-    them: the contract (its digest and file), its module name, the package and the templates
-    (`toolgen.incremental.cache` adds toolgen's source and the pinned versions). A one-contract change
-    renders one module, not every module's view, and walks one contract's schemas for the notes;
-    the incremental layer need not even read the other modules (`Executor.files`). `schemas`: each
-    tool's `schemas_digest`, when the caller has them, to keep the models of the modules left unread."""
-
-    computed: set[str] = set()
-
-    def make(todo: Sequence[Contract]) -> list[tuple[str, dict[str, Any]]]:
-        computed.update(c.name for c in todo)
-        models = models_of(todo)
-        template = template_environment(settings.templates_dir).get_template("python/tool.py.jinja")
-        views = (_tool_view(c, modules[c.name], models[c.name], settings) for c in todo)
-        texts = format_modules([template.render(**view) for view in views], executor)
-        return [(text, module_extra(c, models[c.name], digest)) for c, (text, digest) in zip(todo, texts, strict=True)]
-
-    made = executor.files(_module_units(settings, modules, templates, make), contracts)
-    unread = [c for c in contracts if c.name not in computed]  # their models and black's pass: the next edit needs them
-    executor.keep(models_units(settings.python_package, schemas=schemas), unread)
-    keep_passes([digest for _, (_, digest) in made], executor)
-    return [(artifact, notes) for artifact, (notes, _) in made]
-
-
-def _module_units(
-    settings: Settings,
-    modules: Mapping[str, str],
-    templates: str,
-    make: Callable[[Sequence[Contract]], Sequence[tuple[str, Any]]] | None = None,
-) -> Files[Contract]:
-    """The tool modules as units, each made from its contract (its digest and file), its module
-    name, the package, the `[providers]` table (the declarations follow it) and the templates
-    (`make`: None where they are only counted)."""
-    package = settings.python_package
-    providers = json.dumps(settings.providers, sort_keys=True)
-    return Files(
-        "module",
-        depends_on=lambda c: (templates, package, providers, modules[c.name], c.source, c.digest),
-        path_of=lambda c: f"python/{package}/{modules[c.name]}.py",
-        make=make or _never,
-        decode_extra=module_notes,
-    )
-
-
-def _never(todo: Sequence[Contract]) -> list[tuple[str, Any]]:
-    raise AssertionError("units declared only to be counted are never made")
 
 
 def catalog_source(catalog: Catalog, name: str) -> str:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 from toolgen.render.context import PLAIN, Executor
 from toolgen.render.python_format import fixed_mode, format_source, one_pass, put_back, split
-from toolgen.render.units import Values, as_text
+from toolgen.render.units import Values, as_text, never
 
 
 def format_python(source: str, executor: Executor = PLAIN) -> str:
@@ -41,7 +41,8 @@ def format_modules(sources: Sequence[str], executor: Executor = PLAIN) -> list[t
     pass over it saw (its imports and models, the verbatim region a placeholder; "" when black saw
     all of it). That pass is remembered on the digest: an edit that leaves a tool's models alone (a
     description, a version, an error code) runs no black at all, and a build that formats nothing
-    else never imports it. A module the build cache keeps unread keeps its pass with `keep_passes`."""
+    else never imports it. A module left unread names its pass by that digest (`PASSES`, its
+    declaration's `remade_from`), so the pass stays for the module's next edit."""
     cuts = [split(source) for source in sources]
     shown = [cut.shown for cut in cuts if cut.shown is not None]
     passes = executor.run(_units("black-pass", lambda text: (pass_digest(text),), _one_pass, executor), shown)
@@ -59,10 +60,9 @@ def pass_digest(shown: str) -> str:
     return hashlib.sha256(shown.encode("utf-8")).hexdigest()
 
 
-def keep_passes(digests: Sequence[str], executor: Executor = PLAIN) -> None:
-    """Count the remembered passes of these digests as used by this build (their modules were kept
-    unread), so pruning leaves them for the next edit of those tools."""
-    executor.keep(_units("black-pass", lambda digest: (digest,), _one_pass, executor), [d for d in digests if d])
+PASSES: Values[str, str] = Values("black-pass", depends_on=lambda digest: (digest,), make=never)
+"""Black's passes named by their digest (`pass_digest`), as `format_modules` declares them: what a
+tool module left unread is made again from (`remade_from`), never made from a digest."""
 
 
 def _one_pass(shown: str) -> str:

@@ -29,7 +29,7 @@ from toolgen.diagnostics import Diagnostic
 from toolgen.frozen import as_array, as_object
 from toolgen.render.context import PLAIN, Executor
 from toolgen.render.python_widen import widen
-from toolgen.render.units import Table, Values, batch
+from toolgen.render.units import Table, Values, batch, never
 from toolgen.thresholds import DEFAULT
 from toolgen.versions import installed_version
 
@@ -308,19 +308,16 @@ def models_units(
     schemas: Mapping[str, str] | None = None,
 ) -> Values[Contract, ToolModels]:
     """The tools' models as units, each made from what `models_key` names (`schemas`: each tool's
-    `schemas_digest` when the caller has them; `make`: None where they are only kept)."""
+    `schemas_digest` when the caller has them; `make`: None where they are only named, in a
+    tool module's `remade_from`, never made)."""
     known = schemas or {}
     return Values(
         "models",
         depends_on=lambda c: models_key(c, package, known.get(c.name)),
-        make=make or _never,
+        make=make or never,
         encode=_encode,
         decode=_decode,
     )
-
-
-def _never(todo: Sequence[Contract]) -> list[ToolModels]:
-    raise AssertionError("units declared only to be kept are never made")
 
 
 def models_key(contract: Contract, package: str, schemas: str | None = None) -> tuple[str, ...]:

@@ -8,6 +8,11 @@ whether a unit is made now, read back from an earlier build, or left unread: tha
 incremental layer's business (`toolgen.incremental`, which adds toolgen's own source and the pinned
 versions to every key). The plain executor makes every unit, so a target's bytes never depend on it.
 
+Two more things are declared, never asked: which other units a unit is made again from when its
+inputs next change (`remade_from`: the layer keeps those for the next build whenever it does not
+make this one), and, for work that pays to split into units only when units can be remembered, both
+ways to its result (`Either`: the executor takes one).
+
 A unit's value must be a function of what it depends on: the byte-identity tests (a cold build
 against a warm one, tests/incremental/) hold every declaration to that.
 """
@@ -22,6 +27,10 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+Unit = tuple["Values[Any, Any]", Any]
+"""One unit of a declaration: the declaration (its `make` may be `never`) and the item it is of."""
+
+
 def same(value: Any) -> Any:
     """A value kept as it is (the default encoding: JSON data already)."""
     return value
@@ -34,13 +43,25 @@ def as_text(data: Any) -> str:
     return data
 
 
+def no_units(*of: object) -> tuple[Unit, ...]:
+    """No other units (the default `remade_from`)."""
+    return ()
+
+
+def never(todo: Sequence[object]) -> list[Any]:
+    """The `make` of a declaration whose units are only named (in a `remade_from`), never made here."""
+    raise AssertionError("units named only to be kept are never made")
+
+
 @dataclass(frozen=True, slots=True)
 class Values(Generic[T, R]):
     """Units whose results are values, one per item: `make` makes a batch of them.
 
     `encode` turns a value into JSON data (with `raw`, into a text kept as it is: a long text costs
     more to decode from a JSON string than everything else of reading it) and `decode` reverses it,
-    raising `TypeError`/`ValueError` for data of the wrong shape."""
+    raising `TypeError`/`ValueError` for data of the wrong shape. `remade_from(item)`: the other
+    units the item's value is made from when its inputs next change (a run of tools: each tool's
+    part), kept for the next build whenever this one did not make it."""
 
     kind: str
     depends_on: Callable[[T], Iterable[str]]
@@ -48,12 +69,16 @@ class Values(Generic[T, R]):
     encode: Callable[[R], Any] = same
     decode: Callable[[Any], R] = same
     raw: bool = False
+    remade_from: Callable[[T], Iterable[Unit]] = no_units
 
 
 @dataclass(frozen=True, slots=True)
 class Files(Generic[T]):
     """Units whose results are generated files, one per item: `make` gives each file's text and a
     small JSON-able `extra` value (its diagnostics); `decode_extra` checks an extra read back.
+    `remade_from(item, extra)` (the extra decoded): the other units the item's file is made from
+    when its inputs next change (a tool module: its models, black's pass over it), kept for the
+    next build whenever this one did not make the file.
 
     The incremental layer may hand back a file it neither made nor read (it knows its digest)."""
 
@@ -62,6 +87,7 @@ class Files(Generic[T]):
     path_of: Callable[[T], str]
     make: Callable[[Sequence[T]], Sequence[tuple[str, Any]]]
     decode_extra: Callable[[Any], Any] = same
+    remade_from: Callable[[T, Any], Iterable[Unit]] = no_units
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +103,15 @@ class Table(Generic[T, R]):
     decode: Callable[[Any], R] = same
 
 
-Units = Values[T, Any] | Files[T]
-"""Declarations whose units are keyed one per item (what `Executor.keep` and `pending` take)."""
+@dataclass(frozen=True, slots=True)
+class Either(Generic[R]):
+    """Two ways to the same result, for work that pays to split into declared units only when
+    units can be remembered: `whole`, one pass that keeps nothing (and may hold less at once), and
+    `by_units`, the same work through declared units. The executor takes one (`Executor.either`);
+    the byte-identity tests hold both."""
+
+    whole: Callable[[], R]
+    by_units: Callable[[], R]
 
 
 def batch(make: Callable[[T], R]) -> Callable[[Sequence[T]], list[R]]:

@@ -5,8 +5,8 @@ Five files, each exactly what its API takes as the tools parameter: `openai_chat
 small module per provider (`openai`, `anthropic`, `gemini`, `mcp`), shared rewrites in `lower`, `refs` and
 `strict`, the TG3xx rules in `codes`; what a contract's or the configuration's `providers` table
 may say is in `toolgen.provideroptions`. Each provider says how it declares one tool and what it
-checks over the catalog (`common.Spec`); with a build cache a tool's entries are cached (see
-`_outputs`). Files are written a tool at a time as `json.dumps(indent=2, ensure_ascii=False)`
+checks over the catalog (`common.Spec`); a tool's entries may be declared as units, each made
+from its contract (see `_outputs`). Files are written a tool at a time as `json.dumps(indent=2, ensure_ascii=False)`
 would write them (`render.jsontext`); JSON has no comments, so there is no header.
 
 The docs show what each provider receives (`declarations`: every tool's entry per file, as text,
@@ -26,6 +26,7 @@ from toolgen.render import Artifact, RenderResult, jsontext
 from toolgen.render.context import PLAIN, PLAIN_CONTEXT, Declarations, Executor, Notes, RenderContext
 from toolgen.render.providers import anthropic, cached, gemini, mcp, openai
 from toolgen.render.providers.common import Payload, ProviderResult, Spec, build_with
+from toolgen.render.units import Either
 
 FILES: tuple[str, ...] = ("openai_chat.json", "openai_responses.json", "anthropic.json", "gemini.json", "mcp.json")
 """Every file of the target, in the order providers are reported."""
@@ -63,26 +64,35 @@ def _dump_pieces(payload: Payload) -> Iterator[str]:
 
 
 def _outputs(catalog: Catalog, settings: Settings, executor: Executor) -> Iterator[ProviderResult]:
-    """Each provider's output in turn.
+    """Each provider's output in turn, one of two ways (the executor takes one).
 
-    In a build with a cache, every provider whose tools are independent is assembled from runs of
-    tools (`cached.runs`: each tool's entries, already encoded, its diagnostics and notes, keyed on
-    the contract, its file and the settings): a one-contract change declares one tool again, and
-    joins about 32 texts per file, not 1,000. Without a cache the providers are built one at a
-    time, so only one provider's payloads are held as data.
+    By units: every provider whose tools are independent is assembled from runs of tools
+    (`cached.runs`: each tool's entries, already encoded, its diagnostics and notes, made from the
+    contract, its file and the settings): where they are remembered, a one-contract change declares
+    one tool again, and joins about 32 texts per file, not 1,000. Whole: the providers are built one
+    at a time, so only one provider's payloads are held as data.
     """
-    independent = [s for s in _SPECS if s.independent(settings)] if executor.incremental else []
-    made = cached.runs(list(catalog), settings, independent, executor) if independent else []
-    for spec in _SPECS:
-        yield _assembled(spec, catalog, settings, made) if spec in independent else build_with(spec, catalog, settings)
+    independent = [s for s in _SPECS if s.independent(settings)]
+
+    def by_units() -> Iterator[ProviderResult]:
+        made = cached.runs(list(catalog), settings, independent, executor) if independent else []
+        for spec in _SPECS:
+            yield (
+                _assembled(spec, catalog, settings, made)
+                if spec in independent
+                else build_with(spec, catalog, settings)
+            )
+
+    whole = lambda: (build_with(spec, catalog, settings) for spec in _SPECS)  # noqa: E731
+    return executor.either(Either(whole=whole, by_units=by_units))
 
 
-def _identity(catalog: Catalog, settings: Settings, executor: Executor) -> dict[str, str] | None:
+def _identity(catalog: Catalog, settings: Settings) -> dict[str, str] | None:
     """Each tool's part key (`Declarations.identity`), when every tool's declarations and notes come
-    from its part alone: with a build cache, every provider independent (the checks over the
-    catalog add diagnostics, never notes)."""
+    from its part alone: every provider independent (the checks over the catalog add diagnostics,
+    never notes)."""
     specs = [s for s in _SPECS if s.independent(settings)]
-    if not executor.incremental or len(specs) != len(_SPECS):
+    if len(specs) != len(_SPECS):
         return None
     shared = cached.shared_key(settings, specs)
     return {c.name: "\0".join(cached.part_key(shared, c)) for c in catalog}
@@ -117,7 +127,7 @@ def render_declared(
     """`render`, and what the docs target shows of it (`declarations`), from one projection."""
     gathered: _Gathered = ({}, [])
     result = _render(catalog, settings, gathered, context.executor)
-    return result, _declared(catalog, gathered, _identity(catalog, settings, context.executor))
+    return result, _declared(catalog, gathered, _identity(catalog, settings))
 
 
 _Gathered = tuple[dict[str, list[str]], list[tuple[str, Mapping[str, object]]]]
@@ -155,7 +165,7 @@ def declarations(catalog: Catalog, settings: Settings, executor: Executor = PLAI
     gathered: _Gathered = ({}, [])
     for out in _outputs(catalog, settings, executor):
         _gather_declarations(gathered, out)
-    return _declared(catalog, gathered, _identity(catalog, settings, executor))
+    return _declared(catalog, gathered, _identity(catalog, settings))
 
 
 def _gather_declarations(gathered: _Gathered, out: ProviderResult) -> None:

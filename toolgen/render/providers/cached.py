@@ -4,10 +4,11 @@ With a build cache, every provider that declares each tool alone (`Spec.independ
 from cached pieces, each decided by the contracts it is made from, the settings and the providers.
 
 - A tool's part: its entry in each file (already encoded), its diagnostics and its notes.
-- A run: about 32 consecutive tools of the catalog, each file's entries of them already joined, so
-  that a file of 1,000 tools is assembled from about 32 texts (`Run.texts`: a list's items joined
-  by ",\\n" at the top level are placed by `jsontext` as one `Raw`). One changed contract makes its
-  run again, from its tools' parts; the parts of the other runs are kept unread for the next change.
+- A run: about 32 consecutive tools of the catalog (`Thresholds.provider_run`), each file's
+  entries of them already joined, so that a file of 1,000 tools is assembled from about 32 texts
+  (`Run.texts`: a list's items joined by ",\\n" at the top level are placed by `jsontext` as one
+  `Raw`). One changed contract makes its run again, from its tools' parts; a run read back names
+  its tools' parts (`remade_from`), which stay unread for the next change.
 
 Where a run ends is decided by the name of its last tool (a hash), not by its position: a tool
 added or removed changes the run it falls in, not the runs after it.
@@ -27,13 +28,8 @@ from toolgen.diagnostics import Diagnostic
 from toolgen.render import jsontext
 from toolgen.render.context import Executor
 from toolgen.render.providers.common import ProviderResult, Spec
-from toolgen.render.units import Values, batch
-
-RUN_ENDS = 32
-"""A tool ends its run when the hash of its name is a multiple of this: runs of about 32 tools."""
-
-RUN_MAX = 128
-"""No run is longer (a long stretch of names that end none stops here)."""
+from toolgen.render.units import Values, batch, never
+from toolgen.thresholds import Thresholds
 
 SEPARATOR = ",\n"
 """Between two entries of a run's text: what `json.dumps(indent=2)` writes between list items, at
@@ -63,9 +59,11 @@ def part_key(shared: tuple[str, ...], contract: Contract) -> tuple[str, ...]:
 
 
 def runs(contracts: Sequence[Contract], settings: Settings, specs: Sequence[Spec], executor: Executor) -> list[Run]:
-    """The runs of `contracts` (the catalog, in order), each read back or made from its tools' parts."""
+    """The runs of `contracts` (the catalog, in order), each read back or made from its tools' parts
+    (a run read back keeps its tools' parts, unread: its next change makes it from them)."""
     shared = shared_key(settings, specs)
-    groups = list(_grouped(contracts))
+    groups = list(_grouped(contracts, settings.thresholds))
+    parts = _parts(settings, specs, never)
     found = executor.run(
         Values(
             "provider-runs",
@@ -74,23 +72,21 @@ def runs(contracts: Sequence[Contract], settings: Settings, specs: Sequence[Spec
             encode=_encode_run,
             decode=lambda text: _decoded_run(text, specs),
             raw=True,
+            remade_from=lambda group: [(parts, c) for c in group],
         ),
         groups,
     )
-    made = [
+    return [
         run if run.names == tuple(c.name for c in group) else _made(group, settings, specs, executor)
         for group, run in zip(groups, found, strict=True)
     ]
-    # the next change to a run makes it from its tools' parts: keep them, unread
-    executor.keep(_parts(settings, specs, compute=None), list(contracts))
-    return made
 
 
-def _grouped(contracts: Sequence[Contract]) -> Iterator[Sequence[Contract]]:
-    start = 0
+def _grouped(contracts: Sequence[Contract], thresholds: Thresholds) -> Iterator[Sequence[Contract]]:
+    start, ends_at, longest = 0, thresholds.provider_run, thresholds.provider_run_max
     for index, contract in enumerate(contracts):
-        ends = int.from_bytes(hashlib.sha256(contract.name.encode()).digest()[:4], "big") % RUN_ENDS == 0
-        if ends or index + 1 - start >= RUN_MAX:
+        ends = int.from_bytes(hashlib.sha256(contract.name.encode()).digest()[:4], "big") % ends_at == 0
+        if ends or index + 1 - start >= longest:
             yield contracts[start : index + 1]
             start = index + 1
     if start < len(contracts):
@@ -144,23 +140,19 @@ def tool_parts(
 
 
 def _parts(
-    settings: Settings, specs: Sequence[Spec], compute: Callable[[Sequence[Contract]], list[dict[str, Any]]] | None
+    settings: Settings, specs: Sequence[Spec], compute: Callable[[Sequence[Contract]], list[dict[str, Any]]]
 ) -> Values[Contract, dict[str, Any]]:
     """The tools' parts as units: each made from its contract and file, the settings and the specs
-    (`compute`: None where they are only kept, never made)."""
+    (`compute`: `units.never` where they are only named, never made)."""
     shared = shared_key(settings, specs)
     return Values(
         "providers",
         depends_on=lambda c: part_key(shared, c),
-        make=compute or _never,
+        make=compute,
         encode=encode_part,
         decode=lambda text: decoded_part(text, specs),
         raw=True,
     )
-
-
-def _never(todo: Sequence[Contract]) -> list[dict[str, Any]]:
-    raise AssertionError("units declared only to be kept are never made")
 
 
 def _head_json(head: Mapping[str, Any]) -> dict[str, Any]:
