@@ -41,7 +41,6 @@ def refuse_bad_name(name: str) -> None:
         )
 
 
-
 def starting_contract(name: str) -> dict[str, object]:
     """The starting contract for `name`, as data (keys in the order they are written)."""
     words = name.replace("_", " ")
