@@ -25,8 +25,9 @@ class Thresholds:
     """From this many tool modules still to make (and with two cores), the python target makes each
     module in one pass in workers (models, template, black) rather than stage by stage."""
     render_chunk: int = 2000
-    """The python target renders its tool modules this many at a time, so only a chunk's texts are
-    held at once."""
+    """Files (docs pages, tool modules) are made this many at a time (`incremental.executor`, and
+    the python target's stage-by-stage way), each chunk packed as made when the build packs: only
+    a chunk's plain texts are held at once."""
     models_batch: int = 32
     """Tools per batch handed to datamodel-code-generator in a worker."""
     pack_from: int = 2000

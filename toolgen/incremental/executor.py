@@ -40,7 +40,8 @@ from toolgen.incremental.kept import Kept
 from toolgen.render import Artifact, File
 from toolgen.render.context import Executor
 from toolgen.render.units import Either, Files, Table, Unit, Values
-from toolgen.writer.outputs import Loose
+from toolgen.thresholds import DEFAULT, Thresholds
+from toolgen.writer.outputs import Loose, held
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -56,9 +57,20 @@ class Building(Executor):
     """The executor of `toolgen build`, `check` and `validate`: the cache `store` of this build (None:
     none), and `workers`."""
 
-    def __init__(self, workers: parallel.Workers, store: Store | None = None) -> None:
+    def __init__(
+        self,
+        workers: parallel.Workers,
+        store: Store | None = None,
+        *,
+        thresholds: Thresholds = DEFAULT,
+        contracts: int = 0,
+    ) -> None:
         self.workers = workers
         self.store = store
+        self.thresholds = thresholds
+        """`render_chunk`, `pack_from` and `pack_many`: how `files` makes and holds what it makes."""
+        self.contracts = contracts
+        """The catalog's size (`pack_from` packs every file of a build this large)."""
 
     @property
     def jobs(self) -> int:
@@ -82,26 +94,50 @@ class Building(Executor):
         """Per item its file (`path_of(item)`, the text `make` gives) and `decode_extra` of the JSON
         `extra` that came with it; an item the record knows is a `Kept` file, neither made nor read. An
         extra `decode_extra` refuses (`DECODE_ERRORS`), in the record or in an entry, is no record of
-        it: the record and the entries are sealed, but a forged one must not crash."""
+        it: the record and the entries are sealed, but a forged one must not crash.
+
+        The files to make are made `render_chunk` at a time and, when the build holds its files packed
+        (`writer.outputs.packs`: `pack_from` contracts, or `pack_many` files made here), each chunk's
+        are packed as they come: only one chunk's plain texts are held at once (10,000 docs pages
+        held plain until the target returned were about 100 MB of a cold build's peak)."""
         store = self.store
         if store is None:
-            return super().files(units, items)
+            return self._chunked(items, lambda chunk: super(Building, self).files(units, chunk), len(items))
         namespace, path_of, decode_extra = units.kind, units.path_of, units.decode_extra
         keys = [key_of(namespace, units.depends_on(item)) for item in items]
         out = _kept_files(store, units, items, keys)
         todo = [i for i in range(len(items)) if i not in out]
         decode = lambda data: _decode_file(data, decode_extra)  # noqa: E731
-        found, made = _keyed(store, namespace, [(items[i], keys[i]) for i in todo], units.make, _encode_file, decode)
-        for index, (text, raw) in zip(todo, found, strict=True):
-            artifact = Artifact(path_of(items[index]), text)
-            store.made[keys[index]] = [Loose.of(artifact).digest, raw]  # "" (never kept) for invalid Unicode
-            out[index] = (artifact, decode_extra(raw))
-        fresh = {todo[m] for m in made}
+        made: set[int] = set()
+
+        def chunk_of(chunk: Sequence[int]) -> list[tuple[File, Any]]:
+            keyed = [(items[i], keys[i]) for i in chunk]
+            found, fresh = _keyed(store, namespace, keyed, units.make, _encode_file, decode)
+            made.update(chunk[m] for m in fresh)
+            return [(Artifact(path_of(items[i]), text), raw) for i, (text, raw) in zip(chunk, found, strict=True)]
+
+        for index, (file, raw) in zip(todo, self._chunked(todo, chunk_of, len(todo)), strict=True):
+            store.made[keys[index]] = [_digest(file), raw]  # "" (never kept) for invalid Unicode
+            out[index] = (file, decode_extra(raw))
         _keep(
             store,
-            (unit for i in range(len(items)) if i not in fresh for unit in units.remade_from(items[i], out[i][1])),
+            (unit for i in range(len(items)) if i not in made for unit in units.remade_from(items[i], out[i][1])),
         )
         return [out[i] for i in range(len(items))]
+
+    def _chunked(
+        self, items: Sequence[T], make: Callable[[Sequence[T]], list[tuple[File, R]]], count: int
+    ) -> list[tuple[File, R]]:
+        """`make` over consecutive chunks of `render_chunk` items, each chunk's made files (`Artifact`)
+        held packed as it comes when the build packs `count` files made (`outputs.packs`)."""
+        limits = self.thresholds
+        pack = self.contracts >= limits.pack_from or count >= limits.pack_many
+        step = max(1, limits.render_chunk)
+        done: list[tuple[File, R]] = []
+        for start in range(0, len(items), step):
+            made = make(items[start : start + step])
+            done.extend((held(f, pack=True) if pack and isinstance(f, Artifact) else f, x) for f, x in made)
+        return done
 
     def table(self, units: Table[T, R], items: Sequence[T]) -> list[R]:
         """`units.make(items)`, from one entry keyed on `units.shared` that holds each item's value by
@@ -171,6 +207,11 @@ def _keep(store: Store, units: Iterable[Unit]) -> None:
         kind = declared.kind
         key = key_of(kind, declared.depends_on(item))
         store.used.add(f"{kind}/{key[:2]}/{key}")
+
+
+def _digest(file: File) -> str:
+    """The digest of a made file's bytes: a held one knows it, an `Artifact` is encoded for it."""
+    return Loose.of(file).digest if isinstance(file, Artifact) else held(file).digest
 
 
 def _raw(text: str) -> str:

@@ -135,7 +135,8 @@ def generate(
     refused = template_problems(settings)
     if refused:
         return Generated(settings, tuple(sort_diagnostics([*problems, *refused])), catalog)
-    executor = Building(Workers(settings.jobs, settings.thresholds.fork_min), store)
+    limits = settings.thresholds
+    executor = Building(Workers(settings.jobs, limits.fork_min), store, thresholds=limits, contracts=len(catalog))
     try:
         with _settled():
             results = _render_targets(catalog, settings, executor, step, meanwhile)
