@@ -1,7 +1,7 @@
 """The build cache: content-addressed results under `<project>/.toolgen-cache/`, so unchanged work costs nothing.
 
 An entry is named by the sha256 of its key, and every key holds everything that shapes the value:
-the inputs' bytes or digests, toolgen's version and a digest of its own source (`environment()`),
+the inputs' bytes or digests, toolgen's version and a digest of its own source (`toolgen_fingerprint()`),
 and the versions of the pinned dependencies that shape output (`PINNED`). A changed input gives a
 new key, so nothing is ever updated in place (but for `loadcache`, which adds a contract's digest to
 its file's entry once it has one) and a stale entry can never be read; entries the last build did
@@ -74,7 +74,7 @@ def pinned_versions() -> tuple[tuple[str, str], ...]:
 
 
 @functools.lru_cache(maxsize=1)
-def environment() -> str:
+def toolgen_fingerprint() -> str:
     """Everything about the running toolgen that shapes its output, as one string (every key holds
     it). A pure function of the running code and the installed versions, neither of which changes
     under a running process: kept per process, `reset` forgets it."""
@@ -85,13 +85,13 @@ def environment() -> str:
 def reset() -> None:
     """Forget the memoized fingerprints (tests change versions and files under a running process)."""
     source_digest.cache_clear()
-    environment.cache_clear()
+    toolgen_fingerprint.cache_clear()
     _prefix.cache_clear()
     versions.forget()
 
 
 def key_of(namespace: str, parts: Iterable[str]) -> str:
-    """The entry name for `parts` in `namespace`: sha256 over the environment and every part."""
+    """The entry name for `parts` in `namespace`: sha256 over `toolgen_fingerprint()` and every part."""
     digest = _prefix(namespace).copy()
     for part in parts:
         digest.update(b"\0")
@@ -102,8 +102,8 @@ def key_of(namespace: str, parts: Iterable[str]) -> str:
 @functools.lru_cache(maxsize=64)
 def _prefix(namespace: str) -> Any:
     """The hash of every key's common start in `namespace` (copied per key, not hashed again): a
-    pure function of `namespace` and `environment()`, kept per process."""
-    return hashlib.sha256(f"{FORMAT}\0{namespace}\0{environment()}".encode())
+    pure function of `namespace` and `toolgen_fingerprint()`, kept per process."""
+    return hashlib.sha256(f"{FORMAT}\0{namespace}\0{toolgen_fingerprint()}".encode())
 
 
 class LostEntry(RuntimeError):

@@ -1,7 +1,7 @@
 """The no-change fast path: prove the output is current without loading, validating or rendering anything.
 
 `probe(settings)` digests every input of a build: each contract file's path and bytes, the resolved
-settings, every template that could be used, and `cache.environment()` (toolgen's version and
+settings, every template that could be used, and `cache.toolgen_fingerprint()` (toolgen's version and
 source digest, the pinned dependencies). After a successful build (or a `check` that found the
 output current) `record()` stores a key in `.toolgen-cache/state.json` with the build's diagnostics
 and the digest of the manifest it wrote; that key is made from the bytes the build itself read
@@ -126,7 +126,7 @@ def probe(settings: Settings, seen: Seen | None = None, *, settled_before: int |
     settled = time.time_ns() - SETTLED_NS if settled_before is None else settled_before
     templates = templates_digest(settings.templates_dir)
     base = hashlib.sha256()
-    for text in (cache.environment(), settings.fingerprint(), templates):
+    for text in (cache.toolgen_fingerprint(), settings.fingerprint(), templates):
         base.update(text.encode("utf-8") + b"\0")
     found = Inputs(None, base.hexdigest(), templates)
     paths, problems = contract_files(settings.contracts_dir, settings)
