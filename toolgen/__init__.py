@@ -15,7 +15,8 @@ first: `writer/` (the safe writer: plans, journals and applies the output), `inc
 cache, the no-change fast path, the workers: what makes a build fast and never changes its bytes)
 and `pipeline/` (a whole build or check: `project`, and `stages`, which runs load, validation and
 the targets; with the targets' checks that `validate` runs). (6) The commands: `cli` and `cliout`,
-`cli_audit`, `scaffold`, `mock_server`, `__main__`. What a lower layer needs from a higher one is
+`cli_audit`, `scaffold`, `mock_server`, `quick` (a plain no-change `build` or `check`, answered
+before `cli` loads), `summaries`, `__main__`. What a lower layer needs from a higher one is
 passed in, never imported: `toolgen validate` hands the build's target checks to
 `validate.validate_paths`. The one exception is this package's own name for the library entry point,
 `toolgen.build_project` (with `Project` and `BuildReport`), imported when first used.

@@ -7,7 +7,7 @@ import os
 import sys
 from typing import NoReturn
 
-from toolgen.cli import main
+from toolgen.quick import answer
 
 
 def run() -> NoReturn:
@@ -20,8 +20,13 @@ def run() -> NoReturn:
     click's frames and so the command's context and what the command kept in it (`Context.keep`).
     Standard output and error are flushed first. `main` itself, which tests and library users call,
     exits as click does."""
+    quick = answer(sys.argv[1:])
+    if isinstance(quick, int):
+        _end(quick)
+    from toolgen.cli import main
+
     try:
-        main()
+        main(obj=quick)  # the project the quick answer probed, if any: its probe is not made again
     except SystemExit as exc:
         _end(exit_code(exc.code))
     _end(0)

@@ -18,7 +18,6 @@ from toolgen import __version__
 from toolgen.cliout import (
     Context,
     build_result,
-    built_line,
     check_result,
     counts,
     drift,
@@ -28,7 +27,6 @@ from toolgen.cliout import (
     import_report,
     open_project,
     permission_list,
-    plural,
     print_drift,
     progress_bar,
     refuse,
@@ -37,6 +35,8 @@ from toolgen.cliout import (
 )
 from toolgen.config import find_root
 from toolgen.diagnostics import has_errors
+from toolgen.pipeline.project import Project
+from toolgen.summaries import built_line, current_line
 
 FORMATS = click.Choice(["text", "json", "github"])
 SHAPES = click.Choice(["openai", "anthropic", "gemini", "mcp"])
@@ -65,7 +65,8 @@ contracts. Cycles are still collected, every 100,000 allocations."""
 def main(click_ctx: click.Context, project: Path | None, debug: bool) -> None:
     """toolgen: one contract per tool, projected into Python, provider declarations, docs and mocks."""
     gc.set_threshold(*GC_THRESHOLDS)
-    click_ctx.obj = Context(project if project is not None else find_root(Path.cwd()), debug)
+    probed = click_ctx.obj if isinstance(click_ctx.obj, Project) else None  # `toolgen.quick`'s, if any
+    click_ctx.obj = Context(project if project is not None else find_root(Path.cwd()), debug, probed=probed)
 
 
 @main.command()
@@ -116,9 +117,7 @@ def check(ctx: Context, fmt: str, no_cache: bool) -> None:
     out = report.output
     if report.fast:
         check_result(fmt, report.diagnostics, out, current=report.unchanged)
-        summary(
-            f"{out}/ is up to date ({plural(report.unchanged, 'file')}; no input changed since the last build)", fmt
-        )
+        summary(current_line(out, report.unchanged, fast=True), fmt)
         return
     if report.failed == "contracts":
         check_result(fmt, report.diagnostics, out, ok=False)
@@ -129,7 +128,7 @@ def check(ctx: Context, fmt: str, no_cache: bool) -> None:
     drifted = drift(out, change.write, change.missing, change.remove)
     check_result(fmt, report.found, out, current=report.unchanged, drifted=drifted, ok=not has_errors(report.refusals))
     if report.up_to_date:
-        summary(f"{out}/ is up to date ({plural(report.unchanged, 'file')})", fmt)
+        summary(current_line(out, report.unchanged, fast=False), fmt)
         return
     if fmt != "json":
         print_drift(drifted, change.diffs, out, fmt)

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 import click
 
 from toolgen import diagnostics
-from toolgen.cliout import Context, plural, refuse, settings_or_exit
+from toolgen.cliout import Context, refuse, settings_or_exit
 from toolgen.diagnostics import Severity
+from toolgen.summaries import plural
 
 if TYPE_CHECKING:  # the commands import their modules when they run, to keep `toolgen --help` fast
     from toolgen.audit import Audit

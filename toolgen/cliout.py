@@ -31,6 +31,7 @@ from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.discovery import contract_files
 from toolgen.incremental import cache, cachekey
 from toolgen.pipeline.project import Project
+from toolgen.summaries import plural
 from toolgen.writer.errors import WriteError
 
 if TYPE_CHECKING:  # the importer loads only for `toolgen import`
@@ -51,6 +52,9 @@ class Context:
     debug: bool
     kept: list[object] = field(default_factory=list, compare=False, repr=False)
     """What a command leaves to end with the process (`keep`)."""
+    probed: Project | None = field(default=None, compare=False, repr=False)
+    """The project `toolgen.quick` probed for this command (`build` or `check`, plainly): the command
+    goes on with it instead of resolving the settings and probing every input again."""
 
     def keep(self, value: object) -> None:
         """Hold `value` as long as this context: a build's result (the frozen catalog, about a million
@@ -107,11 +111,6 @@ def _drop_stdout() -> None:
     with contextlib.suppress(OSError, ValueError):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-
-
-def plural(count: int, noun: str, many: str | None = None) -> str:
-    """`1 file`, `2 files`; `many` for nouns that do not just take an s."""
-    return f"{count} {noun if count == 1 else many or noun + 's'}"
 
 
 def counts(found: Sequence[Diagnostic]) -> str:
@@ -178,25 +177,6 @@ def build_result(
             unchanged=unchanged,
             removed=removed_paths,
         )
-
-
-def built_line(
-    contracts: int,
-    out: str,
-    *,
-    unchanged: int,
-    written: Sequence[str] = (),
-    removed: Sequence[str] = (),
-    seconds: float,
-    fast: bool = False,
-) -> str:
-    """The summary of a successful build."""
-    line = f"{plural(contracts, 'contract')}: "
-    if not written and not removed:
-        line += f"nothing changed, {plural(unchanged, 'file')} in {out}/ up to date"
-    else:
-        line += f"{plural(len(written), 'file')} written, {unchanged} unchanged, {len(removed)} removed in {out}/"
-    return line + (f" (no input changed since the last build; {seconds:.2f}s)" if fast else f" ({seconds:.2f}s)")
 
 
 def check_result(
@@ -297,7 +277,10 @@ def open_project(ctx: Context, fmt: str, no_cache: bool) -> Project:
     """The project `build` and `check` run on: its settings (exit 1 when they are invalid) and the
     cache key (none with --no-cache; when there is no usable key the command runs without the cache
     and says so, once)."""
-    project = Project(settings_or_exit(ctx, fmt=fmt), use_cache=not no_cache)
+    if ctx.probed is not None and not no_cache:
+        project = ctx.probed
+    else:
+        project = Project(settings_or_exit(ctx, fmt=fmt), use_cache=not no_cache)
     if project.cache_problem is not None:
         click.echo(
             f"toolgen: running without the build cache: {project.cache_problem} (or set {cachekey.ENV})", err=True

@@ -13,8 +13,9 @@ from click.testing import CliRunner, Result
 from factory import contract, write_json
 
 from toolgen.cli import main
-from toolgen.cliout import built_line, counts, first_changed_line
+from toolgen.cliout import counts, first_changed_line
 from toolgen.config import find_root
+from toolgen.summaries import built_line
 
 
 def invoke(*args: str) -> Result:

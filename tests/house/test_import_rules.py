@@ -141,6 +141,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "toolgen.cli_mock",
             "toolgen.scaffold",
             "toolgen.mock_server",
+            "toolgen.quick",
+            "toolgen.summaries",
             "toolgen.__main__",
         ),
     ),

@@ -116,6 +116,8 @@ class Project:
         self.secret: bytes | None = key.secret if key is not None else None
         self.cache_problem: str | None = key.problem if key is not None else None
         """Why the cache is not used although it was asked for (the build runs without it)."""
+        self._probed: tuple[fastpath.Inputs | None, fastpath.State | None] | None = None
+        """The probe `unchanged` made when the shortcut did not answer, for the next build or check."""
 
     @property
     def output(self) -> str:
@@ -130,8 +132,28 @@ class Project:
         """`toolgen check`: whether the output folder holds what the contracts make; writes no output."""
         return _again_when_lost(self._check)
 
+    def unchanged(self, *, check: bool = False) -> BuildReport | None:
+        """The report `build()` (or `check()`) gives when the no-change shortcut answers, else None:
+        then the probe is kept for this project's next build or check, which reads nothing again."""
+        probe, state = self._shortcut()
+        if state is None:
+            self._probed = (probe, state)
+            return None
+        return self._answered(state, check=check)
+
+    def _answered(self, state: fastpath.State, *, check: bool) -> BuildReport:
+        """The report of a build or check the no-change shortcut answered from `state`."""
+        found, files = state.diagnostics, state.files
+        return BuildReport(
+            True, self.output, found, contracts=state.contracts, unchanged=files, fast=True, up_to_date=check
+        )
+
     def _shortcut(self) -> tuple[fastpath.Inputs | None, fastpath.State | None]:
-        """The probe of every input (None without the cache key) and the record, when nothing changed."""
+        """The probe of every input (None without the cache key) and the record, when nothing changed
+        (the probe `unchanged` kept, once, else a new one)."""
+        probed, self._probed = self._probed, None
+        if probed is not None:
+            return probed
         if self.secret is None:
             return None, None
         state = fastpath.recorded(self.settings, self.secret)
@@ -145,8 +167,7 @@ class Project:
         settings, secret, out = self.settings, self.secret, self.output
         probe, state = self._shortcut()
         if state is not None:
-            found, files = state.diagnostics, state.files
-            return BuildReport(True, out, found, contracts=state.contracts, unchanged=files, fast=True)
+            return self._answered(state, check=False)
         from toolgen.incremental import pruning
         from toolgen.pipeline import stages
 
@@ -195,8 +216,7 @@ class Project:
         settings, secret, out = self.settings, self.secret, self.output
         probe, recorded = self._shortcut()
         if recorded is not None:
-            found, files, contracts = recorded.diagnostics, recorded.files, recorded.contracts
-            return BuildReport(True, out, found, contracts=contracts, unchanged=files, fast=True, up_to_date=True)
+            return self._answered(recorded, check=True)
         from toolgen.pipeline import stages
         from toolgen.writer import write
 
