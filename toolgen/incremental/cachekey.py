@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,6 +102,8 @@ def _read(path: Path) -> bytes | None:
 def _create(path: Path) -> bytes:
     """Make the key file (0600) atomically; when another process made it first, read that one."""
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    import tempfile  # only to make a key: reading one (every build) does without
+
     handle, temp = tempfile.mkstemp(prefix=".cache-key-", dir=path.parent)  # mode 0600
     try:
         with os.fdopen(handle, "wb") as stream:

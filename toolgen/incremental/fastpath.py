@@ -25,7 +25,6 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -356,6 +355,8 @@ def _write_state(settings: Settings, document: Mapping[str, object], secret: byt
         return
     with contextlib.suppress(OSError):
         cache.Store(path.parent, secret).ensure_root()
+        import tempfile  # only to write the record: the shortcut that answers writes nothing
+
         handle, temp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
         with os.fdopen(handle, "wb") as stream:
             stream.write(cache.seal(STATE, json.dumps(document, ensure_ascii=False), secret))

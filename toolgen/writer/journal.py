@@ -18,8 +18,6 @@ import contextlib
 import json
 import os
 import re
-import shutil
-import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,6 +70,8 @@ def commit(
 ) -> None:
     """Stage `moves` (the manifest among them, if it changes), journal them, and apply the journal."""
     out.mkdir(parents=True, exist_ok=True)
+    import tempfile  # here: a no-change run, which only lists `leftovers`, never stages
+
     staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out))
     journaled = False
     try:
@@ -86,7 +86,7 @@ def commit(
         replay(out, record, careful=False)
     finally:
         if not journaled:
-            shutil.rmtree(staging, ignore_errors=True)
+            _remove_tree(staging)
 
 
 def _stage(staging: Path, path: str, files: Staged) -> None:
@@ -95,6 +95,13 @@ def _stage(staging: Path, path: str, files: Staged) -> None:
     with target.open("wb") as stream:
         for piece in files.chunks(path):
             stream.write(piece)
+
+
+def _remove_tree(folder: Path) -> None:
+    """`shutil.rmtree`, errors ignored (shutil is imported here: a no-change run never needs it)."""
+    import shutil
+
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def replay(out: Path, record: Record, *, careful: bool) -> None:
@@ -115,7 +122,7 @@ def replay(out: Path, record: Record, *, careful: bool) -> None:
     if record.manifest and (staging / MANIFEST).is_file():
         os.replace(staging / MANIFEST, out / MANIFEST)
     (out / JOURNAL).unlink(missing_ok=True)
-    shutil.rmtree(staging, ignore_errors=True)
+    _remove_tree(staging)
 
 
 def _prune_empty_parents(path: Path, root: Path) -> None:
@@ -181,7 +188,7 @@ def recover(out: Path) -> list[str]:
         notes.append("completed the update of the output folder that an interrupted build had begun")
     for name in leftovers(out):
         if name.startswith(STAGING_PREFIX) and (out / name).is_dir() and not (out / name).is_symlink():
-            shutil.rmtree(out / name, ignore_errors=True)
+            _remove_tree(out / name)
             notes.append(f"removed {name}, left by an interrupted build")
     return notes
 
