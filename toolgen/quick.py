@@ -29,11 +29,11 @@ def plain_form(argv: Sequence[str]) -> tuple[Path | None, str] | None:
     args = list(argv)
     if len(args) == 1 and args[0] in COMMANDS:
         return None, args[0]
-    if len(args) == 3 and args[0] in ("-C", "--project") and args[2] in COMMANDS:
+    if len(args) == 3 and args[0] in ("-C", "--project") and args[1] and args[2] in COMMANDS:
         return Path(args[1]), args[2]
-    if len(args) == 2 and args[0].startswith("--project=") and args[1] in COMMANDS:
+    if len(args) == 2 and args[0].startswith("--project=") and args[0] != "--project=" and args[1] in COMMANDS:
         return Path(args[0].removeprefix("--project=")), args[1]
-    return None
+    return None  # an empty folder name too: the command line refuses it
 
 
 def answer(argv: Sequence[str]) -> int | Project | None:
@@ -60,6 +60,8 @@ def answer(argv: Sequence[str]) -> int | Project | None:
         print(line, flush=True)
     except BrokenPipeError:  # a reader that left early: the command line's exit for it
         return 1
+    except UnicodeEncodeError:  # an output folder name stdout cannot encode: nothing was written
+        return project
     return 0
 
 

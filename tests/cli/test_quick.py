@@ -53,6 +53,8 @@ def _built(root: Path) -> Path:
         (["check", "--format", "json"], None),
         (["-C", "p", "build", "--no-cache"], None),
         (["validate"], None),
+        (["-C", "", "build"], None),
+        (["--project=", "check"], None),
         ([], None),
     ],
 )
