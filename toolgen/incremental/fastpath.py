@@ -1,8 +1,9 @@
 """The no-change fast path: prove the output is current without loading, validating or rendering anything.
 
-`probe(settings)` digests every input of a build: each contract file's path and bytes, the resolved
-settings, every template that could be used, and `cache.toolgen_fingerprint()` (toolgen's version and
-source digest, the pinned dependencies). After a successful build (or a `check` that found the
+`probe(settings, seen)` digests every input of a build: each contract file's path and bytes (the
+digest the record holds for a contract whose stat has not moved since a build read it: `Seen`), the
+resolved settings, every template that could be used, and `cache.toolgen_fingerprint()` (toolgen's
+version and source digest, the pinned dependencies). After a successful build (or a `check` that found the
 output current) `record()` stores a key in `.toolgen-cache/state.json` with the build's diagnostics
 and the digest of the manifest it wrote; that key is made from the bytes the build itself read
 (`loaded_key`: each contract's digest as loaded, and the templates only if they did not change
