@@ -98,8 +98,8 @@ class Building(Executor):
 
         The files to make are made `render_chunk` at a time and, when the build holds its files packed
         (`writer.outputs.packs`: `pack_from` contracts, or `pack_many` files made here), each chunk's
-        are packed as they come: only one chunk's plain texts are held at once (10,000 docs pages
-        held plain until the target returned were about 100 MB of a cold build's peak)."""
+        are packed as they come: only one chunk's plain texts are held at once (10,000 docs pages are
+        about 100 MB of plain text; a target returned all of them plain before)."""
         store = self.store
         if store is None:
             return self._chunked(items, lambda chunk: super(Building, self).files(units, chunk), len(items))
