@@ -148,9 +148,13 @@ class Store:
         """Where this layout's entries live."""
         return self.root / FORMAT
 
+    def use(self, namespace: str, key: str) -> None:
+        """Count the entry of `key` as used by this build (pruning keeps it), without reading it."""
+        self.used.add(_entry_name(namespace, key))
+
     def get(self, namespace: str, key: str) -> str | None:
         """The text stored under `key`, or None."""
-        self.used.add(f"{namespace}/{key[:2]}/{key}")
+        self.use(namespace, key)
         try:
             with open(self.entry_file(namespace, key), "rb") as stream:
                 text = unseal(key, stream.read(), self.secret)
@@ -188,7 +192,7 @@ class Store:
     def entry_file(self, namespace: str, key: str) -> str:
         """The file of one entry, as a plain string: a build names thousands, and pathlib's joins
         cost more than the reads."""
-        return f"{self.root}/{FORMAT}/{namespace}/{key[:2]}/{key}"
+        return f"{self.root}/{FORMAT}/{_entry_name(namespace, key)}"
 
     def has(self, namespace: str, key: str) -> bool:
         """Whether an entry file for `key` exists (not read, not counted as a hit or a miss)."""
@@ -204,10 +208,10 @@ class Store:
 
         The entry is written to a temporary name of this process and moved into place, so a reader
         (or a second build) sees the whole entry or none. Folders are made once per build."""
-        self.used.add(f"{namespace}/{key[:2]}/{key}")
+        self.use(namespace, key)
         if self.read_only:
             return
-        self.write_file(f"{namespace}/{key[:2]}/{key}", seal(key, text, self.secret))
+        self.write_file(_entry_name(namespace, key), seal(key, text, self.secret))
 
     def write_sealed(self, name: str, text: str) -> None:
         """Write the document `text` as the sealed file `name` in the layout folder (`read_sealed`)."""
@@ -259,6 +263,11 @@ class Store:
         if not (self.root / ".gitignore").exists():
             self.root.mkdir(parents=True, exist_ok=True)
             (self.root / ".gitignore").write_text("# made by toolgen: the build cache is never committed\n*\n")
+
+
+def _entry_name(namespace: str, key: str) -> str:
+    """An entry's file under the layout folder: its namespace, the key's first two characters, the key."""
+    return f"{namespace}/{key[:2]}/{key}"
 
 
 def _is_known(value: Any) -> bool:

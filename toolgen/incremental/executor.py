@@ -204,9 +204,7 @@ class Building(Executor):
 def _keep(store: Store, units: Iterable[Unit]) -> None:
     """Count the entries of these units as used by this build (pruning keeps them), without reading them."""
     for declared, item in units:
-        kind = declared.kind
-        key = key_of(kind, declared.depends_on(item))
-        store.used.add(f"{kind}/{key[:2]}/{key}")
+        store.use(declared.kind, key_of(declared.kind, declared.depends_on(item)))
 
 
 def _digest(file: File) -> str:
@@ -263,7 +261,7 @@ def _kept_files(store: Store, units: Files[T], items: Sequence[T], keys: Sequenc
             extra = units.decode_extra(known[1])
         except DECODE_ERRORS:
             continue
-        store.used.add(f"{namespace}/{key[:2]}/{key}")
+        store.use(namespace, key)
         store.hits += 1
         store.made[key] = known
         path = units.path_of(items[index])

@@ -177,7 +177,8 @@ def _state_path(settings: Settings) -> Path:
     return settings.root / CACHE_DIR / STATE
 
 
-def _read_state(settings: Settings, secret: bytes) -> State | None:
+def recorded(settings: Settings, secret: bytes) -> State | None:
+    """What the last successful build recorded, when its seal holds under `secret` (the cache key)."""
     if not cache.usable(settings.root):
         return None
     try:
@@ -217,7 +218,7 @@ def trusted(settings: Settings, secret: bytes) -> dict[str, tuple[Stat, str]]:
     its own timestamp granule, are read again). A file written since has another status change
     time, which no program can set back, whatever it does to size and mtime; the writer compares
     the stat (`write.plan`). Nothing is trusted after an interrupted build. `secret`: the cache key."""
-    state = _read_state(settings, secret)
+    state = recorded(settings, secret)
     out = settings.output_dir
     if state is None or leftovers(out):
         return {}
@@ -241,15 +242,10 @@ def _recorded_digests(out: Path, state: State) -> dict[str, str]:
         return {}
 
 
-def recorded(settings: Settings, secret: bytes) -> State | None:
-    """What the last successful build recorded, when its seal holds under `secret` (the cache key)."""
-    return _read_state(settings, secret)
-
-
 def lookup(settings: Settings, key: str | None, secret: bytes) -> State | None:
     """The recorded state when nothing changed since it was recorded and the output is intact; else None.
     `secret`: the cache key the record is sealed under."""
-    return current(settings, key, _read_state(settings, secret))
+    return current(settings, key, recorded(settings, secret))
 
 
 def current(settings: Settings, key: str | None, state: State | None) -> State | None:
