@@ -55,7 +55,7 @@ def test_a_few_files_in_a_small_build_stay_plain(building: Building) -> None:
     assert all(type(f) is Artifact for f, _ in made)
 
 
-def test_a_large_build_packs_even_a_few_files(tmp_path: Path) -> None:
+def test_a_large_build_packs_even_a_few_files() -> None:
     limits = Thresholds(render_chunk=7, pack_many=20, pack_from=100)
     made = Building(Workers(1), None, thresholds=limits, contracts=100).files(_units([]), list(range(3)))
     assert all(isinstance(f, Packed) for f, _ in made)
