@@ -14,6 +14,7 @@ from toolgen.incremental import cache
 from toolgen.incremental.executor import Building
 from toolgen.incremental.parallel import Workers
 from toolgen.render import Artifact
+from toolgen.render.context import Executor
 from toolgen.render.units import Files
 from toolgen.thresholds import Thresholds
 from toolgen.writer.outputs import Packed
@@ -71,3 +72,33 @@ def test_only_one_chunk_of_plain_text_is_held_at_once(building: Building) -> Non
         tracemalloc.stop()
     assert len(made) == count
     assert peak < 12 * PAGE * 4  # a few chunks' worth (7 files, plus the entries' JSON), never all 120
+
+
+def _pieces(count: int) -> Iterator[str]:
+    """A large file's text a piece at a time, as the providers write theirs (no final newline)."""
+    for n in range(count):
+        yield f'  {{"tool": "{n:08d}", "text": "{"x" * 400}"}},\n'
+    yield "]"
+
+
+def test_a_file_joined_in_a_large_build_is_packed_as_its_pieces_come() -> None:
+    limits = Thresholds(pack_from=100)
+    large = Building(Workers(1), None, thresholds=limits, contracts=100)
+    count = 10_000  # about 4.3 MB of text
+    tracemalloc.start()
+    try:
+        file = large.joined("providers/big.json", _pieces(count))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert isinstance(file, Packed)
+    plain = Artifact("providers/big.json", "".join(_pieces(count)))
+    assert file.path == plain.path and file.data() == plain.data() and file.text == plain.text
+    assert peak < len(plain.text) // 2  # the joined text (or its bytes) was never held whole
+
+
+def test_a_file_joined_in_a_small_build_or_without_one_is_its_plain_text() -> None:
+    small = Building(Workers(1), None, thresholds=Thresholds(pack_from=100), contracts=99)
+    for executor in (small, Executor()):
+        file = executor.joined("providers/small.json", _pieces(3))
+        assert type(file) is Artifact and file.text == "".join(_pieces(3))

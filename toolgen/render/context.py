@@ -13,7 +13,7 @@ shown in the docs (`Declarations`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -53,6 +53,12 @@ class Executor:
     def table(self, units: Table[T, R], items: Sequence[T]) -> list[R]:
         """Each item's small value, in order: `units.make(items)`."""
         return list(units.make(items))
+
+    def joined(self, path: str, pieces: Iterable[str]) -> File:
+        """The file at `path` whose text is `pieces` joined, for a target that writes one large file
+        a piece at a time: here an `Artifact` of the joined text (a large build holds it packed as the
+        pieces come, never joined)."""
+        return Artifact(path, "".join(pieces))
 
     def either(self, ways: Either[R]) -> R:
         """One of two ways to the same result: `ways.whole()` here, where no unit is remembered."""

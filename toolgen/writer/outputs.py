@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol, cast
 
@@ -127,8 +127,14 @@ class Packed:
     @classmethod
     def of(cls, artifact: Artifact) -> Packed:
         """The artifact, packed."""
-        body, digest = _packed(iter((artifact.text,)))
-        return cls(artifact.path, body, digest)
+        return cls.of_pieces(artifact.path, (artifact.text,))
+
+    @classmethod
+    def of_pieces(cls, path: str, pieces: Iterable[str]) -> Packed:
+        """The file at `path` whose text is `pieces` joined, packed as they come: the text is never
+        held whole."""
+        body, digest = _packed(iter(pieces))
+        return cls(path, body, digest)
 
     @property
     def text(self) -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from toolgen.catalog import Catalog
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, sort_diagnostics
-from toolgen.render import Artifact, RenderResult, jsontext
+from toolgen.render import File, RenderResult, jsontext
 from toolgen.render.context import PLAIN, PLAIN_CONTEXT, Declarations, Executor, Notes, RenderContext
 from toolgen.render.providers import anthropic, cached, gemini, mcp, openai
 from toolgen.render.providers.common import Payload, ProviderResult, Spec, build_with
@@ -136,12 +136,12 @@ when asked for), as `_outputs` produces them."""
 
 
 def _render(catalog: Catalog, settings: Settings, gathered: _Gathered | None, executor: Executor) -> RenderResult:
-    artifacts: list[Artifact] = []
+    artifacts: list[File] = []
     diagnostics: list[Diagnostic] = []
     for out in _outputs(catalog, settings, executor):
         if gathered is not None:
             _gather_declarations(gathered, out)
-        artifacts.extend(Artifact(f"providers/{p.file}", "".join(_dump_pieces(p))) for p in out.payloads)
+        artifacts.extend(executor.joined(f"providers/{p.file}", _dump_pieces(p)) for p in out.payloads)
         diagnostics.extend(out.diagnostics)
     ordered = tuple(sorted(artifacts, key=lambda a: FILES.index(a.path.removeprefix("providers/"))))
     return RenderResult(artifacts=ordered, diagnostics=tuple(sort_diagnostics(diagnostics)))
