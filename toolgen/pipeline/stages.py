@@ -15,10 +15,10 @@ from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
-from typing import Any, cast
+from typing import cast
 
 from toolgen.catalog import Catalog, build_catalog, contract_from_document
-from toolgen.config import Settings, load_settings
+from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity, has_errors, resolve_severities, sort_diagnostics
 from toolgen.discovery import template_files
 from toolgen.incremental import cache, loadcache
@@ -322,8 +322,3 @@ def _held(result: RenderResult, *, pack: bool) -> RenderResult:
 
 def _quiet(step: str) -> None:
     """No progress display."""
-
-
-def settings_for(root: Path, overrides: Mapping[str, Any] | None = None) -> tuple[Settings, list[Diagnostic]]:
-    """Settings for the project at `root` (a thin re-export for library users)."""
-    return load_settings(root, overrides)

@@ -304,12 +304,6 @@ def _shared(catalog: Catalog, settings: Settings, executor: Executor) -> list[Ar
     ]
 
 
-def catalog_source(catalog: Catalog, name: str) -> str:
-    """The contract file of the tool `name`."""
-    contract = catalog.get(name)
-    return contract.source if contract is not None else name
-
-
 def _init_view(catalog: Catalog, modules: Mapping[str, str]) -> dict[str, Any]:
     count = len(catalog)
     return {

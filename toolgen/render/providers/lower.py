@@ -101,20 +101,6 @@ def render_value(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
-def move_to_description(node: Schema, keys: tuple[str, ...] | set[str]) -> Schema:
-    """Drop `keys` from `node`, stating their values in its description instead."""
-    moved = [k for k in node if k in keys]
-    if not moved:
-        return node
-    out = {k: v for k, v in node.items() if k not in keys}
-    parts = []
-    for key in moved:
-        label = "Default" if key == "default" else key
-        parts.append(f"{label}: {render_value(node[key])}")
-    add_note(out, "; ".join(parts) + ".")
-    return out
-
-
 def resolve_pointer(root: object, ref: str) -> object:
     """The node a local `$ref` (`#/...`) points at in `root`; KeyError when it points at nothing."""
     if ref == "#":
@@ -214,11 +200,6 @@ class _Inliner:
                     for i, s in enumerate(out[key])
                 ]
         return out
-
-
-def has_ref(schema: object) -> bool:
-    """True when any node of `schema` carries a `$ref`."""
-    return any("$ref" in node for _, node in walk(schema))
 
 
 def flatten_root(schema: Schema, base: str) -> tuple[Schema, list[Issue]]:
