@@ -12,8 +12,14 @@ import pytest
 
 from benchmarks import synth_catalog
 from toolgen.config import load_settings
-from toolgen.pipeline.stages import generate
-from toolgen.render import Artifact
+from toolgen.formatschema import SCHEMA_FILE
+from toolgen.incremental import cache
+from toolgen.incremental.executor import Building
+from toolgen.incremental.parallel import Workers
+from toolgen.pipeline.stages import generate, load_catalog
+from toolgen.render import Artifact, catalog_json, providers
+from toolgen.render.context import RenderContext
+from toolgen.render.providers import FILES
 from toolgen.thresholds import DEFAULT, Thresholds
 from toolgen.writer import outputs, write
 
@@ -132,3 +138,28 @@ def test_a_target_that_rendered_many_files_is_held_packed() -> None:
     assert not outputs.packs(kept, 1000) and outputs.packs(many[:1], DEFAULT.pack_from)
     few = Thresholds(pack_many=2, pack_from=10)  # set by the caller, not patched
     assert outputs.packs(many[:2], 3, few) and outputs.packs(many[:1], 10, few) and not outputs.packs(many[:1], 9, few)
+
+
+def test_a_large_build_holds_the_provider_files_and_the_catalog_packed_as_made(tmp_path: Path) -> None:
+    """From `pack_from` contracts the targets that write one large file a piece at a time
+    (`Executor.joined`) hand it back packed, never joined, with the very bytes a plain build gives,
+    with and without the build cache."""
+    root = _project(tmp_path, 6)
+    settings, problems = load_settings(root)
+    assert not problems
+    catalog, found, _ = load_catalog(settings)
+    assert catalog is not None, found
+    targets = {"catalog": catalog_json.render, "providers": providers.render}
+    plain = {a.path: a for name, render in targets.items() for a in render(catalog, settings).artifacts}
+    assert all(type(a) is Artifact for a in plain.values())
+    for store in (None, "cache"):
+        with cache.session(root, enabled=store is not None) as opened:
+            assert (opened is None) == (store is None)
+            large = Building(Workers(1), opened, thresholds=Thresholds(pack_from=6), contracts=6)
+            made = [a for render in targets.values() for a in render(catalog, settings, RenderContext(large)).artifacts]
+        joined = {a.path: a for a in made if a.path != SCHEMA_FILE}
+        assert sorted(joined) == sorted(["catalog.json", *(f"providers/{name}" for name in FILES)])
+        assert all(isinstance(a, outputs.Packed) for a in joined.values())
+        assert {p: outputs.held(a).data() for p, a in joined.items()} == {
+            p: outputs.held(plain[p]).data() for p in joined
+        }

@@ -128,7 +128,8 @@ class Building(Executor):
     def joined(self, path: str, pieces: Iterable[str]) -> File:
         """The file of `pieces` joined; from `pack_from` contracts packed as the pieces come: the five
         provider files of 10,000 contracts are about 90 MB of text, which the forked process held
-        joined, all five at once, beside the cached runs they were joined from."""
+        joined, all five at once, beside the cached runs they were joined from (and catalog.json
+        another 34 MB, here)."""
         if self.contracts >= self.thresholds.pack_from:
             return Packed.of_pieces(path, pieces)
         return super().joined(path, pieces)

@@ -9,6 +9,7 @@ schema (`contract.schema.json`) is copied beside it: contracts point their `$sch
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import chain
 
 from toolgen import __version__
 from toolgen.catalog import Catalog, Contract
@@ -26,7 +27,7 @@ def render(catalog: Catalog, settings: Settings, context: RenderContext = PLAIN_
         **catalog.json_head(),
         "tools": _tools(catalog, context),
     }
-    catalog_file = Artifact("catalog.json", jsontext.dumps(document) + "\n")
+    catalog_file = context.executor.joined("catalog.json", chain(jsontext.pieces(document), ("\n",)))
     return RenderResult(artifacts=(catalog_file, Artifact(SCHEMA_FILE, schema_text())))
 
 
