@@ -19,6 +19,7 @@ import pytest
 
 from tests.build_support import run
 from tests.factory import contract, write_json
+from toolgen import load
 
 MEMORY = 3 << 30
 """Address-space bound of the child toolgen: an unbounded read fails fast instead of eating the machine."""
@@ -126,3 +127,32 @@ def test_a_surrogate_pair_is_fine(project: Path) -> None:
     (project / "contracts" / "echo_text.json").write_text(text, encoding="utf-8")
     code, stdout, stderr = run(project, "build")
     assert code == 0, stdout + stderr
+
+
+@pytest.mark.parametrize("size", [0, 1, 4_096, (1 << 16) + 3, 300_000])
+def test_a_contract_is_read_whole_whatever_its_size(tmp_path: Path, size: int) -> None:
+    path = tmp_path / "c.json"
+    path.write_bytes(bytes(range(256)) * (size // 256) + b"x" * (size % 256))
+    assert load.read_contract_bytes(path) == path.read_bytes()
+
+
+def test_a_contract_at_the_limit_is_read_and_one_past_it_is_too_large(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    path.write_bytes(b"a" * 1000)
+    assert load.read_contract_bytes(path, limit=1000) == b"a" * 1000
+    with pytest.raises(load.TooLarge):
+        load.read_contract_bytes(path, limit=999)
+
+
+def test_a_file_that_grows_past_the_size_it_reported_is_read_to_the_bound(tmp_path: Path) -> None:
+    """The size from `fstat` is only where reading starts: what the file holds is read, in pieces,
+    up to one byte past the limit, which is then TooLarge."""
+    path = tmp_path / "c.json"
+    path.write_bytes(b"b" * 200_000)
+    handle = os.open(path, os.O_RDONLY)
+    try:
+        assert load._read_at_most(handle, 150_001, size=10) == b"b" * 150_001
+        os.lseek(handle, 0, os.SEEK_SET)
+        assert load._read_at_most(handle, 1 << 20, size=10) == b"b" * 200_000
+    finally:
+        os.close(handle)
