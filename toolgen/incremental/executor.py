@@ -41,7 +41,7 @@ from toolgen.render import Artifact, File
 from toolgen.render.context import Executor
 from toolgen.render.units import Either, Files, Table, Unit, Values
 from toolgen.thresholds import DEFAULT, Thresholds
-from toolgen.writer.outputs import Loose, Packed, held
+from toolgen.writer.outputs import Loose, Packed, held, packs_made
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -126,11 +126,11 @@ class Building(Executor):
         return [out[i] for i in range(len(items))]
 
     def joined(self, path: str, pieces: Iterable[str]) -> File:
-        """The file of `pieces` joined; from `pack_from` contracts packed as the pieces come: the five
-        provider files of 10,000 contracts are about 90 MB of text, which the forked process held
-        joined, all five at once, beside the cached runs they were joined from (and catalog.json
-        another 34 MB, here)."""
-        if self.contracts >= self.thresholds.pack_from:
+        """The file of `pieces` joined; packed as the pieces come when the build packs a file made
+        (`outputs.packs_made`: from `pack_from` contracts): the five provider files of 10,000
+        contracts are about 90 MB of text, which the forked process held joined, all five at once,
+        beside the cached runs they were joined from (and catalog.json another 34 MB, here)."""
+        if packs_made(1, self.contracts, self.thresholds):
             return Packed.of_pieces(path, pieces)
         return super().joined(path, pieces)
 
@@ -138,10 +138,9 @@ class Building(Executor):
         self, items: Sequence[T], make: Callable[[Sequence[T]], list[tuple[File, R]]], count: int
     ) -> list[tuple[File, R]]:
         """`make` over consecutive chunks of `render_chunk` items, each chunk's made files (`Artifact`)
-        held packed as it comes when the build packs `count` files made (`outputs.packs`)."""
-        limits = self.thresholds
-        pack = self.contracts >= limits.pack_from or count >= limits.pack_many
-        step = max(1, limits.render_chunk)
+        held packed as it comes when the build packs `count` files made (`outputs.packs_made`)."""
+        pack = packs_made(count, self.contracts, self.thresholds)
+        step = max(1, self.thresholds.render_chunk)
         done: list[tuple[File, R]] = []
         for start in range(0, len(items), step):
             made = make(items[start : start + step])

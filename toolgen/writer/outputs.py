@@ -25,7 +25,11 @@ def packs(files: Sequence[File], contracts: int, thresholds: Thresholds = DEFAUL
     when the target rendered `pack_many` files (a cold build of 1,000 contracts holds 2,000 pages and
     modules, about 23 MB of text, a third of its peak memory; a build after one contract changed
     renders a few files beside the ones its cache kept unread)."""
-    made = sum(isinstance(f, Artifact) for f in files)
+    return packs_made(sum(isinstance(f, Artifact) for f in files), contracts, thresholds)
+
+
+def packs_made(made: int, contracts: int, thresholds: Thresholds = DEFAULT) -> bool:
+    """`packs` for a target that made `made` files (the build layer asks before they exist)."""
     return contracts >= thresholds.pack_from or made >= thresholds.pack_many
 
 
