@@ -41,6 +41,8 @@ class RawDocument:
     format: str
     text: str
     data: Any
+    """The parsed data (frozen when the build cache knows it passed; the `catalog.Contract` made
+    from it when the cache's snapshot of the last build's loading holds the file; None once made)."""
     locate: Locate
     digest: str = ""
     """sha256 (hex) of the bytes read: what the no-change shortcut records as this file's input."""

@@ -43,6 +43,10 @@ class Thresholds:
     progress_min: int = 200
     """From this many contract files `toolgen build` shows a progress bar on stderr, when stderr is a
     terminal (`cliout.progress_bar`)."""
+    snapshot_overlay: int = 64
+    """Contract files changed since the cache's snapshot of the loaded contracts was written whole
+    are kept in its small overlay up to this many; past it the whole is written again
+    (`incremental.snapshot`)."""
     full_prune: int = 16
     """Every this many builds, pruning the cache lists its whole folder (`incremental.pruning`)."""
 

@@ -1,6 +1,6 @@
 """A cache entry that is not exactly what toolgen stored under its key is a miss: never output, never a crash.
 
-Every kind of entry (loaded and validated contracts, models, tool modules, shared modules, black,
+Every kind of entry (loaded and validated contracts, the snapshot of them and its overlay, models, tool modules, shared modules, black,
 docs pages and their links, provider entries and runs, the no-change record `state.json` and the file record that lets a
 build skip unchanged pages and modules unread) is corrupted each way: edited
 so it stays valid JSON, truncated, replaced by an entry of another kind (foreign), swapped with
@@ -20,7 +20,7 @@ import pytest
 from tests.build_support import run as run_once
 from tests.build_support import seal, tree
 from tests.factory import contract, write_json
-from toolgen.incremental import cache, executor, pruning
+from toolgen.incremental import cache, executor, pruning, snapshot
 
 CACHE = ".toolgen-cache"
 
@@ -66,8 +66,10 @@ def _edited(value: object) -> tuple[object, bool]:
 
 def _kind(path: Path) -> str:
     """An entry's kind: its namespace; `state` for the no-change record, `record` for the file record,
-    `used` for the list pruning reads."""
-    return {"state.json": "state", cache.RECORD: "record", pruning.USED: "used"}.get(path.name, path.parent.parent.name)
+    `used` for the list pruning reads, the snapshot's two files by their names."""
+    named = {"state.json": "state", cache.RECORD: "record", pruning.USED: "used"}
+    named |= {snapshot.BASE: snapshot.BASE, snapshot.OVERLAY: snapshot.OVERLAY}
+    return named.get(path.name, path.parent.parent.name)
 
 
 def _entries(root: Path) -> dict[str, list[Path]]:
@@ -90,7 +92,11 @@ def _edit(paths: list[Path], others: dict[str, list[Path]]) -> None:
 
 
 def _edited_body(body: bytes) -> bytes:
-    """The body with its first text changed: a value of JSON data, or a raw text (`executor.RAW`)."""
+    """The body with its first text changed: a value of JSON data, a raw text (`executor.RAW`), or
+    one byte of the snapshot's pickle."""
+    if _pickled(body):
+        middle = len(body) // 2
+        return body[:middle] + bytes([body[middle] ^ 1]) + body[middle + 1 :]
     if body.startswith(executor.RAW.encode()):
         return body.replace(b"e", b"E", 1) + b" (edited)"
     value, done = _edited(json.loads(body))
@@ -98,6 +104,12 @@ def _edited_body(body: bytes) -> bytes:
         first = next(iter(value))
         value = {f"{first} (edited)": value[first], **{k: v for k, v in value.items() if k != first}}
     return json.dumps(value).encode()
+
+
+def _pickled(body: bytes) -> bool:
+    """Whether an entry's body is the snapshot's: a version line, then a pickle."""
+    line, newline, rest = body.partition(b"\n")
+    return bool(newline) and len(line) == 64 and rest.startswith(b"\x80")
 
 
 def _truncate(paths: list[Path], others: dict[str, list[Path]]) -> None:
@@ -157,6 +169,8 @@ WAYS = {
 }
 KINDS = [
     "contract",
+    snapshot.BASE,
+    snapshot.OVERLAY,
     "models",
     "module",
     "black",
@@ -216,6 +230,8 @@ def test_a_corrupt_entry_is_a_miss(
     if kind == "models":  # read only when a tool module is made again
         for path in entries["module"]:
             path.unlink()
+    if kind == "contract":  # read only for a file the snapshot does not know
+        entries[snapshot.BASE][0].unlink()
     if kind != "state":
         (root / CACHE / "state.json").unlink()
     code, stdout, stderr = run(root, "check")

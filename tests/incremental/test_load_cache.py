@@ -15,7 +15,7 @@ from benchmarks import synth_catalog
 from toolgen import load, validate
 from toolgen.catalog import Catalog, Contract
 from toolgen.config import load_settings
-from toolgen.incremental import cache, loadcache
+from toolgen.incremental import cache, loadcache, snapshot
 from toolgen.load import RawDocument
 from toolgen.pipeline import stages as pipeline
 
@@ -84,6 +84,7 @@ def test_a_damaged_entry_is_a_miss(tmp_path: Path) -> None:
     synth_catalog.write_catalog(tmp_path, 4)
     cold, _ = _catalog(tmp_path, cached=False)
     _catalog(tmp_path)
+    (tmp_path / cache.CACHE_DIR / cache.FORMAT / snapshot.BASE).unlink()  # else the entries are not read
     for entry in (tmp_path / cache.CACHE_DIR / cache.FORMAT / loadcache.NAMESPACE).rglob("*"):
         if entry.is_file():
             entry.write_bytes(entry.read_bytes().replace(b"sha256:", b"sha256:0", 1))
@@ -119,10 +120,13 @@ def test_a_file_known_to_pass_is_parsed_frozen_and_taken_as_it_is(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A file whose entry holds its checks and its contract's digest is parsed read-only, and its
-    contract takes the parsed schemas as they are (no second copy); the catalog is the cold one."""
+    contract takes the parsed schemas as they are (no second copy); the catalog is the cold one.
+    (Without the snapshot of the loaded contracts, which would give the contract itself.)"""
     synth_catalog.write_catalog(tmp_path, 8)
     cold, _ = _catalog(tmp_path, cached=False)
-    _catalog(tmp_path)
+    _, store = _catalog(tmp_path)
+    assert store is not None
+    (store.folder / snapshot.BASE).unlink()
     made: list[bool] = []
     real = pipeline.contract_from_document
 

@@ -200,6 +200,15 @@ class Store:
         except (OSError, ValueError):
             return None
 
+    def read_sealed_bytes(self, name: str) -> bytes | None:
+        """The bytes of the sealed file `name` in the layout folder (`write_sealed_bytes`), None when
+        it is missing or not intact."""
+        try:
+            with open(f"{self.folder}/{name}", "rb") as stream:
+                return unseal_bytes(name, stream.read(), self.secret)
+        except OSError:
+            return None
+
     def save_record(self) -> None:
         """Write this build's file record (what it made or kept), sealed, atomically; not when read-only."""
         if not self.read_only and self.made:
@@ -233,6 +242,11 @@ class Store:
     def write_sealed(self, name: str, text: str) -> None:
         """Write the document `text` as the sealed file `name` in the layout folder (`read_sealed`)."""
         self.write_file(name, seal(name, text, self.secret))
+
+    def write_sealed_bytes(self, name: str, data: bytes) -> None:
+        """Write `data` as the sealed file `name` in the layout folder; nothing when read-only."""
+        if not self.read_only:
+            self.write_file(name, _header(name, data, self.secret) + b"\n" + data)
 
     def write_file(self, rel: str, data: bytes) -> None:
         """Write `data` at `rel` under the layout folder atomically (a temporary name of this
@@ -301,13 +315,20 @@ def seal(key: str, text: str, secret: bytes) -> bytes:
 
 def unseal(key: str, data: bytes, secret: bytes) -> str | None:
     """The text `seal(key, text, secret)` stored, or None when `data` is anything else."""
+    body = unseal_bytes(key, data, secret)
+    try:
+        return body.decode("utf-8") if body is not None else None
+    except UnicodeDecodeError:
+        return None
+
+
+def unseal_bytes(key: str, data: bytes, secret: bytes) -> bytes | None:
+    """The bytes sealed under `key` in `data` (a header line, then the bytes), None when the header
+    does not match them under `secret`."""
     head, newline, body = data.partition(b"\n")
     if not newline or not hmac.compare_digest(head, _header(key, body, secret)):
         return None
-    try:
-        return body.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
+    return body
 
 
 def _header(key: str, body: bytes, secret: bytes) -> bytes:

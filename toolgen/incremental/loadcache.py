@@ -19,25 +19,30 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
+from toolgen.catalog import Contract
 from toolgen.diagnostics import Diagnostic
 from toolgen.frozen import freeze
-from toolgen.incremental import cache
+from toolgen.incremental import cache, snapshot
 from toolgen.load import RawDocument, parse_frozen, parse_text
+from toolgen.thresholds import DEFAULT
 
 NAMESPACE = "contract"
 
-Checked = tuple[list[Diagnostic], dict[str, str]]
-"""What `validate.check_document` gives: the file's own problems and its valid rule overrides."""
+Checked: TypeAlias = snapshot.Checked
 
 
 @dataclass
 class Remembered:
-    """The entries of one build's contract files, read as they are parsed (`parse`)."""
+    """The entries of one build's contract files, read as they are parsed (`parse`), and the
+    snapshot of the last build's loaded contracts (`snapshot`), read before them."""
 
     store: cache.Store
+    overlay_max: int = DEFAULT.snapshot_overlay
+    """`Thresholds.snapshot_overlay`: how many changed files the snapshot's overlay takes."""
     _found: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Entry key -> its decoded value, for the files read so far."""
     _pending: set[str] = field(default_factory=set)
@@ -45,13 +50,22 @@ class Remembered:
     _keys: dict[tuple[str, str, str], str] = field(default_factory=dict)
     """(path, format, text) -> entry key: each file's key is asked for four times a build, and each
     time would hash its whole text again."""
+    _checks: dict[str, Checked] = field(default_factory=dict)
+    """Entry key -> the file's own checks, as read back or made by this build (what the snapshot keeps)."""
+    _snapshot: snapshot.Snapshot | None = None
+    """The last build's loaded contracts, read at the first `parse`."""
 
     def parse(self, rel: str, text: str, fmt: str) -> Any:
-        """`load.parse_text(text, fmt)`, the TOML data read back from the entry when there is one.
+        """`load.parse_text(text, fmt)`, or what the build cache already knows of the file.
 
-        A file whose entry says it passed (its checks read back, the digest of the contract made
-        from it) is given frozen (`load.parse_frozen`): it is never checked again, only made into
-        its contract, which then needs no copy of it (`contract_from_document(frozen=True)`)."""
+        A file the snapshot holds with this text is given as the `Contract` made from it: it is
+        not parsed, checked nor made again. A file whose entry says it passed (its checks read
+        back, the digest of the contract made from it) is given frozen (`load.parse_frozen`): it is
+        never checked again, only made into its contract, which then needs no copy of it
+        (`contract_from_document(frozen=True)`). A TOML file's data is read back from its entry."""
+        known = self._known(rel, text, fmt)
+        if known is not None:
+            return known.contract
         entry = self._entry(rel, text, fmt)
         passed = entry is not None and _passed(entry)
         if fmt == "toml" and entry is not None and "data" in entry:
@@ -60,11 +74,17 @@ class Remembered:
 
     def checked(self, document: RawDocument) -> Checked | None:
         """The document's own checks remembered for its text, if any."""
-        entry = self._found.get(self._key(document))
+        key = self._key(document)
+        if key in self._checks:
+            return self._checks[key]
+        entry = self._found.get(key)
         try:
-            return _decode_checked(entry["checked"]) if entry is not None else None
+            found = _decode_checked(entry["checked"]) if entry is not None else None
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
+        if found is not None:
+            self._checks[key] = found
+        return found
 
     def digest(self, document: RawDocument) -> str | None:
         """The contract digest remembered for this document's text, if any."""
@@ -76,6 +96,7 @@ class Remembered:
         """Remember the checks just made for a document; `keep` stores them once its digest is known."""
         key = self._key(document)
         self._found[key] = {"checked": _encode_checked(checked)}
+        self._checks[key] = checked
         self._pending.add(key)
 
     def keep(self, document: RawDocument, digest: str | None) -> None:
@@ -91,6 +112,35 @@ class Remembered:
             value["data"] = document.data
         self._found[key] = value
         self.store.put(NAMESPACE, key, json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+    def save_snapshot(self, documents: Sequence[RawDocument], contracts: Sequence[Contract]) -> None:
+        """Leave the snapshot of this build's loaded contracts (`documents`, each made into the
+        contract at its place in `contracts`) for the next build; only once the catalog is made."""
+        last = self._snapshot if self._snapshot is not None else snapshot.Snapshot()
+        now: dict[str, snapshot.Known] = {}
+        for document, contract in zip(documents, contracts, strict=True):
+            key = self._key(document)
+            known = last.get(document.rel)
+            if known is None or known.key != key:
+                checks = self._checks.get(key)
+                if checks is None:  # not checked by this build nor read back: never the case after validation
+                    return
+                known = snapshot.Known(key, checks, contract)
+            now[document.rel] = known
+        last.save(self.store, now, self.overlay_max)
+
+    def _known(self, rel: str, text: str, fmt: str) -> snapshot.Known | None:
+        """What the snapshot holds for the file, when it holds it with this text (a hit; its entry is
+        kept by pruning, though not read)."""
+        if self._snapshot is None:
+            self._snapshot = snapshot.read(self.store)
+        known = self._snapshot.get(rel)
+        if known is None or known.key != self._key_of(rel, text, fmt):
+            return None
+        self.store.use(NAMESPACE, known.key)
+        self.store.hits += 1
+        self._checks[known.key] = known.checked
+        return known
 
     def _key(self, document: RawDocument) -> str:
         return self._key_of(document.rel, document.text, document.format)

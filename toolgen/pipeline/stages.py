@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 from typing import cast
 
-from toolgen.catalog import Catalog, build_catalog, contract_from_document
+from toolgen.catalog import Catalog, Contract, build_catalog, contract_from_document
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity, has_errors, resolve_severities, sort_diagnostics
 from toolgen.discovery import template_files
@@ -57,8 +57,10 @@ def load_catalog(
 
     When there is a catalog, the documents returned no longer hold their parsed `data` (their text
     and locator remain, to place diagnostics). With the build's cache `store` each file's own checks,
-    contract digest and TOML data are remembered (`loadcache`)."""
-    remembered = loadcache.Remembered(store) if store is not None else None
+    contract digest and TOML data are remembered (`loadcache`), and the loaded contracts are left
+    for the next build in one piece (`snapshot`): a file it knows comes as its `Contract`."""
+    thresholds = settings.thresholds
+    remembered = loadcache.Remembered(store, thresholds.snapshot_overlay) if store is not None else None
     documents, problems = load_documents(settings, remembered.parse if remembered is not None else parse_file, read)
     problems.extend(validate_all(documents, settings, remembered))
     problems = sort_diagnostics(problems)
@@ -69,14 +71,24 @@ def load_catalog(
         return None, problems, documents
     contracts = []
     for index, document in enumerate(documents):
-        known = remembered.digest(document) if remembered is not None else None
-        frozen = type(document.data) is MappingProxyType  # parsed frozen: its entry says it passed
-        contracts.append(contract_from_document(document.data, document.rel, known, frozen=frozen))
-        if remembered is not None:
-            remembered.keep(document, contracts[-1].digest)
+        contracts.append(_contract(document, remembered))
         # the parsed data weighs as much as the contract made from it: drop it as the catalog grows
         documents[index] = replace(document, data=None)
+    if remembered is not None:
+        remembered.save_snapshot(documents, contracts)
     return build_catalog(contracts), problems, documents
+
+
+def _contract(document: RawDocument, remembered: loadcache.Remembered | None) -> Contract:
+    """The contract of a document that passed validation (the snapshot's, when it gave it)."""
+    if isinstance(document.data, Contract):  # the last build's snapshot knew the file
+        return document.data
+    known = remembered.digest(document) if remembered is not None else None
+    frozen = type(document.data) is MappingProxyType  # parsed frozen: its entry says it passed
+    contract = contract_from_document(document.data, document.rel, known, frozen=frozen)
+    if remembered is not None:
+        remembered.keep(document, contract.digest)
+    return contract
 
 
 def validate_all(

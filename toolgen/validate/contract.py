@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from toolgen import provideroptions, rules
-from toolgen.catalog import CONTENT_KINDS, CONTRACT_KEYS, PERMISSIONS, STANDARD_ERRORS
+from toolgen.catalog import CONTENT_KINDS, CONTRACT_KEYS, PERMISSIONS, STANDARD_ERRORS, Contract
 from toolgen.config import Settings, unmatched_exclusions
 from toolgen.diagnostics import Diagnostic, Severity, resolve_severities, sort_diagnostics
 from toolgen.load import RawDocument
@@ -340,7 +340,8 @@ def check_document(document: RawDocument) -> tuple[list[Diagnostic], dict[str, s
 def _duplicates(documents: Sequence[RawDocument]) -> list[Diagnostic]:
     by_name: dict[str, list[RawDocument]] = {}
     for document in documents:
-        name = document.data.get("name") if isinstance(document.data, Mapping) else None  # frozen when known
+        data = document.data  # frozen when its entry is known; the contract when the snapshot is
+        name = data.name if isinstance(data, Contract) else data.get("name") if isinstance(data, Mapping) else None
         if isinstance(name, str):
             by_name.setdefault(name, []).append(document)
     out: list[Diagnostic] = []
