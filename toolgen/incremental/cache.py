@@ -5,7 +5,8 @@ the inputs' bytes or digests, toolgen's version and a digest of its own source (
 and the versions of the pinned dependencies that shape output (`PINNED`). A changed input gives a
 new key, so nothing is ever updated in place (but for `loadcache`, which adds a contract's digest to
 its file's entry once it has one) and a stale entry can never be read; entries the last build did
-not use are pruned after it (`pruning`). Values are JSON text (never pickle), written atomically and
+not use are pruned after it (`pruning`). Values are JSON text (the one pickle, the snapshot of the
+loaded contracts, is read by an unpickler that builds nothing but a contract: `snapshot`), written atomically and
 sealed (`seal`): a header line names the layout, the key and an HMAC-SHA256 of both and the text
 under the user's cache key (`cachekey`, kept outside the project), and an entry whose header does
 not match its key and its text (edited, truncated, swapped with another, copied from elsewhere,
