@@ -1,8 +1,9 @@
 """A cache entry that is not exactly what toolgen stored under its key is a miss: never output, never a crash.
 
-Every kind of entry (loaded and validated contracts, the snapshot of them and its overlay, models, tool modules, shared modules, black,
-docs pages and their links, provider entries and runs, the no-change record `state.json` and the file record that lets a
-build skip unchanged pages and modules unread) is corrupted each way: edited
+Every kind of entry (loaded and validated contracts, the snapshot of them and its overlay, models,
+tool modules, shared modules, black, docs pages and their links, provider entries and runs, the
+no-change record `state.json` and the file record that lets a build skip unchanged pages and
+modules unread) is corrupted each way: edited
 so it stays valid JSON, truncated, replaced by an entry of another kind (foreign), swapped with
 another entry of its kind, given values of the wrong types, made binary, emptied. The build and
 `check` must then say and write exactly what a `--no-cache` build does.

@@ -20,7 +20,7 @@ from toolgen import validate
 from toolgen.catalog import Catalog, Contract
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic
-from toolgen.incremental import cache, snapshot
+from toolgen.incremental import cache, sealing, snapshot
 from toolgen.pipeline import stages as pipeline
 from toolgen.thresholds import Thresholds
 
@@ -165,7 +165,7 @@ def _forge(root: Path, value: object, secret: bytes) -> None:
     stream = io.BytesIO()
     snapshot._Pickler(stream, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
     body = snapshot._version() + b"\n" + stream.getvalue()
-    (_files(root) / snapshot.BASE).write_bytes(cache._header(snapshot.BASE, body, secret) + b"\n" + body)
+    (_files(root) / snapshot.BASE).write_bytes(sealing._header(snapshot.BASE, body, secret) + b"\n" + body)
 
 
 def test_a_sealed_snapshot_naming_a_function_builds_nothing(tmp_path: Path) -> None:
@@ -225,3 +225,40 @@ def test_a_snapshot_entry_under_another_path_is_none(tmp_path: Path) -> None:
     rels = sorted(known)
     _forge(tmp_path, {rels[0]: known[rels[1]], **{r: known[r] for r in rels[1:]}}, user_key())
     assert _held(tmp_path, snapshot.BASE) == {}
+
+
+def test_a_sealed_stream_is_sealed_as_a_sealed_file_and_never_held_whole(tmp_path: Path) -> None:
+    """What `write_sealed_stream` writes reads back as the body (a text body: exactly what `seal`
+    makes of it), and 8 MB written in pieces are never held at once."""
+    import tracemalloc
+
+    piece = b"0123456789abcdef" * 4096  # 64 kB
+    with cache.session(tmp_path) as store:
+        assert store is not None
+        store.write_sealed_stream("streamed", lambda out: out.write(b"some text"))
+        assert (store.folder / "streamed").read_bytes() == sealing.seal("streamed", "some text", store.secret)
+        tracemalloc.start()
+        try:
+            store.write_sealed_stream("large", lambda out: [out.write(piece) for _ in range(128)])
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert peak < 1_000_000
+        body = store.read_sealed_bytes("large")
+        assert body is not None and len(body) == 128 * len(piece) and bytes(body[: len(piece)]) == piece
+
+
+def test_a_sealed_stream_that_fails_leaves_nothing_and_a_read_only_store_writes_none(tmp_path: Path) -> None:
+    def failing(out: sealing.Sealing) -> None:
+        out.write(b"half")
+        raise pickle.PicklingError("cannot")
+
+    with cache.session(tmp_path) as store:
+        assert store is not None
+        with pytest.raises(pickle.PicklingError):
+            store.write_sealed_stream("broken", failing)
+        assert not (store.folder / "broken").exists()
+        assert [p.name for p in store.folder.iterdir() if p.name.startswith(".tmp-")] == []
+        store.read_only = True
+        store.write_sealed_stream("quiet", lambda out: out.write(b"x"))
+        assert not (store.folder / "quiet").exists()

@@ -87,6 +87,33 @@ def test_every_benchmark_imports_as_a_module_of_the_package() -> None:
     import benchmarks
 
     names = sorted(m.name for m in pkgutil.iter_modules(benchmarks.__path__))
-    assert {"bench_build", "bench_nochange", "bench_enforce", "mutation", "conformance"} <= set(names)
+    assert {"bench_build", "bench_floor", "bench_nochange", "bench_enforce", "mutation", "conformance"} <= set(names)
     for name in names:
         importlib.import_module(f"benchmarks.{name}")
+
+
+def test_the_floor_report_gives_each_figure_against_the_interpreter_and_its_target() -> None:
+    from benchmarks import bench_floor
+
+    lines = bench_floor.report({"interpreter": 0.02, "description edit imports": 0.25, "property edit adds": 0.7})
+    rows = {line[:28].strip(): line[28:].split() for line in lines[1:]}
+    assert rows["interpreter"] == ["0.020", "1.0"]
+    assert rows["description edit imports"] == ["0.250", "12.5", "50%"]
+    assert rows["property edit adds"] == ["0.700", "35.0", "100%"]
+
+
+@pytest.mark.slow
+def test_the_floor_benchmark_runs() -> None:
+    """Each child program runs (the imports exist, datamodel-code-generator's call is right)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.bench_floor", "--rounds", "1"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+        cwd=REPO,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = {line[:28].strip(): line[28:].split() for line in done.stdout.splitlines()[1:]}
+    assert set(rows) == {"interpreter", "description edit imports", "property edit adds"}
+    assert float(rows["description edit imports"][0]) > float(rows["interpreter"][0]) > 0

@@ -6,9 +6,9 @@ and the versions of the pinned dependencies that shape output (`PINNED`). A chan
 new key, so nothing is ever updated in place (but for `loadcache`, which adds a contract's digest to
 its file's entry once it has one) and a stale entry can never be read; entries the last build did
 not use are pruned after it (`pruning`). Values are JSON text (the one pickle, the snapshot of the
-loaded contracts, is read by an unpickler that builds nothing but a contract: `snapshot`), written atomically and
-sealed (`seal`): a header line names the layout, the key and an HMAC-SHA256 of both and the text
-under the user's cache key (`cachekey`, kept outside the project), and an entry whose header does
+loaded contracts, is read by an unpickler that builds nothing but a contract: `snapshot`), written
+atomically and sealed (`sealing`): a header line names the layout, the key and an HMAC-SHA256 of
+both and the text under the user's cache key (`cachekey`, kept outside the project), and an entry whose header does
 not match its key and its text (edited, truncated, swapped with another, copied from elsewhere,
 sealed by anyone without the key) is a miss, as is one that does not decode to a value of the right
 shape. Without a usable key there is no session: the build runs without the cache.
@@ -24,24 +24,19 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
-import hmac
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 import toolgen
 from toolgen import versions
 from toolgen.config import CACHE_DIR
 from toolgen.incremental import cachekey
+from toolgen.incremental.sealing import FORMAT, Sealing, seal, unseal, unseal_bytes, write_sealed
 from toolgen.versions import installed_version
-
-FORMAT = "v2"
-"""Layout version of the folder; a new layout lives beside the old one, which is then pruned."""
-
-_MAGIC = "toolgen-cache"
 
 RECORD = "record"
 """The file record's name in the layout folder (and the key it is sealed under), `Store.record`."""
@@ -201,9 +196,9 @@ class Store:
         except (OSError, ValueError):
             return None
 
-    def read_sealed_bytes(self, name: str) -> bytes | None:
-        """The bytes of the sealed file `name` in the layout folder (`write_sealed_bytes`), None when
-        it is missing or not intact."""
+    def read_sealed_bytes(self, name: str) -> memoryview | None:
+        """The body of the sealed file `name` in the layout folder (`write_sealed_stream`), None when
+        it is missing or not intact (a view of the file's bytes: a large body is not copied)."""
         try:
             with open(f"{self.folder}/{name}", "rb") as stream:
                 return unseal_bytes(name, stream.read(), self.secret)
@@ -244,25 +239,36 @@ class Store:
         """Write the document `text` as the sealed file `name` in the layout folder (`read_sealed`)."""
         self.write_file(name, seal(name, text, self.secret))
 
-    def write_sealed_bytes(self, name: str, data: bytes) -> None:
-        """Write `data` as the sealed file `name` in the layout folder; nothing when read-only."""
+    def write_sealed_stream(self, name: str, fill: Callable[[Sealing], object]) -> None:
+        """Write the sealed file `name` in the layout folder, its body what `fill` writes into the
+        stream it is handed: sealed as it is written, so a large body is never held whole. Nothing
+        when read-only; what `fill` raises is raised, and leaves no file."""
         if not self.read_only:
-            self.write_file(name, _header(name, data, self.secret) + b"\n" + data)
+            self._write_atomically(name, lambda out: write_sealed(out, name, self.secret, fill))
 
     def write_file(self, rel: str, data: bytes) -> None:
         """Write `data` at `rel` under the layout folder atomically (a temporary name of this
         process, then moved into place); a cache that cannot be written is silently skipped."""
+        self._write_atomically(rel, lambda out: out.write(data))
+
+    def _write_atomically(self, rel: str, fill: Callable[[BinaryIO], object]) -> None:
+        """`write_file` with what `fill` writes; what it raises, other than OSError, is raised."""
         target = self.folder / rel
-        with contextlib.suppress(OSError):
+        temp = target.parent / f".tmp-{os.getpid()}-{target.name}"
+        try:
             if target.parent not in self._folders:
                 self.ensure_root()
                 target.parent.mkdir(parents=True, exist_ok=True)
                 self._folders.add(target.parent)
-            temp = target.parent / f".tmp-{os.getpid()}-{target.name}"
             handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
             with os.fdopen(handle, "wb") as out:
-                out.write(data)
+                fill(out)
             os.replace(temp, target)
+        except BaseException as exc:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            if not isinstance(exc, OSError):
+                raise
 
     def mark(self) -> Usage:
         """What this store has recorded so far (for `since`)."""
@@ -305,39 +311,6 @@ def _entry_name(namespace: str, key: str) -> str:
 def _is_known(value: Any) -> bool:
     """A record item: [the file's digest, its extra value]."""
     return isinstance(value, list) and len(value) == 2 and isinstance(value[0], str) and value[0].startswith("sha256:")
-
-
-def seal(key: str, text: str, secret: bytes) -> bytes:
-    """The bytes stored for `text` under `key`: a header line with the layout, the key and the
-    HMAC-SHA256 under `secret` (the cache key) of both and the text, then the text (UTF-8)."""
-    body = text.encode("utf-8")
-    return _header(key, body, secret) + b"\n" + body
-
-
-def unseal(key: str, data: bytes, secret: bytes) -> str | None:
-    """The text `seal(key, text, secret)` stored, or None when `data` is anything else."""
-    body = unseal_bytes(key, data, secret)
-    try:
-        return body.decode("utf-8") if body is not None else None
-    except UnicodeDecodeError:
-        return None
-
-
-def unseal_bytes(key: str, data: bytes, secret: bytes) -> bytes | None:
-    """The bytes sealed under `key` in `data` (a header line, then the bytes), None when the header
-    does not match them under `secret`."""
-    head, newline, body = data.partition(b"\n")
-    if not newline or not hmac.compare_digest(head, _header(key, body, secret)):
-        return None
-    return body
-
-
-def _header(key: str, body: bytes, secret: bytes) -> bytes:
-    if not secret:
-        raise ValueError("the cache key is empty")
-    start = f"{_MAGIC} {FORMAT} {key}"
-    mac = hmac.digest(secret, start.encode() + b"\n" + body, "sha256")
-    return f"{start} hmac-sha256:{mac.hex()}".encode()
 
 
 def usable(project_root: Path) -> bool:

@@ -1,7 +1,7 @@
 """The key that authenticates the build cache: kept outside the project, so no one else can write an entry.
 
 Every entry and sealed record of `.toolgen-cache/` carries an HMAC-SHA256 under this key
-(`cache.seal`); an entry sealed under another key, or with a plain digest anyone can recompute, is
+(`sealing.seal`); an entry sealed under another key, or with a plain digest anyone can recompute, is
 a miss. The key is, in this order:
 
 - the environment variable `TOOLGEN_CACHE_KEY` (at least `MIN_LENGTH` characters): for a cache

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from toolgen.config import CACHE_DIR, Settings
 from toolgen.diagnostics import Diagnostic
 from toolgen.discovery import contract_files
-from toolgen.incremental import cache
+from toolgen.incremental import cache, sealing
 from toolgen.load import read_contract_bytes
 from toolgen.templating import templates_digest
 from toolgen.writer.journal import MANIFEST, leftovers
@@ -184,7 +184,7 @@ def recorded(settings: Settings, secret: bytes) -> State | None:
     try:
         path = _state_path(settings)
         written = os.lstat(path).st_mtime_ns
-        text = cache.unseal(STATE, path.read_bytes(), secret)
+        text = sealing.unseal(STATE, path.read_bytes(), secret)
         data = json.loads(text or "null")
         return State(
             key=str(data["key"]),
@@ -356,7 +356,7 @@ def _write_state(settings: Settings, document: Mapping[str, object], secret: byt
 
         handle, temp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
         with os.fdopen(handle, "wb") as stream:
-            stream.write(cache.seal(STATE, json.dumps(document, ensure_ascii=False), secret))
+            stream.write(sealing.seal(STATE, json.dumps(document, ensure_ascii=False), secret))
         os.replace(temp, path)
         if mtime is not None:
             try:

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-from toolgen.incremental.cache import RECORD, LostEntry, unseal
+from toolgen.incremental.cache import RECORD, LostEntry
+from toolgen.incremental.sealing import unseal
 from toolgen.render import Artifact
 
 

@@ -16,7 +16,7 @@ passed validation.
 
 This is the cache's one value that is not JSON: a pickle, as the frozen contracts are, because
 decoding JSON and making the contracts again is what it saves. It is sealed under the user's cache
-key like every entry (`cache.Store.write_sealed_bytes`), so no one without the key can write one,
+key like every entry (`cache.Store.write_sealed_stream`), so no one without the key can write one,
 and read by an unpickler that builds only the classes of a contract (`_ALLOWED`): even a sealed
 snapshot cannot name a function to call. One that does not read back as a mapping of path to
 `Known`, or was written by another toolgen or Python, is no snapshot.
@@ -24,6 +24,7 @@ snapshot cannot name a function to call. One that does not read back as a mappin
 
 from __future__ import annotations
 
+import contextlib
 import io
 import pickle
 import sys
@@ -34,7 +35,7 @@ from typing import Any
 
 from toolgen.catalog import Contract
 from toolgen.diagnostics import Diagnostic
-from toolgen.incremental import cache
+from toolgen.incremental import cache, sealing
 
 BASE = "contracts"
 """The sealed file of the whole snapshot in the layout folder (and the name it is sealed under)."""
@@ -93,24 +94,24 @@ def _version() -> bytes:
 
 
 def _write(store: cache.Store, name: str, known: dict[str, Known]) -> None:
-    stream = io.BytesIO()
-    stream.write(_version() + b"\n")
-    try:
+    """Write one part, pickled straight into its sealed file (10,000 contracts are about 12 MB:
+    never held whole)."""
+
+    def fill(stream: sealing.Sealing) -> None:
+        stream.write(_version() + b"\n")
         _Pickler(stream, protocol=pickle.HIGHEST_PROTOCOL).dump(known)
-    except (RecursionError, pickle.PicklingError):  # nested deeper than pickle writes: no snapshot
-        return
-    store.write_sealed_bytes(name, stream.getvalue())
+
+    with contextlib.suppress(RecursionError, pickle.PicklingError):  # nested deeper than pickle writes: none
+        store.write_sealed_stream(name, fill)
 
 
 def _read(store: cache.Store, name: str) -> dict[str, Known]:
     data = store.read_sealed_bytes(name)
-    if data is None:
-        return {}
-    head, _, body = data.partition(b"\n")
-    if head != _version():
+    version = _version()
+    if data is None or data[: len(version) + 1] != version + b"\n":
         return {}
     try:
-        value = _Unpickler(io.BytesIO(body)).load()
+        value = _Unpickler(io.BytesIO(data[len(version) + 1 :])).load()
     except Exception:  # a snapshot that does not read back, for any reason, is none
         return {}
     if not isinstance(value, dict) or not all(_is_known(rel, item) for rel, item in value.items()):
