@@ -262,3 +262,40 @@ def test_a_sealed_stream_that_fails_leaves_nothing_and_a_read_only_store_writes_
         store.read_only = True
         store.write_sealed_stream("quiet", lambda out: out.write(b"x"))
         assert not (store.folder / "quiet").exists()
+
+
+def _load_with_jobs(root: Path, jobs: int) -> Catalog | None:
+    with cache.session(root) as store:
+        settings = dataclasses.replace(_settings(root), jobs=jobs)
+        catalog, _, _ = pipeline.load_catalog(settings, store=store)
+    return catalog
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_whole_is_written_in_a_forked_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int) -> None:
+    """Pickling the whole keeps a memo of every object: with workers it is done in a process of its
+    own, whose heap no later fork inherits; with one job, here."""
+    synth_catalog.write_catalog(tmp_path, 4)
+    pids = tmp_path / "pids"
+    real = snapshot._write
+
+    def noted(store: cache.Store, name: str, known: dict[str, snapshot.Known]) -> None:
+        with pids.open("a", encoding="utf-8") as out:
+            out.write(f"{name} {os.getpid()}\n")
+        real(store, name, known)
+
+    monkeypatch.setattr(snapshot, "_write", noted)
+    assert _load_with_jobs(tmp_path, jobs) == _cold(tmp_path)
+    written = dict(line.split() for line in pids.read_text(encoding="utf-8").splitlines())
+    assert (written[snapshot.BASE] != str(os.getpid())) == (jobs > 1)
+    assert written[snapshot.OVERLAY] == str(os.getpid())
+    assert set(_held(tmp_path, snapshot.BASE)) == {c.source for c in _cold(tmp_path)}
+
+
+def test_a_forked_writer_that_dies_leaves_no_snapshot_and_fails_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    synth_catalog.write_catalog(tmp_path, 4)
+    monkeypatch.setattr(snapshot, "_write", lambda store, name, known: os._exit(9) if name == snapshot.BASE else None)
+    assert _load_with_jobs(tmp_path, 2) == _cold(tmp_path)
+    assert not (_files(tmp_path) / snapshot.BASE).exists()

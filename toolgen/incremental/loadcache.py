@@ -17,9 +17,10 @@ while another contract had an error lacks the digest, which a later build adds u
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
@@ -27,6 +28,7 @@ from toolgen.catalog import Contract
 from toolgen.diagnostics import Diagnostic
 from toolgen.frozen import freeze
 from toolgen.incremental import cache, snapshot
+from toolgen.incremental.parallel import Workers
 from toolgen.load import RawDocument, parse_frozen, parse_text
 from toolgen.thresholds import DEFAULT
 
@@ -43,6 +45,8 @@ class Remembered:
     store: cache.Store
     overlay_max: int = DEFAULT.snapshot_overlay
     """`Thresholds.snapshot_overlay`: how many changed files the snapshot's overlay takes."""
+    workers: Workers | None = None
+    """The build's workers: the whole snapshot is written in a process forked from them (none: here)."""
     _found: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Entry key -> its decoded value, for the files read so far."""
     _pending: set[str] = field(default_factory=set)
@@ -127,7 +131,17 @@ class Remembered:
                     return
                 known = snapshot.Known(key, checks, contract)
             now[document.rel] = known
-        last.save(self.store, now, self.overlay_max)
+        last.save(self.store, now, self.overlay_max, self._apart)
+
+    def _apart(self, write: Callable[[], None]) -> None:
+        """Run `write` in a forked process and wait for it (here without workers that fork). A
+        process that failed (killed, out of memory) leaves no snapshot: the next build loads as
+        this one did, never fails for it."""
+        if self.workers is None:
+            write()
+            return
+        with contextlib.suppress(RuntimeError, OSError, MemoryError):
+            self.workers.background(write).result()
 
     def _known(self, rel: str, text: str, fmt: str) -> snapshot.Known | None:
         """What the snapshot holds for the file, when it holds it with this text (a hit; its entry is

@@ -28,7 +28,7 @@ import contextlib
 import io
 import pickle
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -56,6 +56,14 @@ class Known:
     contract: Contract
 
 
+Apart = Callable[[Callable[[], None]], None]
+"""Runs a write and returns once it is done: here, or in a forked process (`loadcache`)."""
+
+
+def _here(write: Callable[[], None]) -> None:
+    write()
+
+
 @dataclass
 class Snapshot:
     """The snapshot as read at the start of a build: the whole, and the overlay read over it."""
@@ -68,9 +76,13 @@ class Snapshot:
         found = self.overlay.get(rel)
         return found if found is not None else self.base.get(rel)
 
-    def save(self, store: cache.Store, now: Mapping[str, Known], overlay_max: int) -> None:
+    def save(self, store: cache.Store, now: Mapping[str, Known], overlay_max: int, apart: Apart = _here) -> None:
         """Leave `now` (every contract file this build loaded) for the next build: nothing when it
-        holds nothing new, the overlay when few files changed, else the whole and an empty overlay."""
+        holds nothing new, the overlay when few files changed, else the whole and an empty overlay.
+
+        The whole is written by `apart` (the build forks for it): pickling 10,000 contracts makes
+        a memo of every object and a copy of every frozen mapping's items, which a process's heap
+        keeps after they are freed and every process forked from it later inherits."""
         changed = {rel: known for rel, known in now.items() if self.get(rel) is not known}
         if not changed or store.read_only:
             return
@@ -78,7 +90,8 @@ class Snapshot:
         if self.base and len(overlay) <= overlay_max:
             _write(store, OVERLAY, overlay)
             return
-        _write(store, BASE, dict(now))
+        whole = dict(now)
+        apart(lambda: _write(store, BASE, whole))
         _write(store, OVERLAY, {})
 
 

@@ -59,8 +59,9 @@ def load_catalog(
     and locator remain, to place diagnostics). With the build's cache `store` each file's own checks,
     contract digest and TOML data are remembered (`loadcache`), and the loaded contracts are left
     for the next build in one piece (`incremental.snapshot`): a file it knows comes as its `Contract`."""
-    overlay_max = settings.thresholds.snapshot_overlay
-    remembered = loadcache.Remembered(store, overlay_max) if store is not None else None
+    limits = settings.thresholds
+    workers = Workers(settings.jobs, limits.fork_min)
+    remembered = loadcache.Remembered(store, limits.snapshot_overlay, workers) if store is not None else None
     documents, problems = load_documents(settings, remembered.parse if remembered is not None else parse_file, read)
     problems.extend(validate_all(documents, settings, remembered))
     problems = sort_diagnostics(problems)
