@@ -35,7 +35,7 @@ import toolgen
 from toolgen import versions
 from toolgen.config import CACHE_DIR
 from toolgen.incremental import cachekey
-from toolgen.incremental.sealing import FORMAT, Sealing, seal, unseal, unseal_bytes, write_sealed
+from toolgen.incremental.sealing import FORMAT, Sealing, seal, seal_stream, unseal, unseal_bytes
 from toolgen.versions import installed_version
 
 RECORD = "record"
@@ -189,11 +189,10 @@ class Store:
     def read_sealed(self, name: str) -> Any:
         """The JSON document of the sealed file `name` in the layout folder (the file record, the
         list of used entries), None when it is missing, not intact or not JSON."""
+        body = self.read_sealed_bytes(name)
         try:
-            with open(f"{self.folder}/{name}", "rb") as stream:
-                text = unseal(name, stream.read(), self.secret)
-            return json.loads(text) if text is not None else None
-        except (OSError, ValueError):
+            return json.loads(str(body, "utf-8")) if body is not None else None
+        except ValueError:  # UnicodeDecodeError too
             return None
 
     def read_sealed_bytes(self, name: str) -> memoryview | None:
@@ -244,7 +243,7 @@ class Store:
         stream it is handed: sealed as it is written, so a large body is never held whole. Nothing
         when read-only; what `fill` raises is raised, and leaves no file."""
         if not self.read_only:
-            self._write_atomically(name, lambda out: write_sealed(out, name, self.secret, fill))
+            self._write_atomically(name, lambda out: seal_stream(out, name, self.secret, fill))
 
     def write_file(self, rel: str, data: bytes) -> None:
         """Write `data` at `rel` under the layout folder atomically (a temporary name of this

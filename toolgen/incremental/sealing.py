@@ -76,7 +76,7 @@ class Sealing:
         return self._out.write(data)
 
 
-def write_sealed(out: BinaryIO, key: str, secret: bytes, fill: Callable[[Sealing], object]) -> None:
+def seal_stream(out: BinaryIO, key: str, secret: bytes, fill: Callable[[Sealing], object]) -> None:
     """Write into `out` the sealed file of `key` whose body is what `fill` writes into the stream it
     is handed: sealed as it is written (a header of the final length first, then overwritten), so a
     large body is never held whole. `out` must be seekable."""
