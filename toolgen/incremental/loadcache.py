@@ -125,11 +125,8 @@ class Remembered:
         for document, contract in zip(documents, contracts, strict=True):
             key = self._key(document)
             known = last.get(document.rel)
-            if known is None or known.key != key:
-                checks = self._checks.get(key)
-                if checks is None:  # not checked by this build nor read back: never the case after validation
-                    return
-                known = snapshot.Known(key, checks, contract)
+            if known is None or known.key != key:  # its checks were read back or made (`validate_all`)
+                known = snapshot.Known(key, self._checks[key], contract)
             now[document.rel] = known
         last.save(self.store, now, self.overlay_max, self._apart)
 

@@ -90,8 +90,7 @@ class Snapshot:
         if self.base and len(overlay) <= overlay_max:
             _write(store, OVERLAY, overlay)
             return
-        whole = dict(now)
-        apart(lambda: _write(store, BASE, whole))
+        apart(lambda: _write(store, BASE, now))
         _write(store, OVERLAY, {})
 
 
@@ -106,7 +105,7 @@ def _version() -> bytes:
     return cache.key_of("contract-snapshot", (sys.version,)).encode()
 
 
-def _write(store: cache.Store, name: str, known: dict[str, Known]) -> None:
+def _write(store: cache.Store, name: str, known: Mapping[str, Known]) -> None:
     """Write one part, pickled straight into its sealed file (10,000 contracts are about 12 MB:
     never held whole)."""
 

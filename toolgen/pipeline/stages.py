@@ -63,7 +63,7 @@ def load_catalog(
     workers = Workers(settings.jobs, limits.fork_min)
     remembered = loadcache.Remembered(store, limits.snapshot_overlay, workers) if store is not None else None
     documents, problems = load_documents(settings, remembered.parse if remembered is not None else parse_file, read)
-    problems.extend(validate_all(documents, settings, remembered))
+    problems.extend(validate_all(documents, settings, workers, remembered))
     problems = sort_diagnostics(problems)
     if has_errors(problems):
         for document in documents:
@@ -93,12 +93,15 @@ def _contract(document: RawDocument, remembered: loadcache.Remembered | None) ->
 
 
 def validate_all(
-    documents: Sequence[RawDocument], settings: Settings, remembered: loadcache.Remembered | None = None
+    documents: Sequence[RawDocument],
+    settings: Settings,
+    workers: Workers,
+    remembered: loadcache.Remembered | None = None,
 ) -> list[Diagnostic]:
     """`validate.validate_documents`, with each document's own checks remembered on its path and text.
 
     The per-document checks (`validate.check_document`) of files `remembered` does not know run in
-    parallel and are stored; `validate_documents` then runs the checks across documents and
+    parallel (`workers`, the build's) and are stored; `validate_documents` then runs the checks across documents and
     against the settings, and resolves severities, as it does without a cache.
     """
     from toolgen import validate
@@ -107,7 +110,7 @@ def validate_all(
         return validate.validate_documents(documents, settings)
     checked = [remembered.checked(d) for d in documents]
     todo = [d for d, known in zip(documents, checked, strict=True) if known is None]
-    made = iter(Workers(settings.jobs, settings.thresholds.fork_min).map(validate.check_document, todo))
+    made = iter(workers.map(validate.check_document, todo))
     own: list[loadcache.Checked] = []
     for document, known in zip(documents, checked, strict=True):
         if known is not None:
