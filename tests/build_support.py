@@ -6,15 +6,23 @@ from __future__ import annotations
 
 import hashlib
 import json
+import tomllib
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
+import pytest
 from click.testing import CliRunner
 
 from tests.factory import contract, write_json
+from toolgen import validate
+from toolgen.catalog import Contract
 from toolgen.cli import main
 from toolgen.config import load_settings
 from toolgen.incremental import cache, cachekey, pruning
 from toolgen.pipeline import stages as pipeline
+
+T = TypeVar("T")
 
 
 def run(project: Path, *args: str) -> tuple[int, str, str]:
@@ -99,3 +107,28 @@ def generate_counting(root: Path, *, prune: bool = False) -> cache.Store:
         if prune:
             pruning.prune(store)
     return store
+
+
+def count_loading(monkeypatch: pytest.MonkeyPatch, *kinds: str) -> dict[str, int]:
+    """How often this process, from now on, does each of `kinds` of loading work: parses TOML
+    (`toml`), digests a contract (`digest`), checks a document (`check`), makes a contract from a
+    document's data (`made`)."""
+    calls = dict.fromkeys(kinds, 0)
+    targets = {
+        "toml": (tomllib, "loads"),
+        "digest": (Contract, "compute_digest"),
+        "check": (validate, "check_document"),
+        "made": (pipeline, "contract_from_document"),
+    }
+    for kind in kinds:
+        owner, name = targets[kind]
+        monkeypatch.setattr(owner, name, _counted(getattr(owner, name), calls, kind))
+    return calls
+
+
+def _counted(real: Callable[..., T], calls: dict[str, int], kind: str) -> Callable[..., T]:
+    def counted(*args: object, **kwargs: object) -> T:
+        calls[kind] += 1
+        return real(*args, **kwargs)
+
+    return counted

@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import datetime
 import math
-import tomllib
 from pathlib import Path
 
 import pytest
 
 from benchmarks import synth_catalog
-from toolgen import load, validate
+from tests.build_support import count_loading
 from toolgen.catalog import Catalog, Contract
 from toolgen.config import load_settings
 from toolgen.incremental import cache, loadcache, snapshot
-from toolgen.load import RawDocument
 from toolgen.pipeline import stages as pipeline
 
 
@@ -34,35 +32,13 @@ def _catalog(root: Path, *, cached: bool = True) -> tuple[Catalog, cache.Store |
     return catalog, store
 
 
-def _counting(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    calls = {"toml": 0, "digest": 0, "check": 0}
-    real_loads, real_digest, real_check = tomllib.loads, Contract.compute_digest, validate.check_document
-
-    def check(document: RawDocument) -> object:
-        calls["check"] += 1
-        return real_check(document)
-
-    def loads(text: str) -> object:
-        calls["toml"] += 1
-        return real_loads(text)
-
-    def digest(self: Contract) -> str:
-        calls["digest"] += 1
-        return real_digest(self)
-
-    monkeypatch.setattr(load.tomllib, "loads", loads)
-    monkeypatch.setattr(Contract, "compute_digest", digest)
-    monkeypatch.setattr(validate, "check_document", check)
-    return calls
-
-
 def test_a_second_load_parses_no_toml_and_digests_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     synth_catalog.write_catalog(tmp_path, 8)
     assert any(tmp_path.rglob("*.toml")) and any(tmp_path.rglob("*.json"))
     cold, _ = _catalog(tmp_path, cached=False)
     first, store = _catalog(tmp_path)
     assert store is not None and store.missed == {"contract": 8}
-    calls = _counting(monkeypatch)
+    calls = count_loading(monkeypatch, "toml", "digest", "check")
     again, store = _catalog(tmp_path)
     assert calls == {"toml": 0, "digest": 0, "check": 0}
     assert store is not None and store.misses == 0
@@ -74,7 +50,7 @@ def test_a_changed_file_is_parsed_and_digested_again(tmp_path: Path, monkeypatch
     _catalog(tmp_path)
     toml = sorted(tmp_path.rglob("*.toml"))[0]
     toml.write_text(toml.read_text(encoding="utf-8").replace('description = "', 'description = "New. ', 1))
-    calls = _counting(monkeypatch)
+    calls = count_loading(monkeypatch, "toml", "digest", "check")
     again, _ = _catalog(tmp_path)
     assert calls == {"toml": 1, "digest": 1, "check": 1}
     assert again == _catalog(tmp_path, cached=False)[0]

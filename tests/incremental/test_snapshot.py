@@ -9,15 +9,13 @@ import dataclasses
 import io
 import os
 import pickle
-import tomllib
 from pathlib import Path
 
 import pytest
 
 from benchmarks import synth_catalog
-from tests.build_support import user_key
-from toolgen import validate
-from toolgen.catalog import Catalog, Contract
+from tests.build_support import count_loading, user_key
+from toolgen.catalog import Catalog
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic
 from toolgen.incremental import cache, sealing, snapshot
@@ -60,29 +58,6 @@ def _held(root: Path, name: str) -> dict[str, snapshot.Known]:
         return snapshot._read(store, name)
 
 
-def _counting(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    """How often this process parses TOML, checks a document and makes a contract from its data."""
-    calls = {"toml": 0, "check": 0, "made": 0}
-    real_loads, real_check, real_made = tomllib.loads, validate.check_document, pipeline.contract_from_document
-
-    def loads(text: str) -> object:
-        calls["toml"] += 1
-        return real_loads(text)
-
-    def check(document: object) -> object:
-        calls["check"] += 1
-        return real_check(document)  # type: ignore[arg-type]
-
-    def made(*args: object, **kwargs: object) -> Contract:
-        calls["made"] += 1
-        return real_made(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(tomllib, "loads", loads)
-    monkeypatch.setattr(validate, "check_document", check)
-    monkeypatch.setattr(pipeline, "contract_from_document", made)
-    return calls
-
-
 def _edit(root: Path, index: int) -> Path:
     path = sorted((root / "contracts").rglob("*.*"))[index]
     path.write_text(
@@ -98,7 +73,7 @@ def test_every_known_file_is_taken_as_its_contract(tmp_path: Path, monkeypatch: 
     synth_catalog.write_catalog(tmp_path, 8)
     first, _ = _load(tmp_path)
     assert set(_held(tmp_path, snapshot.BASE)) == {c.source for c in _cold(tmp_path)}
-    calls = _counting(monkeypatch)
+    calls = count_loading(monkeypatch, "toml", "check", "made")
     again, found = _load(tmp_path)
     assert calls == {"toml": 0, "check": 0, "made": 0}
     assert again == first == _cold(tmp_path) and not [d for d in found if d.severity == "error"]
@@ -111,7 +86,7 @@ def test_an_edited_file_is_loaded_again_and_only_the_overlay_is_written(
     _load(tmp_path)
     whole = (_files(tmp_path) / snapshot.BASE).read_bytes()
     edited = _edit(tmp_path, 3)
-    calls = _counting(monkeypatch)
+    calls = count_loading(monkeypatch, "toml", "check", "made")
     again, _ = _load(tmp_path)
     assert calls["check"] == 1 and calls["made"] == 1
     assert again == _cold(tmp_path)
@@ -193,7 +168,7 @@ def test_a_snapshot_sealed_without_the_key_is_none(tmp_path: Path, monkeypatch: 
         for rel, item in known.items()
     }
     _forge(tmp_path, forged, b"another user's key")
-    calls = _counting(monkeypatch)
+    calls = count_loading(monkeypatch, "toml", "check", "made")
     again, _ = _load(tmp_path)
     assert again is not None and all(c.description != "Forged." for c in again)
     assert calls["made"] == 4 and again == _cold(tmp_path)
@@ -212,7 +187,7 @@ def test_a_snapshot_of_another_version_is_not_unpickled(tmp_path: Path, monkeypa
 
     monkeypatch.setattr(snapshot._Unpickler, "load", load)
     cold = _cold(tmp_path)
-    calls = _counting(monkeypatch)
+    calls = count_loading(monkeypatch, "toml", "check", "made")
     assert _load(tmp_path)[0] == cold
     assert loads == [] and calls["made"] == 4
 
