@@ -319,8 +319,9 @@ def diff_command(
 def _register_checks() -> None:
     from toolgen.cli_audit import audit_command, replay_command
     from toolgen.cli_mock import mock_server_command
+    from toolgen.cli_watch import watch_command
 
-    for command in (audit_command, replay_command, mock_server_command):
+    for command in (audit_command, replay_command, mock_server_command, watch_command):
         assert command.callback is not None
         command.callback = guarded(command.callback)
         main.add_command(command)

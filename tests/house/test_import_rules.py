@@ -139,6 +139,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "toolgen.cliout",
             "toolgen.cli_audit",
             "toolgen.cli_mock",
+            "toolgen.cli_watch",
             "toolgen.scaffold",
             "toolgen.mock_server",
             "toolgen.quick",

@@ -47,6 +47,9 @@ class Remembered:
     """`Thresholds.snapshot_overlay`: how many changed files the snapshot's overlay takes."""
     workers: Workers | None = None
     """The build's workers: the whole snapshot is written in a process forked from them (none: here)."""
+    resident: snapshot.Resident | None = None
+    """The snapshot as this process's last build left it (`snapshot.Resident`): read from there, not
+    from the cache, and left there again."""
     _found: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Entry key -> its decoded value, for the files read so far."""
     _pending: set[str] = field(default_factory=set)
@@ -129,6 +132,8 @@ class Remembered:
                 known = snapshot.Known(key, self._checks[key], contract)
             now[document.rel] = known
         last.save(self.store, now, self.overlay_max, self._apart)
+        if self.resident is not None:
+            self.resident.snapshot = last
 
     def _apart(self, write: Callable[[], None]) -> None:
         """Run `write` in a forked process and wait for it (here without workers that fork). A
@@ -144,7 +149,8 @@ class Remembered:
         """What the snapshot holds for the file, when it holds it with this text (a hit; its entry is
         kept by pruning, though not read)."""
         if self._snapshot is None:
-            self._snapshot = snapshot.read(self.store)
+            kept = self.resident.snapshot if self.resident is not None else None
+            self._snapshot = kept if kept is not None else snapshot.read(self.store)
         known = self._snapshot.get(rel)
         if known is None or known.key != self._key_of(rel, text, fmt):
             return None

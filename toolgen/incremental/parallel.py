@@ -41,9 +41,13 @@ class Workers:
         self.in_worker = False
 
     def enter_worker(self) -> None:
-        """Run in a forked child, on its own copy: whatever it starts runs in it."""
+        """Run in a forked child, on its own copy: whatever it starts runs in it. Ctrl-C is the
+        parent's to answer (it ends its workers), and SIGTERM ends a worker plainly, whatever
+        handler the parent set (`toolgen watch`, `mock-server`): no worker prints a traceback."""
         self.jobs = 1
         self.in_worker = True
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
         """`[fn(x) for x in items]`, computed by forked workers when that pays off."""

@@ -26,6 +26,7 @@ from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.incremental import cache, cachekey, fastpath
 
 if TYPE_CHECKING:  # imported when a build must run: the no-change shortcut loads none of them
+    from toolgen.incremental import snapshot
     from toolgen.pipeline import stages
     from toolgen.writer import write
 
@@ -118,6 +119,9 @@ class Project:
         """Why the cache is not used although it was asked for (the build runs without it)."""
         self._probed: tuple[fastpath.Inputs | None, fastpath.State | None] | None = None
         """The probe `unchanged` made when the shortcut did not answer, for the next build or check."""
+        self._resident: snapshot.Resident | None = None
+        """The contracts this project's last build or check loaded (`snapshot.Resident`): its next
+        one in this process (`toolgen watch`) takes them from here, not from the cache."""
 
     @property
     def output(self) -> str:
@@ -174,7 +178,9 @@ class Project:
         with cache.session(settings.root, enabled=bool(secret), secret=secret) as store, progress(settings) as step:
             ahead = Ahead(settings, secret, store)
             reader = probe.reader() if probe is not None else None
-            result = stages.generate(settings, progress=step, read=reader, meanwhile=ahead.read, store=store)
+            result = stages.generate(
+                settings, progress=step, read=reader, meanwhile=ahead.read, store=store, resident=self._kept()
+            )
             if not result.ok:
                 return BuildReport(False, out, result.diagnostics, "contracts", generated=result)
             report = self._write(result, force, ahead)
@@ -182,6 +188,13 @@ class Project:
                 self._remember(probe, result, report.plan)
                 pruning.prune(store, ahead.last_used, full_prune=settings.thresholds.full_prune)
         return report
+
+    def _kept(self) -> snapshot.Resident:
+        from toolgen.incremental import snapshot
+
+        if self._resident is None:
+            self._resident = snapshot.Resident()
+        return self._resident
 
     def _write(self, result: stages.Generated, force: bool, ahead: Ahead) -> BuildReport:
         """Apply a generation run to the output folder: the report of the write, or of its refusal."""
@@ -223,7 +236,7 @@ class Project:
         ahead = Ahead(settings, secret)
         with cache.session(settings.root, enabled=bool(secret), secret=secret) as store:
             reader = probe.reader() if probe is not None else None
-            result = stages.generate(settings, read=reader, meanwhile=ahead.read, store=store)
+            result = stages.generate(settings, read=reader, meanwhile=ahead.read, store=store, resident=self._kept())
         if not result.ok:
             return BuildReport(False, out, result.diagnostics, "contracts", generated=result)
         change = write.plan(result.artifacts, settings.output_dir, label=out, trusted=ahead.trusted())

@@ -21,7 +21,7 @@ from toolgen.catalog import Catalog, Contract, build_catalog, contract_from_docu
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity, has_errors, resolve_severities, sort_diagnostics
 from toolgen.discovery import template_files
-from toolgen.incremental import cache, loadcache
+from toolgen.incremental import cache, loadcache, snapshot
 from toolgen.incremental.executor import Building
 from toolgen.incremental.parallel import Workers
 from toolgen.load import RawDocument, Read, load_documents, located, parse_file
@@ -50,7 +50,10 @@ class Generated:
 
 
 def load_catalog(
-    settings: Settings, read: Read | None = None, store: cache.Store | None = None
+    settings: Settings,
+    read: Read | None = None,
+    store: cache.Store | None = None,
+    resident: snapshot.Resident | None = None,
 ) -> tuple[Catalog | None, list[Diagnostic], list[RawDocument]]:
     """Load and validate every contract (`read`: as `load.load_file` takes it); the catalog is None
     when any contract has an error.
@@ -58,10 +61,13 @@ def load_catalog(
     When there is a catalog, the documents returned no longer hold their parsed `data` (their text
     and locator remain, to place diagnostics). With the build's cache `store` each file's own checks,
     contract digest and TOML data are remembered (`loadcache`), and the loaded contracts are left
-    for the next build in one piece (`incremental.snapshot`): a file it knows comes as its `Contract`."""
+    for the next build in one piece (`incremental.snapshot`): a file it knows comes as its `Contract`.
+    `resident`: where this process keeps that snapshot between its builds of the project (`Project`)."""
     limits = settings.thresholds
     workers = Workers(settings.jobs, limits.fork_min)
-    remembered = loadcache.Remembered(store, limits.snapshot_overlay, workers) if store is not None else None
+    remembered = None
+    if store is not None:
+        remembered = loadcache.Remembered(store, limits.snapshot_overlay, workers, resident)
     documents, problems = load_documents(settings, remembered.parse if remembered is not None else parse_file, read)
     problems.extend(validate_all(documents, settings, workers, remembered))
     problems = sort_diagnostics(problems)
@@ -128,18 +134,17 @@ def generate(
     read: Read | None = None,
     meanwhile: Callable[[], object] | None = None,
     store: cache.Store | None = None,
+    resident: snapshot.Resident | None = None,
 ) -> Generated:
     """Validate and render every configured target in memory.
 
-    `progress`, when given, is called with the name of each step as it finishes ("validate", then
-    each target), for a progress bar; `read` gives each contract file's bytes (`load.Read`: the
-    no-change probe's, which then need no second read); `meanwhile` runs in this process once its
-    own targets are rendered, while a forked process may still render the others (what the caller
-    reads for after the build: this process would wait otherwise); `store`: the build's cache session
-    (`cache.session`), None to make everything (the bytes are the same).
-    """
+    `progress` is called with the name of each step as it finishes ("validate", then each target);
+    `read` gives each contract file's bytes (`load.Read`: the no-change probe's); `meanwhile` runs
+    here once this process's targets are rendered, while a forked process may still render the
+    others; `store`: the build's cache session (None: make everything, the same bytes); `resident`:
+    the loaded contracts this process keeps between its builds (`load_catalog`)."""
     step = progress or _quiet
-    catalog, problems, documents = load_catalog(settings, read, store)
+    catalog, problems, documents = load_catalog(settings, read, store, resident)
     step("validate")
     if catalog is None:
         return Generated(settings, tuple(problems))

@@ -1,0 +1,199 @@
+"""`toolgen watch`: every change of an input is built, the same bytes as a fresh build of the same
+contracts, in one process that keeps what it loaded; bad input is a round's report, never the end
+of the watch; Ctrl-C ends it cleanly, workers and all."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import toolgen
+from tests.build_support import reworded, tree, two_tools
+from tests.factory import contract, write_json
+from toolgen.config import load_settings
+from toolgen.incremental import snapshot
+from toolgen.incremental.parallel import Workers
+from toolgen.pipeline.project import Project
+from toolgen.pipeline.watch import Round, Watch, inputs
+
+Edit = Callable[[Path], None]
+
+
+def _watched(root: Path, edits: list[Edit]) -> list[Round]:
+    """Every round of a watch of `root` that makes `edits`, one while it waits after each round."""
+    rounds: list[Round] = []
+    todo = list(edits)
+    looks = iter(range(10_000))
+
+    def sleep(_seconds: float) -> None:
+        assert next(looks, None) is not None, "an edit was never seen"
+        if todo and len(rounds) == len(edits) - len(todo) + 1:  # the round before was built
+            todo.pop(0)(root)
+
+    Watch(root, interval=0).run(rounds.append, stop=lambda: not todo and len(rounds) == len(edits) + 1, sleep=sleep)
+    return rounds
+
+
+def _fresh(root: Path, elsewhere: Path) -> dict[str, bytes]:
+    """What a fresh build without the cache writes from `root`'s contracts and settings."""
+    shutil.rmtree(elsewhere, ignore_errors=True)
+    shutil.copytree(root, elsewhere, ignore=shutil.ignore_patterns("generated", ".toolgen-cache"))
+    assert toolgen.build_project(elsewhere, use_cache=False).ok
+    return tree(elsewhere / "generated")
+
+
+def _added(root: Path) -> None:
+    two_tools(root, ("read_file",))
+
+
+def _removed(root: Path) -> None:
+    (root / "contracts" / "echo_text.json").unlink()
+
+
+def _broken(root: Path) -> None:
+    bad = contract("echo_text")
+    bad["input_schema"] = {"type": "object", "properties": {"x": {"type": "no-such-type"}}}
+    write_json(root, bad)
+
+
+def _new_property(root: Path) -> None:
+    data = contract("write_file")
+    data["input_schema"]["properties"]["mode"] = {"type": "string", "description": "How to open it."}
+    write_json(root, data)
+
+
+def test_each_change_is_built_as_a_fresh_build_of_the_same_contracts_would_be(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    two_tools(root)
+    outputs: list[dict[str, bytes]] = []
+
+    def then(edit: Edit) -> Edit:  # the output the round before left, kept before the edit
+        def edited(at: Path) -> None:
+            outputs.append(tree(at / "generated"))
+            edit(at)
+
+        return edited
+
+    edits: list[Edit] = [
+        lambda at: reworded(at, "echo_text"),
+        _new_property,
+        _added,
+        _removed,
+    ]
+    rounds = _watched(root, [then(edit) for edit in edits])
+    outputs.append(tree(root / "generated"))
+    assert [r.report.ok for r in rounds] == [True] * 5
+    assert rounds[0].changed == () and rounds[1].changed == ("contracts/echo_text.json",)
+    assert rounds[3].changed == ("contracts/read_file.json",) and rounds[4].report.removed
+    assert rounds[2].report.written and "python/agent_tools/write_file.py" in rounds[2].report.written
+    fresh = _fresh(root, tmp_path / "fresh")
+    assert outputs[-1] == fresh
+    assert b"How to open it." in fresh["python/agent_tools/write_file.py"]
+
+
+def test_a_bad_contract_is_a_round_that_writes_nothing_and_the_fix_builds(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    two_tools(root)
+    written: list[dict[str, bytes]] = []
+
+    def mended(at: Path) -> None:
+        written.append(tree(at / "generated"))
+        two_tools(at)
+
+    rounds = _watched(root, [_broken, mended])
+    assert [(r.report.ok, r.report.failed) for r in rounds] == [(True, ""), (False, "contracts"), (True, "")]
+    assert any(d.is_error and d.file == "contracts/echo_text.json" for d in rounds[1].report.diagnostics)
+    assert written[0] == _fresh(root, tmp_path / "fresh")  # the failed round wrote nothing
+
+
+def test_settings_with_an_error_are_watched_until_they_are_mended(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    two_tools(root)
+    (root / "toolgen.toml").write_text('targets = ["python", "no-such-target"]\n', encoding="utf-8")
+    before: list[bool] = []
+
+    def mended(at: Path) -> None:
+        before.append((at / "generated").exists())
+        (at / "toolgen.toml").write_text('targets = ["python"]\n', encoding="utf-8")
+
+    rounds = _watched(root, [mended])
+    assert rounds[0].report.failed == "settings" and before == [False]
+    assert rounds[1].changed == ("toolgen.toml",) and rounds[1].report.ok
+    assert sorted(tree(root / "generated")) == sorted(_fresh(root, tmp_path / "fresh"))
+    assert not (root / "generated" / "docs").exists()
+
+
+def test_the_inputs_are_the_settings_the_contracts_and_the_templates_not_the_output(tmp_path: Path) -> None:
+    two_tools(tmp_path)
+    (tmp_path / "toolgen.toml").write_text('templates = "templates"\n', encoding="utf-8")
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "notes.md.j2").write_text("x\n", encoding="utf-8")
+    assert toolgen.build_project(tmp_path).ok
+    settings = load_settings(tmp_path)[0]
+    found = sorted(os.path.relpath(p, tmp_path) for p in inputs(tmp_path, settings))
+    assert found == ["contracts/echo_text.json", "contracts/write_file.json", "templates/notes.md.j2", "toolgen.toml"]
+    assert sorted(os.path.relpath(p, tmp_path) for p in inputs(tmp_path, None)) == ["toolgen.toml"]
+
+
+def test_a_project_built_again_takes_its_contracts_from_memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    two_tools(tmp_path)
+    settings = load_settings(tmp_path)[0]
+    project = Project(settings)
+    assert project.build().ok
+    reads: list[object] = []
+    real = snapshot.read
+    monkeypatch.setattr(snapshot, "read", lambda store: reads.append(store) or real(store))
+    reworded(tmp_path, "echo_text")
+    assert project.build().ok and reads == []  # the resident snapshot, not the cache's
+    reworded(tmp_path, "write_file")
+    assert Project(settings).build().ok and len(reads) == 1  # a new project reads it
+    assert tree(tmp_path / "generated") == _fresh(tmp_path, tmp_path.parent / f"{tmp_path.name}-fresh")
+
+
+def test_a_worker_leaves_ctrl_c_to_its_parent() -> None:
+    def interrupted(item: int) -> int:
+        os.kill(os.getpid(), signal.SIGINT)  # as a terminal's Ctrl-C reaches every process of the group
+        return item * 2
+
+    assert Workers(2, fork_min=2).map(interrupted, list(range(8))) == [i * 2 for i in range(8)]
+
+
+def _line(stream: object, deadline: float) -> str:
+    line = stream.readline()  # type: ignore[attr-defined]
+    assert time.monotonic() < deadline, "the watch did not answer in time"
+    return str(line)
+
+
+def test_the_command_builds_each_change_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
+    two_tools(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "toolgen", "-C", str(tmp_path), "watch", "--interval", "0.05"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,  # its own process group, as a terminal's job is
+    )
+    try:
+        deadline = time.monotonic() + 120
+        assert "2 contracts:" in _line(process.stdout, deadline)
+        reworded(tmp_path, "echo_text")
+        assert " written, " in _line(process.stdout, deadline)
+        os.killpg(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 0
+    assert "changed: contracts/echo_text.json" in err and "stopped watching" in err
+    assert "Traceback" not in err
+    assert b"Reworded." in (tmp_path / "generated" / "python" / "agent_tools" / "echo_text.py").read_bytes()

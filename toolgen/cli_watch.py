@@ -1,0 +1,79 @@
+"""`toolgen watch`: build, then build again on every change of the contracts, templates or settings.
+
+Kept apart from cli.py, which registers it; the same conventions hold. Each build prints what
+`toolgen build` prints (its diagnostics, then its summary line, after the inputs that changed); a
+build with errors writes nothing, says so and the watch goes on. It never overwrites a hand-edited
+output file (there is no `--force`: a watch that overwrote edits would do it on every save).
+Ctrl-C (or SIGTERM) stops it with exit 0.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import time
+from types import FrameType
+
+import click
+
+from toolgen.cliout import Context, counts, emit, summary
+from toolgen.pipeline.watch import Round, Watch
+from toolgen.summaries import built_line
+
+SHOWN_CHANGES = 3
+"""How many changed inputs a round names before it says how many more there are."""
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+@click.command("watch")
+@click.option("--format", "fmt", type=click.Choice(["text", "github"]), default="text", help="Format of diagnostics.")
+@click.option("--no-cache", is_flag=True, help="Ignore and do not update the build cache (.toolgen-cache/).")
+@click.option(
+    "--interval",
+    type=click.FloatRange(0.02, 60.0),
+    default=0.1,
+    show_default=True,
+    help="Seconds between two looks at the inputs.",
+)
+@click.pass_obj
+def watch_command(ctx: Context, fmt: str, no_cache: bool, interval: float) -> None:
+    """Build now, then again whenever a contract, template or the settings change (Ctrl-C stops)."""
+    watch = Watch(ctx.root.resolve(), use_cache=not no_cache, interval=interval)
+    signal.signal(signal.SIGTERM, _interrupt)
+    click.echo(f"toolgen: watching {watch.root} (Ctrl-C stops)", err=True)
+    try:
+        watch.run(lambda done: _print(done, fmt))
+    except KeyboardInterrupt:
+        click.echo("toolgen: stopped watching", err=True)
+
+
+def _print(done: Round, fmt: str) -> None:
+    """One round as `toolgen build` prints it, after what changed (stdout flushed: a reader sees each round)."""
+    report = done.report
+    if done.changed:
+        named = ", ".join(done.changed[:SHOWN_CHANGES])
+        more = len(done.changed) - SHOWN_CHANGES
+        tail = f" and {more} more" if more > 0 else ""
+        click.echo(f"toolgen: {time.strftime('%H:%M:%S')} changed: {named}{tail}", err=True)
+    emit(report.found, fmt)
+    for note in report.notes:
+        click.echo(f"toolgen: {note}", err=True)
+    if report.failed == "write":
+        click.echo(f"toolgen: build stopped; none of its files were written ({counts(report.refusals)})", err=True)
+    elif not report.ok:
+        click.echo(f"toolgen: build failed ({counts(report.diagnostics)}); nothing was written.", err=True)
+    else:
+        line = built_line(
+            report.contracts,
+            report.output,
+            unchanged=report.unchanged,
+            written=report.written,
+            removed=report.removed,
+            seconds=done.seconds,
+            fast=report.fast,
+        )
+        summary(line, fmt)
+    sys.stdout.flush()
