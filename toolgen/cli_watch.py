@@ -43,9 +43,12 @@ def watch_command(ctx: Context, fmt: str, no_cache: bool, interval: float) -> No
     """Build now, then again whenever a contract, template or the settings change (Ctrl-C stops)."""
     watch = Watch(ctx.root.resolve(), use_cache=not no_cache, interval=interval)
     signal.signal(signal.SIGTERM, _interrupt)
-    click.echo(f"toolgen: watching {watch.root} (Ctrl-C stops)", err=True)
+
+    def ready() -> None:
+        click.echo(f"toolgen: watching {watch.root} for changes (Ctrl-C stops)", err=True)
+
     try:
-        watch.run(lambda done: _print(done, fmt))
+        watch.run(lambda done: _print(done, fmt), ready=ready)
     except KeyboardInterrupt:
         click.echo("toolgen: stopped watching", err=True)
 

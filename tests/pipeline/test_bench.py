@@ -102,6 +102,37 @@ def test_the_floor_report_gives_each_figure_against_the_interpreter_and_its_targ
     assert rows["property edit adds"] == ["0.700", "35.0", "100%"]
 
 
+def test_the_watch_table_gives_medians_their_ratio_and_the_target_only_at_its_size() -> None:
+    from benchmarks import bench_watch
+
+    times = {"description": ([1.0, 0.9, 1.2], [0.4, 0.6, 0.3]), "property": ([2.0], [0.8])}
+    rows = [line.split(" | ") for line in bench_watch.table(times, 1000)[2:]]
+    assert rows[0][1:] == ["1.000 s", "0.400 s", "0.40", "<= 0.5 s", "yes |"]
+    assert rows[1][1:] == ["2.000 s", "0.800 s", "0.40", "<= 0.7 s", "no |"]
+    assert bench_watch.table(times, 200)[2].endswith("| - |")
+
+
+@pytest.mark.slow
+def test_the_watch_benchmark_runs() -> None:
+    """A watch child is started, sees each edit, and stops: both figures come out."""
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.bench_watch", "--size", "4", "--repeat", "1"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+        cwd=REPO,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = [
+        line.split(" | ")
+        for line in done.stdout.splitlines()
+        if line.startswith("| description") or line.startswith("| property")
+    ]
+    assert [row[0] for row in rows] == ["| description", "| property"]
+    assert all(float(row[2].removesuffix(" s")) > 0 for row in rows)
+
+
 @pytest.mark.slow
 def test_the_floor_benchmark_runs() -> None:
     """Each child program runs (the imports exist, datamodel-code-generator's call is right)."""

@@ -189,6 +189,23 @@ class Project:
                 pruning.prune(store, ahead.last_used, full_prune=settings.thresholds.full_prune)
         return report
 
+    def warm(self) -> None:
+        """Load now what this project's next build would load first, for a process that builds it
+        again and again (`toolgen watch`): the stages and targets, datamodel-code-generator's and
+        black's first use, and the last build's contracts (`snapshot.Resident`, unless a build of
+        this project already left them there). Reads the cache, writes nothing."""
+        from toolgen.incremental import snapshot
+        from toolgen.pipeline import stages  # noqa: F401 - imported now, not by the next build
+        from toolgen.render import python_models
+
+        python_models.prime(self.settings.python_package)
+        resident = self._kept()
+        if resident.snapshot is not None or self.secret is None:
+            return
+        with cache.session(self.settings.root, read_only=True, secret=self.secret) as store:
+            if store is not None:
+                resident.snapshot = snapshot.read(store)
+
     def _kept(self) -> snapshot.Resident:
         from toolgen.incremental import snapshot
 

@@ -66,11 +66,16 @@ class Watch:
         built: Callable[[Round], None],
         stop: Callable[[], bool] = lambda: False,
         sleep: Callable[[float], None] = time.sleep,
+        ready: Callable[[], None] = lambda: None,
     ) -> None:
-        """Build now, then after every change, calling `built` with each round, until `stop()`."""
+        """Build now, then after every change, calling `built` with each round, until `stop()`. After
+        the first build of a project (and of a project opened again) it is warmed (`Project.warm`);
+        `ready` is called once the first is."""
         project, report = self._open()
         seen = inputs(self.root, project.settings if project is not None else None)
         built(self._build(project, report, ()))
+        warmed = _warm(project)
+        ready()
         while not stop():
             sleep(self.interval)
             now = inputs(self.root, project.settings if project is not None else None)
@@ -82,6 +87,8 @@ class Watch:
                 now = inputs(self.root, project.settings if project is not None else None)
             seen = now
             built(self._build(project, report, changed))
+            if project is not warmed:
+                warmed = _warm(project)
 
     def _open(self) -> tuple[Project | None, BuildReport | None]:
         """The project under its settings now, or the report of settings with an error."""
@@ -97,6 +104,12 @@ class Watch:
             report = project.build()
         assert report is not None  # `_open` gives a project or the report of why there is none
         return Round(report, time.perf_counter() - started, changed)
+
+
+def _warm(project: Project | None) -> Project | None:
+    if project is not None:
+        project.warm()
+    return project
 
 
 def inputs(root: Path, settings: Settings | None) -> Stamps:
