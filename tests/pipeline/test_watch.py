@@ -197,3 +197,31 @@ def test_the_command_builds_each_change_and_stops_cleanly_on_ctrl_c(tmp_path: Pa
     assert "changed: contracts/echo_text.json" in err and "stopped watching" in err
     assert "Traceback" not in err
     assert b"Reworded." in (tmp_path / "generated" / "python" / "agent_tools" / "echo_text.py").read_bytes()
+
+
+def test_a_warmed_project_has_read_the_last_builds_contracts_and_its_build_reads_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    two_tools(tmp_path)
+    assert toolgen.build_project(tmp_path).ok  # another process's build, as far as the next project knows
+    reads: list[object] = []
+    real = snapshot.read
+    monkeypatch.setattr(snapshot, "read", lambda store: reads.append(store) or real(store))
+    project = Project(load_settings(tmp_path)[0])
+    project.warm()
+    assert len(reads) == 1
+    reworded(tmp_path, "echo_text")
+    report = project.build()
+    assert report.ok and "python/agent_tools/echo_text.py" in report.written and len(reads) == 1
+
+
+def test_priming_loads_datamodel_code_generator_and_black_in_a_new_process() -> None:
+    program = (
+        "import sys\n"
+        "from toolgen.render import python_models\n"
+        "before = {'datamodel_code_generator', 'black'} & set(sys.modules)\n"
+        "python_models.prime('agent_tools')\n"
+        "print(sorted(before), sorted({'datamodel_code_generator', 'black'} & set(sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, timeout=120)
+    assert done.stdout.split("\n")[0] == "[] ['black', 'datamodel_code_generator']"
