@@ -36,7 +36,7 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
     type=click.FloatRange(0.02, 60.0),
     default=0.1,
     show_default=True,
-    help="Seconds between two looks at the inputs.",
+    help="Seconds between two looks at the inputs where the system does not notify changes (Linux does).",
 )
 @click.pass_obj
 def watch_command(ctx: Context, fmt: str, no_cache: bool, interval: float) -> None:

@@ -38,7 +38,7 @@ def _watched(root: Path, edits: list[Edit]) -> list[Round]:
         if todo and len(rounds) == len(edits) - len(todo) + 1:  # the round before was built
             todo.pop(0)(root)
 
-    Watch(root, interval=0).run(rounds.append, stop=lambda: not todo and len(rounds) == len(edits) + 1, sleep=sleep)
+    Watch(root, interval=0).run(rounds.append, stop=lambda: not todo and len(rounds) == len(edits) + 1, wait=sleep)
     return rounds
 
 
