@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,8 @@ from toolgen.pipeline.notify import Waiter
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify is Linux's")
 
 
-def _later(action: object) -> threading.Timer:
-    timer = threading.Timer(0.2, action)  # type: ignore[arg-type]
+def _later(action: Callable[[], object]) -> threading.Timer:
+    timer = threading.Timer(0.2, action)
     timer.start()
     return timer
 
@@ -32,7 +33,7 @@ def test_a_wait_ends_when_a_file_is_written_and_closed_not_at_its_timeout(tmp_pa
         _later(lambda: (tmp_path / "a.json").write_text("{}", encoding="utf-8"))
         assert waiter.wait(60) is True
         assert waiter.wait(0) is False  # the events were drained
-        _later(lambda: (tmp_path / "a.json").unlink())
+        _later((tmp_path / "a.json").unlink)
         assert waiter.wait(60) is True
     finally:
         waiter.close()

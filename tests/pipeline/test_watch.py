@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -148,14 +149,25 @@ def test_a_project_built_again_takes_its_contracts_from_memory(tmp_path: Path, m
     settings = load_settings(tmp_path)[0]
     project = Project(settings)
     assert project.build().ok
-    reads: list[object] = []
-    real = snapshot.read
-    monkeypatch.setattr(snapshot, "read", lambda store: reads.append(store) or real(store))
+    reads = _counted_reads(monkeypatch)
     reworded(tmp_path, "echo_text")
     assert project.build().ok and reads == []  # the resident snapshot, not the cache's
     reworded(tmp_path, "write_file")
     assert Project(settings).build().ok and len(reads) == 1  # a new project reads it
     assert tree(tmp_path / "generated") == _fresh(tmp_path, tmp_path.parent / f"{tmp_path.name}-fresh")
+
+
+def _counted_reads(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Every store `snapshot.read` reads from, from now on."""
+    reads: list[object] = []
+    real = snapshot.read
+
+    def counted(store: Any) -> snapshot.Snapshot:
+        reads.append(store)
+        return real(store)
+
+    monkeypatch.setattr(snapshot, "read", counted)
+    return reads
 
 
 def test_a_worker_leaves_ctrl_c_to_its_parent() -> None:
@@ -204,9 +216,7 @@ def test_a_warmed_project_has_read_the_last_builds_contracts_and_its_build_reads
 ) -> None:
     two_tools(tmp_path)
     assert toolgen.build_project(tmp_path).ok  # another process's build, as far as the next project knows
-    reads: list[object] = []
-    real = snapshot.read
-    monkeypatch.setattr(snapshot, "read", lambda store: reads.append(store) or real(store))
+    reads = _counted_reads(monkeypatch)
     project = Project(load_settings(tmp_path)[0])
     project.warm()
     assert len(reads) == 1
