@@ -235,3 +235,42 @@ def test_priming_loads_datamodel_code_generator_and_black_in_a_new_process() -> 
     )
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, timeout=120)
     assert done.stdout.split("\n")[0] == "[] ['black', 'datamodel_code_generator']"
+
+
+def _gone(pid: int) -> bool:
+    """The process ended (a zombie no one reaps yet counts: it runs nothing)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
+    except OSError:
+        return True
+    return "\nState:\tZ" in status
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")
+def test_workers_end_when_their_parent_is_killed_outright(tmp_path: Path) -> None:
+    program = (
+        "import os, sys, time\n"
+        "from toolgen.incremental.parallel import Workers\n"
+        "def work(item):\n"
+        "    open(os.path.join(sys.argv[1], str(os.getpid())), 'w').close()\n"
+        "    time.sleep(300)\n"
+        "    return item\n"
+        "Workers(2, fork_min=2).map(work, list(range(4)))\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", program, str(tmp_path)])
+    try:
+        deadline = time.monotonic() + 120
+        while len(list(tmp_path.iterdir())) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = [int(p.name) for p in tmp_path.iterdir()]
+        assert len(workers) == 2
+    finally:
+        process.kill()  # SIGKILL: nothing of the parent's runs
+        process.wait()
+    deadline = time.monotonic() + 60
+    while not all(_gone(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [pid for pid in workers if not _gone(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == []

@@ -40,14 +40,16 @@ class Workers:
         """Below this many items a map runs here (`Thresholds.fork_min`)."""
         self.in_worker = False
 
-    def enter_worker(self) -> None:
-        """Run in a forked child, on its own copy: whatever it starts runs in it. Ctrl-C is the
-        parent's to answer (it ends its workers), and SIGTERM ends a worker plainly, whatever
-        handler the parent set (`toolgen watch`, `mock-server`): no worker prints a traceback."""
+    def enter_worker(self, parent: int) -> None:
+        """Run in a forked child of `parent`, on its own copy: whatever it starts runs in it. Ctrl-C
+        is the parent's to answer (it ends its workers), and SIGTERM ends a worker plainly, whatever
+        handler the parent set (`toolgen watch`, `mock-server`): no worker prints a traceback. A
+        worker whose parent ended, even killed outright, ends too (`_die_with`)."""
         self.jobs = 1
         self.in_worker = True
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        _die_with(parent)
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
         """`[fn(x) for x in items]`, computed by forked workers when that pays off."""
@@ -91,9 +93,10 @@ class Workers:
         tasks, results = context.SimpleQueue(), context.SimpleQueue()
         for index in [*range(count), *([-1] * workers)]:
             tasks.put(index)
+        parent = os.getpid()
 
         def work() -> None:
-            self.enter_worker()
+            self.enter_worker(parent)
             while (index := tasks.get()) >= 0:
                 try:
                     value = (index, True, run(index))
@@ -120,6 +123,25 @@ class Workers:
     def background(self, fn: Callable[[], R]) -> Background:
         """`fn()` run in a forked process while this one goes on (see `Background`)."""
         return Background(self, fn)
+
+
+PR_SET_PDEATHSIG = 1
+"""Linux's `prctl` option: the signal this process gets when the thread that forked it ends."""
+
+
+def _die_with(parent: int) -> None:
+    """In a forked process: be killed when `parent` ends (Linux), instead of waiting forever on a
+    pipe the other workers still hold open: a build or `toolgen watch` killed outright (SIGKILL,
+    the out-of-memory killer) leaves no worker behind. The parent joins or waits for every worker
+    before the call that forked it returns, so only its death fires this."""
+    if not _can_fork():
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # it ended before that took effect
+        os._exit(1)
 
 
 def _hand_back(results: Any, value: tuple[Any, ...]) -> None:
@@ -165,24 +187,25 @@ class Background:
         self._spool = os.memfd_create("toolgen-result", os.MFD_CLOEXEC)
         for stream in (sys.stdout, sys.stderr):  # what is buffered here must not be written twice
             stream.flush()
+        parent = os.getpid()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the forked process: its coverage is not collected
-            self._child(self._spool)
+            self._child(self._spool, parent)
         self._pid = pid
 
-    def _child(self, fd: int) -> NoReturn:  # pragma: no cover - runs in the forked process
+    def _child(self, fd: int, parent: int) -> NoReturn:  # pragma: no cover - runs in the forked process
         """In the forked process: the result written, the process ends, running nothing of the
         parent's (no exit handlers, no buffers flushed twice)."""
         code = 70
         try:
-            self._run(fd)
+            self._run(fd, parent)
             code = 0
         finally:
             os._exit(code)
 
-    def _run(self, fd: int) -> None:
+    def _run(self, fd: int, parent: int) -> None:
         """In the forked process: run `fn` and write its value (or its exception) to the spool `fd`."""
-        self._workers.enter_worker()
+        self._workers.enter_worker(parent)
         try:
             value: tuple[Any, ...] = (True, self._fn())
         except BaseException as exc:  # handed to the parent, which raises it
