@@ -15,9 +15,9 @@ When to look is `notify.Waiter`'s: on Linux the system says when a file in one o
 was written and closed, moved, made or deleted, and the inputs are looked at then (and every
 `SAFETY_NET` seconds regardless); elsewhere they are looked at every `interval` seconds (1,000
 stats take about 7 ms). A change starts a build at once; what changes while it runs starts the
-next one. A change of the
-configuration opens the project again; settings with an error are reported and watched until they
-are mended. Nothing in the output folder or the cache is watched, so a build never starts another.
+next one. A change of the configuration opens the project again; settings with an error are
+reported and watched until they are mended. Nothing in the output folder or the cache is watched,
+so a build never starts another.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ class Watch:
                     waiter.wait(SAFETY_NET if waiter.notified else self.interval)
                 elif wait is not None:
                     wait(self.interval)
-                now = self._look(project, None)
+                now = self._look(project, waiter)  # a folder made since is watched from now on
                 if now == seen:
                     continue
                 changed = _changed(seen, now, self.root)
