@@ -163,7 +163,7 @@ class Store:
 
     def use(self, namespace: str, key: str) -> None:
         """Count the entry of `key` as used by this build (pruning keeps it), without reading it."""
-        self.used.add(_entry_name(namespace, key))
+        self.used.add(entry_name(namespace, key))
 
     def get(self, namespace: str, key: str) -> str | None:
         """The text stored under `key`, or None."""
@@ -213,7 +213,7 @@ class Store:
     def entry_file(self, namespace: str, key: str) -> str:
         """The file of one entry, as a plain string: a build names thousands, and pathlib's joins
         cost more than the reads."""
-        return f"{self.root}/{FORMAT}/{_entry_name(namespace, key)}"
+        return f"{self.root}/{FORMAT}/{entry_name(namespace, key)}"
 
     def has(self, namespace: str, key: str) -> bool:
         """Whether an entry file for `key` exists (not read, not counted as a hit or a miss)."""
@@ -232,7 +232,7 @@ class Store:
         self.use(namespace, key)
         if self.read_only:
             return
-        self.write_file(_entry_name(namespace, key), seal(key, text, self.secret))
+        self.write_file(entry_name(namespace, key), seal(key, text, self.secret))
 
     def write_sealed(self, name: str, text: str) -> None:
         """Write the document `text` as the sealed file `name` in the layout folder (`read_sealed`)."""
@@ -302,8 +302,9 @@ class Store:
             (self.root / ".gitignore").write_text("# made by toolgen: the build cache is never committed\n*\n")
 
 
-def _entry_name(namespace: str, key: str) -> str:
-    """An entry's file under the layout folder: its namespace, the key's first two characters, the key."""
+def entry_name(namespace: str, key: str) -> str:
+    """An entry's file under the layout folder: its namespace, the key's first two characters, the key
+    (what `Store.used` names)."""
     return f"{namespace}/{key[:2]}/{key}"
 
 

@@ -35,8 +35,9 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from toolgen.incremental import cache, parallel
-from toolgen.incremental.cache import Store, key_of
+from toolgen.incremental.cache import Store, entry_name, key_of
 from toolgen.incremental.kept import Kept
+from toolgen.incremental.resident import Resident
 from toolgen.render import Artifact, File
 from toolgen.render.context import Executor
 from toolgen.render.units import Either, Files, Table, Unit, Values
@@ -64,6 +65,7 @@ class Building(Executor):
         *,
         thresholds: Thresholds = DEFAULT,
         contracts: int = 0,
+        resident: Resident | None = None,
     ) -> None:
         self.workers = workers
         self.store = store
@@ -71,6 +73,19 @@ class Building(Executor):
         """`render_chunk`, `pack_from` and `pack_many`: how `files` makes and holds what it makes."""
         self.contracts = contracts
         """The catalog's size (`pack_from` packs every file of a build this large)."""
+        self.resident = resident
+        """What this process keeps between its builds: the values of the units declared `resident`
+        are taken from there when it holds them, and left there (`resident.Resident`)."""
+
+    @property
+    def holds_values(self) -> bool:
+        """True when this process kept values of its last build (`resident`): every target then
+        renders here, where they are, not in a forked process whose values would die with it."""
+        return self.resident is not None and bool(self.resident.values) and self.store is not None
+
+    def _memory(self, declared: bool) -> dict[str, Any] | None:
+        """Where the values of units declared `resident` (or not: None) are kept between builds."""
+        return self.resident.values if declared and self.resident is not None and self.store is not None else None
 
     @property
     def jobs(self) -> int:
@@ -86,7 +101,10 @@ class Building(Executor):
         if store is None:
             return super().run(units, items)
         keyed = [(item, key_of(units.kind, units.depends_on(item))) for item in items]
-        found, made = _keyed(store, units.kind, keyed, units.make, units.encode, units.decode, raw=units.raw)
+        memory = self._memory(units.resident)
+        found, made = _keyed(
+            store, units.kind, keyed, units.make, units.encode, units.decode, raw=units.raw, memory=memory
+        )
         _keep(store, (unit for i, item in enumerate(items) if i not in made for unit in units.remade_from(item)))
         return found
 
@@ -159,22 +177,25 @@ class Building(Executor):
         store = self.store
         if store is None:
             return super().table(units, items)
-        namespace, decode, encode = units.kind, units.decode, units.encode
+        namespace, encode = units.kind, units.encode
         key = key_of(namespace, units.shared)
-        table = _table(store, namespace, key)
+        memory, name = self._memory(units.resident), entry_name(namespace, key)
         ids = [units.item_key(item) for item in items]
-        found: dict[int, R] = {}
-        for index, name in enumerate(ids):
-            if name in table:
-                with contextlib.suppress(*DECODE_ERRORS):
-                    found[index] = decode(table[name])
+        known = memory.get(name) if memory is not None else None
+        if known is not None:
+            store.use(namespace, key)
+            store.hits += 1
+        table: dict[str, Any] = known if known is not None else _decoded_table(store, namespace, key, units.decode)
+        found = {index: table[item] for index, item in enumerate(ids) if item in table}
         missing = [i for i in range(len(items)) if i not in found]
         for index, value in zip(missing, units.make([items[i] for i in missing]), strict=True):
             store.miss(namespace)
             found[index] = value
         if missing or len(table) != len(set(ids)):  # the entry holds exactly the items of this build
-            encoded = {name: encode(found[index]) for index, name in enumerate(ids)}
+            encoded = {item: encode(found[index]) for index, item in enumerate(ids)}
             store.put(namespace, key, json.dumps(encoded, ensure_ascii=False, separators=(",", ":"), sort_keys=True))
+        if memory is not None:
+            memory[name] = {item: found[index] for index, item in enumerate(ids)}
         return [found[i] for i in range(len(items))]
 
     def either(self, ways: Either[R]) -> R:
@@ -236,10 +257,18 @@ def _keyed(  # noqa: PLR0917
     decode: Callable[[Any], R],
     *,
     raw: bool = False,
+    memory: dict[str, Any] | None = None,
 ) -> tuple[list[R], set[int]]:
-    """`run` over (item, key) pairs: the values, and the positions of those made now."""
+    """`run` over (item, key) pairs: the values, and the positions of those made now. With a
+    `memory` (`resident.Resident.values`), a value found there is a hit that reads nothing, and
+    every value read or made is left there."""
     found: dict[int, R] = {}
     for index, (_, key) in enumerate(keyed):
+        if memory is not None and (name := entry_name(namespace, key)) in memory:
+            store.use(namespace, key)
+            store.hits += 1
+            found[index] = memory[name]
+            continue
         text = store.get(namespace, key)
         if text is None:
             continue
@@ -248,12 +277,17 @@ def _keyed(  # noqa: PLR0917
         except DECODE_ERRORS:
             store.hits -= 1
             store.miss(namespace)
+            continue
+        if memory is not None:
+            memory[entry_name(namespace, key)] = found[index]
     missing = [i for i in range(len(keyed)) if i not in found]
     for index, value in zip(missing, compute_many([keyed[i][0] for i in missing]), strict=True):
         encoded = encode(value)
         text = RAW + encoded if raw else json.dumps(encoded, ensure_ascii=False, separators=(",", ":"))
         store.put(namespace, keyed[index][1], text)
         found[index] = value
+        if memory is not None:
+            memory[entry_name(namespace, keyed[index][1])] = value
     return [found[i] for i in range(len(keyed))], set(missing)
 
 
@@ -289,6 +323,15 @@ def _table(store: Store, namespace: str, key: str) -> dict[str, Any]:
         store.miss(namespace)
         return {}
     return table
+
+
+def _decoded_table(store: Store, namespace: str, key: str, decode: Callable[[Any], R]) -> dict[str, R]:
+    """A `table` entry's values decoded, by item key (one `decode` refuses is left out: made again)."""
+    values: dict[str, R] = {}
+    for item, data in _table(store, namespace, key).items():
+        with contextlib.suppress(*DECODE_ERRORS):
+            values[item] = decode(data)
+    return values
 
 
 def _encode_file(value: tuple[str, Any]) -> dict[str, Any]:

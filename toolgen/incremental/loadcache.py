@@ -27,7 +27,7 @@ from typing import Any, TypeAlias
 from toolgen.catalog import Contract
 from toolgen.diagnostics import Diagnostic
 from toolgen.frozen import freeze
-from toolgen.incremental import cache, snapshot
+from toolgen.incremental import cache, resident, snapshot
 from toolgen.incremental.parallel import Workers
 from toolgen.load import RawDocument, parse_frozen, parse_text
 from toolgen.thresholds import DEFAULT
@@ -47,8 +47,8 @@ class Remembered:
     """`Thresholds.snapshot_overlay`: how many changed files the snapshot's overlay takes."""
     workers: Workers | None = None
     """The build's workers: the whole snapshot is written in a process forked from them (none: here)."""
-    resident: snapshot.Resident | None = None
-    """The snapshot as this process's last build left it (`snapshot.Resident`): read from there, not
+    kept: resident.Resident | None = None
+    """The snapshot as this process's last build left it (`resident.Resident`): read from there, not
     from the cache, and left there again."""
     _found: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Entry key -> its decoded value, for the files read so far."""
@@ -132,8 +132,8 @@ class Remembered:
                 known = snapshot.Known(key, self._checks[key], contract)
             now[document.rel] = known
         last.save(self.store, now, self.overlay_max, self._apart)
-        if self.resident is not None:
-            self.resident.snapshot = last
+        if self.kept is not None:
+            self.kept.snapshot = last
 
     def _apart(self, write: Callable[[], None]) -> None:
         """Run `write` in a forked process and wait for it (here without workers that fork). A
@@ -149,8 +149,8 @@ class Remembered:
         """What the snapshot holds for the file, when it holds it with this text (a hit; its entry is
         kept by pruning, though not read)."""
         if self._snapshot is None:
-            kept = self.resident.snapshot if self.resident is not None else None
-            self._snapshot = kept if kept is not None else snapshot.read(self.store)
+            held = self.kept.snapshot if self.kept is not None else None
+            self._snapshot = held if held is not None else snapshot.read(self.store)
         known = self._snapshot.get(rel)
         if known is None or known.key != self._key_of(rel, text, fmt):
             return None

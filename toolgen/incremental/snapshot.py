@@ -65,16 +65,6 @@ def _here(write: Callable[[], None]) -> None:
 
 
 @dataclass
-class Resident:
-    """The snapshot as this process's last build left it. A process that builds the same project
-    again (`toolgen watch`, a library caller's `Project`) takes it from here instead of reading
-    and unpickling it from the cache: what it holds was made by this process, and a file is still
-    taken from it only when its text gives the key it was kept under."""
-
-    snapshot: Snapshot | None = None
-
-
-@dataclass
 class Snapshot:
     """The snapshot as read at the start of a build: the whole, and the overlay read over it."""
 
@@ -89,7 +79,8 @@ class Snapshot:
     def save(self, store: cache.Store, now: Mapping[str, Known], overlay_max: int, apart: Apart = _here) -> None:
         """Leave `now` (every contract file this build loaded) for the next build: nothing when it
         holds nothing new, the overlay when few files changed, else the whole and an empty overlay.
-        This snapshot then holds what was written (what the next build of this process reads, `Resident`).
+        This snapshot then holds what was written (what the next build of this process reads:
+        `resident.Resident`).
 
         The whole is written by `apart` (the build forks for it): pickling 10,000 contracts makes
         a memo of every object and a copy of every frozen mapping's items, which a process's heap

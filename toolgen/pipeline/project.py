@@ -26,7 +26,7 @@ from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.incremental import cache, cachekey, fastpath
 
 if TYPE_CHECKING:  # imported when a build must run: the no-change shortcut loads none of them
-    from toolgen.incremental import snapshot
+    from toolgen.incremental import resident
     from toolgen.pipeline import stages
     from toolgen.writer import write
 
@@ -119,8 +119,8 @@ class Project:
         """Why the cache is not used although it was asked for (the build runs without it)."""
         self._probed: tuple[fastpath.Inputs | None, fastpath.State | None] | None = None
         """The probe `unchanged` made when the shortcut did not answer, for the next build or check."""
-        self._resident: snapshot.Resident | None = None
-        """The contracts this project's last build or check loaded (`snapshot.Resident`): its next
+        self._resident: resident.Resident | None = None
+        """The contracts this project's last build or check loaded (`resident.Resident`): its next
         one in this process (`toolgen watch`) takes them from here, not from the cache."""
 
     @property
@@ -184,6 +184,8 @@ class Project:
             if not result.ok:
                 return BuildReport(False, out, result.diagnostics, "contracts", generated=result)
             report = self._write(result, force, ahead)
+            if store is not None:
+                self._kept().settle(store.used)  # what this build used, for the next in this process
             if report.ok and store is not None and report.plan is not None:
                 self._remember(probe, result, report.plan)
                 pruning.prune(store, ahead.last_used, full_prune=settings.thresholds.full_prune)
@@ -192,25 +194,25 @@ class Project:
     def warm(self) -> None:
         """Load now what this project's next build would load first, for a process that builds it
         again and again (`toolgen watch`): the stages and targets, datamodel-code-generator's and
-        black's first use, and the last build's contracts (`snapshot.Resident`, unless a build of
+        black's first use, and the last build's contracts (`resident.Resident`, unless a build of
         this project already left them there). Reads the cache, writes nothing."""
         from toolgen.incremental import snapshot
         from toolgen.pipeline import stages  # noqa: F401 - imported now, not by the next build
         from toolgen.render import python_models
 
         python_models.prime(self.settings.python_package)
-        resident = self._kept()
-        if resident.snapshot is not None or self.secret is None:
+        kept = self._kept()
+        if kept.snapshot is not None or self.secret is None:
             return
         with cache.session(self.settings.root, read_only=True, secret=self.secret) as store:
             if store is not None:
-                resident.snapshot = snapshot.read(store)
+                kept.snapshot = snapshot.read(store)
 
-    def _kept(self) -> snapshot.Resident:
-        from toolgen.incremental import snapshot
+    def _kept(self) -> resident.Resident:
+        from toolgen.incremental import resident
 
         if self._resident is None:
-            self._resident = snapshot.Resident()
+            self._resident = resident.Resident()
         return self._resident
 
     def _write(self, result: stages.Generated, force: bool, ahead: Ahead) -> BuildReport:
@@ -254,6 +256,8 @@ class Project:
         with cache.session(settings.root, enabled=bool(secret), secret=secret) as store:
             reader = probe.reader() if probe is not None else None
             result = stages.generate(settings, read=reader, meanwhile=ahead.read, store=store, resident=self._kept())
+            if result.ok and store is not None:
+                self._kept().settle(store.used)
         if not result.ok:
             return BuildReport(False, out, result.diagnostics, "contracts", generated=result)
         change = write.plan(result.artifacts, settings.output_dir, label=out, trusted=ahead.trusted())

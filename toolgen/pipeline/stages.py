@@ -21,7 +21,7 @@ from toolgen.catalog import Catalog, Contract, build_catalog, contract_from_docu
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity, has_errors, resolve_severities, sort_diagnostics
 from toolgen.discovery import template_files
-from toolgen.incremental import cache, loadcache, snapshot
+from toolgen.incremental import cache, loadcache, resident
 from toolgen.incremental.executor import Building
 from toolgen.incremental.parallel import Workers
 from toolgen.load import RawDocument, Read, load_documents, located, parse_file
@@ -53,7 +53,7 @@ def load_catalog(
     settings: Settings,
     read: Read | None = None,
     store: cache.Store | None = None,
-    resident: snapshot.Resident | None = None,
+    resident: resident.Resident | None = None,
 ) -> tuple[Catalog | None, list[Diagnostic], list[RawDocument]]:
     """Load and validate every contract (`read`: as `load.load_file` takes it); the catalog is None
     when any contract has an error.
@@ -134,7 +134,7 @@ def generate(
     read: Read | None = None,
     meanwhile: Callable[[], object] | None = None,
     store: cache.Store | None = None,
-    resident: snapshot.Resident | None = None,
+    resident: resident.Resident | None = None,
 ) -> Generated:
     """Validate and render every configured target in memory.
 
@@ -157,7 +157,8 @@ def generate(
     if refused:
         return Generated(settings, tuple(sort_diagnostics([*problems, *refused])), catalog)
     limits = settings.thresholds
-    executor = Building(Workers(settings.jobs, limits.fork_min), store, thresholds=limits, contracts=len(catalog))
+    workers = Workers(settings.jobs, limits.fork_min)
+    executor = Building(workers, store, thresholds=limits, contracts=len(catalog), resident=resident)
     try:
         with _settled():
             results = _render_targets(catalog, settings, executor, step, meanwhile)
@@ -254,10 +255,10 @@ def _render_targets(
     process's results are waited for."""
     registry = targets()
     names = [name for name in settings.targets if name in registry]  # the providers before the docs
-    # the python target keeps every core busy only part of the time: the others render meanwhile
-    apart = (
-        [n for n in names if n in APART] if "python" in names and len(catalog) >= settings.thresholds.apart_min else []
-    )
+    # the python target keeps every core busy only part of the time: the others render meanwhile,
+    # unless this process holds what they are made of (`Building.holds_values`: a watch's next build)
+    big = len(catalog) >= settings.thresholds.apart_min and not executor.holds_values
+    apart = [n for n in names if n in APART] if "python" in names and big else []
     background = (
         executor.workers.background(partial(_render_apart, apart, catalog, settings, executor)) if apart else None
     )

@@ -5,7 +5,7 @@ A build in a new process first pays for what it imports (about 0.35 s at 1,000 c
 work: `benchmarks/bench_floor.py`), and an edit that touches a tool's models pays for
 datamodel-code-generator's and black's first use on top. A watching process pays that once; each
 later build also takes the contracts the last one loaded from memory (`Project` keeps them:
-`snapshot.Resident`) rather than from the cache. Every build is `Project.build()` itself: the same
+`resident.Resident`) rather than from the cache. Every build is `Project.build()` itself: the same
 no-change shortcut, cache session, safe write and record as `toolgen build`, so its output is the
 same bytes, and a hand-edited output file is refused the same way.
 

@@ -51,5 +51,6 @@ ENTRIES: Values[Contract, str] = Values(
     encode=str,
     decode=as_text,
     raw=True,
+    resident=True,
 )
 """A tool's entry of catalog.json as encoded text: made from its contract (its file and digest)."""

@@ -306,6 +306,7 @@ def _per_tool(
         make=batch(made),
         encode=list,
         decode=decode,
+        resident=True,  # rows and links are read, never changed
     )
     found = executor.table(units, list(catalog))
     return {c.name: value for c, value in zip(catalog, found, strict=True)}

@@ -356,7 +356,15 @@ def schemas_digests(contracts: Sequence[Contract], executor: Executor) -> dict[s
         return value
 
     found = executor.table(
-        Table("schemas", (), item_key=lambda c: c.digest, make=batch(schemas_digest), encode=str, decode=decode),
+        Table(
+            "schemas",
+            (),
+            item_key=lambda c: c.digest,
+            make=batch(schemas_digest),
+            encode=str,
+            decode=decode,
+            resident=True,
+        ),
         contracts,
     )
     return {c.name: digest for c, digest in zip(contracts, found, strict=True)}

@@ -70,6 +70,9 @@ class Values(Generic[T, R]):
     decode: Callable[[Any], R] = same
     raw: bool = False
     remade_from: Callable[[T], Iterable[Unit]] = no_units
+    resident: bool = False
+    """True when nothing changes a value once it is made (a text, a frozen object): a process that
+    builds the project again may then keep the values in memory between its builds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +104,8 @@ class Table(Generic[T, R]):
     make: Callable[[Sequence[T]], Sequence[R]]
     encode: Callable[[R], Any] = same
     decode: Callable[[Any], R] = same
+    resident: bool = False
+    """As `Values.resident`: the decoded values may be kept in memory between builds."""
 
 
 @dataclass(frozen=True, slots=True)

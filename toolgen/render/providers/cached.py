@@ -73,6 +73,7 @@ def runs(contracts: Sequence[Contract], settings: Settings, specs: Sequence[Spec
             decode=lambda text: _decoded_run(text, specs),
             raw=True,
             remade_from=lambda group: [(parts, c) for c in group],
+            resident=True,  # a run is read, never changed
         ),
         groups,
     )
