@@ -1,7 +1,7 @@
 """Values a process keeps between its builds (`resident.Resident`): a unit declared `resident` is
 taken from memory (a hit that reads nothing) and left there; one not declared so is read as ever;
-only what the last build used stays; and a project built again renders everything in its own
-process, to the same bytes as a fresh build."""
+only what the last build used stays; and a warmed project renders everything in its own process,
+to the same bytes as a fresh build."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def test_a_resident_table_is_taken_from_memory_and_holds_exactly_the_last_builds
         assert Building(Workers(1), store).table(units, ["y", "z"]) == ["yy", "zz"] and made == ["x", "y", "z"]
 
 
-def test_a_project_built_again_renders_here_from_what_it_holds_to_a_fresh_builds_bytes(
+def test_a_warmed_project_renders_here_from_what_it_holds_to_a_fresh_builds_bytes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = tmp_path / "project"
@@ -111,10 +111,13 @@ def test_a_project_built_again_renders_here_from_what_it_holds_to_a_fresh_builds
         real(self, workers, fn)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Background, "__init__", counted)
-    assert project.build().ok and len(forks) >= 1  # the first build renders apart
+    assert project.build().ok and len(forks) >= 1  # a project not warmed renders apart
+    reworded(root, "write_file")
+    assert project.build().ok and len(forks) >= 2  # again
+    project.warm()  # a generation in memory, here
     first = len(forks)
     reworded(root, "echo_text")
-    assert project.build().ok and len(forks) == first  # the second, here: nothing forked for it
+    assert project.build().ok and len(forks) == first  # a warmed project renders here: nothing forked
     fresh = tmp_path / "fresh"
     shutil.copytree(root, fresh, ignore=shutil.ignore_patterns("generated", ".toolgen-cache"))
     assert toolgen.build_project(fresh, use_cache=False).ok

@@ -78,10 +78,10 @@ class Building(Executor):
         are taken from there when it holds them, and left there (`resident.Resident`)."""
 
     @property
-    def holds_values(self) -> bool:
-        """True when this process kept values of its last build (`resident`): every target then
-        renders here, where they are, not in a forked process whose values would die with it."""
-        return self.resident is not None and bool(self.resident.values) and self.store is not None
+    def renders_here(self) -> bool:
+        """True for a warmed project's build (`resident.Resident.here`): every target renders in
+        this process, where the resident values are."""
+        return self.resident is not None and self.resident.here and self.store is not None
 
     def _memory(self, declared: bool) -> dict[str, Any] | None:
         """Where the values of units declared `resident` (or not: None) are kept between builds."""

@@ -32,6 +32,9 @@ class Resident:
     snapshot: Snapshot | None = None
     values: dict[str, Any] = field(default_factory=dict)
     """Entry name (`cache.entry_name`) -> the value its unit has."""
+    here: bool = False
+    """True once the project was warmed (`Project.warm`): every target then renders in this
+    process, where the values are, not in a forked process whose values would die with it."""
 
     def settle(self, used: Set[str]) -> None:
         """Keep only the values of the entries the build just done used (`cache.Store.used`)."""

@@ -120,8 +120,9 @@ class Project:
         self._probed: tuple[fastpath.Inputs | None, fastpath.State | None] | None = None
         """The probe `unchanged` made when the shortcut did not answer, for the next build or check."""
         self._resident: resident.Resident | None = None
-        """The contracts this project's last build or check loaded (`resident.Resident`): its next
-        one in this process (`toolgen watch`) takes them from here, not from the cache."""
+        """What this project's last build or check in this process left in memory (the contracts it
+        loaded, the resident units' values: `resident.Resident`): the next one takes them from here,
+        not from the cache."""
 
     @property
     def output(self) -> str:
@@ -194,19 +195,25 @@ class Project:
     def warm(self) -> None:
         """Load now what this project's next build would load first, for a process that builds it
         again and again (`toolgen watch`): the stages and targets, datamodel-code-generator's and
-        black's first use, and the last build's contracts (`resident.Resident`, unless a build of
-        this project already left them there). Reads the cache, writes nothing."""
+        black's first use, the last build's contracts and the values its units keep in memory
+        (`resident.Resident`: one generation in memory from the cache, written nowhere). From then
+        on every target of its builds renders in this process, where those values are."""
         from toolgen.incremental import snapshot
-        from toolgen.pipeline import stages  # noqa: F401 - imported now, not by the next build
+        from toolgen.pipeline import stages
         from toolgen.render import python_models
 
         python_models.prime(self.settings.python_package)
         kept = self._kept()
-        if kept.snapshot is not None or self.secret is None:
+        kept.here = True
+        if self.secret is None:
             return
         with cache.session(self.settings.root, read_only=True, secret=self.secret) as store:
-            if store is not None:
+            if store is None:
+                return
+            if kept.snapshot is None:
                 kept.snapshot = snapshot.read(store)
+            if stages.generate(self.settings, store=store, resident=kept).ok:
+                kept.settle(store.used)
 
     def _kept(self) -> resident.Resident:
         from toolgen.incremental import resident

@@ -256,8 +256,8 @@ def _render_targets(
     registry = targets()
     names = [name for name in settings.targets if name in registry]  # the providers before the docs
     # the python target keeps every core busy only part of the time: the others render meanwhile,
-    # unless this process holds what they are made of (`Building.holds_values`: a watch's next build)
-    big = len(catalog) >= settings.thresholds.apart_min and not executor.holds_values
+    # unless this process keeps what they are made of between its builds (`Building.renders_here`)
+    big = len(catalog) >= settings.thresholds.apart_min and not executor.renders_here
     apart = [n for n in names if n in APART] if "python" in names and big else []
     background = (
         executor.workers.background(partial(_render_apart, apart, catalog, settings, executor)) if apart else None

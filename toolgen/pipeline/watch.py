@@ -4,10 +4,11 @@ process that stays warm between builds.
 A build in a new process first pays for what it imports (about 0.35 s at 1,000 contracts, before any
 work: `benchmarks/bench_floor.py`), and an edit that touches a tool's models pays for
 datamodel-code-generator's and black's first use on top. A watching process pays that once; each
-later build also takes the contracts the last one loaded from memory (`Project` keeps them:
-`resident.Resident`) rather than from the cache. Every build is `Project.build()` itself: the same
-no-change shortcut, cache session, safe write and record as `toolgen build`, so its output is the
-same bytes, and a hand-edited output file is refused the same way.
+later build also takes from memory, rather than from the cache, the contracts the last one loaded
+and the values of the units declared resident (`Project` keeps them: `resident.Resident`), and
+renders every target in this process, where they are. Every build is `Project.build()` itself:
+the same no-change shortcut, cache session, safe write and record as `toolgen build`, so its
+output is the same bytes, and a hand-edited output file is refused the same way.
 
 What changed is decided by the stat of every input (`inputs`): the configuration files at the
 root, and every file under the contracts folder and the templates folder, links not followed.
