@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
@@ -203,7 +204,12 @@ def _settled() -> Iterator[None]:
 
 
 def _under(path: Path, folder: Path) -> str:
-    """`path` relative to `folder`, as the no-change shortcut lists contract files."""
+    """`path` relative to `folder`, as the no-change shortcut lists contract files (by its text
+    where it plainly starts with the folder's: pathlib's `relative_to` over 1,000 contracts was
+    about 15 ms of a warm one-contract build)."""
+    text, start = str(path), str(folder)
+    if os.sep == "/" and text.startswith(start + "/"):
+        return text[len(start) + 1 :]
     try:
         return path.relative_to(folder).as_posix()
     except ValueError:
