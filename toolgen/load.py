@@ -281,10 +281,19 @@ def _surrogate(rel: str, pointer: str, what: str, text: str, locate: Locate) -> 
 
 
 def load_documents(
-    settings: Settings, parse: Parse = parse_file, read: Read | None = None
+    settings: Settings,
+    parse: Parse = parse_file,
+    read: Read | None = None,
+    listing: Sequence[tuple[str, Path]] | None = None,
 ) -> tuple[list[RawDocument], list[Diagnostic]]:
-    """Discover and parse every contract of the project (`parse`, `read`: as `load_file` takes them)."""
-    paths, problems = discover(settings.contracts_dir, settings)
+    """Discover and parse every contract of the project (`parse`, `read`: as `load_file` takes them;
+    `listing`: the contracts folder as `discovery.contract_files` listed it a moment ago, without a
+    problem, instead of listing it again)."""
+    problems: list[Diagnostic] = []
+    if listing is not None:
+        paths = [path for _, path in listing]
+    else:
+        paths, problems = discover(settings.contracts_dir, settings)
     documents: list[RawDocument] = []
     for path in paths:
         document, file_problems = load_file(path, settings, parse, read)

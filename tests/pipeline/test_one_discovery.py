@@ -160,3 +160,22 @@ def test_the_progress_bar_counts_through_a_linked_folder(tmp_path: Path, monkeyp
     monkeypatch.setattr(sys, "stderr", _Terminal())
     with cliout.progress_bar(settings) as step:
         assert step is not None
+
+
+def test_a_build_after_a_probe_lists_the_contracts_folder_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe's listing is handed to the loader (as its bytes are): one walk of the folder a build."""
+    _text(tmp_path / "contracts" / "a_tool.json", "a_tool")
+    assert run(tmp_path, "build")[0] == 0
+    _text(tmp_path / "contracts" / "sub" / "b_tool.json", "b_tool")
+    calls: list[Path] = []
+    real = discovery.contract_files
+
+    def counted(folder: Path, settings: Settings) -> tuple[list[tuple[str, Path]], list[object]]:
+        calls.append(folder)
+        return real(folder, settings)  # type: ignore[return-value]
+
+    monkeypatch.setattr(fastpath, "contract_files", counted)
+    monkeypatch.setattr("toolgen.load.contract_files", counted)
+    code, out, _ = run(tmp_path, "build")
+    assert code == 0 and FAST not in out and "2 contracts" in out
+    assert len(calls) == 1

@@ -106,6 +106,9 @@ class Inputs:
     read by the build, whose `loaded_key` then names what it read."""
     seen: dict[str, tuple[Stat, str]] = field(default_factory=dict, repr=False, compare=False)
     """`Seen` of this probe: the settled contracts' stat and digest, for the record."""
+    listing: list[tuple[str, Path]] | None = field(default=None, repr=False, compare=False)
+    """The contracts folder as this probe listed it (`discovery.contract_files`, which found no
+    problem): the build that follows loads these files instead of listing the folder again."""
 
     def reader(self) -> Callable[[Path], bytes]:
         """`load.read_contract_bytes` for the build after this probe: each file's bytes as the probe
@@ -150,7 +153,7 @@ def probe(settings: Settings, seen: Seen | None = None, *, settled_before: int |
         inputs.append((rel, sha))
         if info[3] < settled:
             fresh[rel] = (info, sha)
-    return Inputs(_key(found.base, inputs), found.base, templates, contents, fresh)
+    return Inputs(_key(found.base, inputs), found.base, templates, contents, fresh, paths)
 
 
 def input_key(settings: Settings) -> str | None:

@@ -178,9 +178,15 @@ class Project:
 
         with cache.session(settings.root, enabled=bool(secret), secret=secret) as store, progress(settings) as step:
             ahead = Ahead(settings, secret, store)
-            reader = probe.reader() if probe is not None else None
+            reader, listing = (probe.reader(), probe.listing) if probe is not None else (None, None)
             result = stages.generate(
-                settings, progress=step, read=reader, meanwhile=ahead.read, store=store, resident=self._kept()
+                settings,
+                progress=step,
+                read=reader,
+                meanwhile=ahead.read,
+                store=store,
+                resident=self._kept(),
+                listing=listing,
             )
             if not result.ok:
                 return BuildReport(False, out, result.diagnostics, "contracts", generated=result)
@@ -261,8 +267,10 @@ class Project:
 
         ahead = Ahead(settings, secret)
         with cache.session(settings.root, enabled=bool(secret), secret=secret) as store:
-            reader = probe.reader() if probe is not None else None
-            result = stages.generate(settings, read=reader, meanwhile=ahead.read, store=store, resident=self._kept())
+            reader, listing = (probe.reader(), probe.listing) if probe is not None else (None, None)
+            result = stages.generate(
+                settings, read=reader, meanwhile=ahead.read, store=store, resident=self._kept(), listing=listing
+            )
             if result.ok and store is not None:
                 self._kept().settle(store.used)
         if not result.ok:

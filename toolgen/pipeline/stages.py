@@ -55,6 +55,7 @@ def load_catalog(
     read: Read | None = None,
     store: cache.Store | None = None,
     resident: resident.Resident | None = None,
+    listing: Sequence[tuple[str, Path]] | None = None,
 ) -> tuple[Catalog | None, list[Diagnostic], list[RawDocument]]:
     """Load and validate every contract (`read`: as `load.load_file` takes it); the catalog is None
     when any contract has an error.
@@ -63,13 +64,15 @@ def load_catalog(
     and locator remain, to place diagnostics). With the build's cache `store` each file's own checks,
     contract digest and TOML data are remembered (`loadcache`), and the loaded contracts are left
     for the next build in one piece (`incremental.snapshot`): a file it knows comes as its `Contract`.
-    `resident`: where this process keeps that snapshot between its builds of the project (`Project`)."""
+    `resident`: where this process keeps that snapshot between its builds of the project (`Project`);
+    `listing`: the contracts folder as the no-change probe just listed it (`load_documents`)."""
     limits = settings.thresholds
     workers = Workers(settings.jobs, limits.fork_min)
     remembered = None
     if store is not None:
         remembered = loadcache.Remembered(store, limits.snapshot_overlay, workers, resident)
-    documents, problems = load_documents(settings, remembered.parse if remembered is not None else parse_file, read)
+    parse = remembered.parse if remembered is not None else parse_file
+    documents, problems = load_documents(settings, parse, read, listing)
     problems.extend(validate_all(documents, settings, workers, remembered))
     problems = sort_diagnostics(problems)
     if has_errors(problems):
@@ -136,16 +139,17 @@ def generate(
     meanwhile: Callable[[], object] | None = None,
     store: cache.Store | None = None,
     resident: resident.Resident | None = None,
+    listing: Sequence[tuple[str, Path]] | None = None,
 ) -> Generated:
     """Validate and render every configured target in memory.
 
     `progress` is called with the name of each step as it finishes ("validate", then each target);
     `read` gives each contract file's bytes (`load.Read`: the no-change probe's); `meanwhile` runs
     here once this process's targets are rendered, while a forked process may still render the
-    others; `store`: the build's cache session (None: make everything, the same bytes); `resident`:
-    the loaded contracts this process keeps between its builds (`load_catalog`)."""
+    others; `store`: the build's cache session (None: make everything, the same bytes); `resident`
+    and `listing`: as `load_catalog` takes them."""
     step = progress or _quiet
-    catalog, problems, documents = load_catalog(settings, read, store, resident)
+    catalog, problems, documents = load_catalog(settings, read, store, resident, listing)
     step("validate")
     if catalog is None:
         return Generated(settings, tuple(problems))
