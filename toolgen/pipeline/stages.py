@@ -22,9 +22,10 @@ from toolgen.catalog import Catalog, Contract, build_catalog, contract_from_docu
 from toolgen.config import Settings
 from toolgen.diagnostics import Diagnostic, Severity, has_errors, resolve_severities, sort_diagnostics
 from toolgen.discovery import template_files
-from toolgen.incremental import cache, loadcache, resident
+from toolgen.incremental import cache, loadcache
 from toolgen.incremental.executor import Building
 from toolgen.incremental.parallel import Workers
+from toolgen.incremental.resident import Resident
 from toolgen.load import RawDocument, Read, load_documents, located, parse_file
 from toolgen.render import File, RenderResult, Target, parts, targets
 from toolgen.render.context import RenderContext
@@ -54,7 +55,7 @@ def load_catalog(
     settings: Settings,
     read: Read | None = None,
     store: cache.Store | None = None,
-    resident: resident.Resident | None = None,
+    resident: Resident | None = None,
     listing: Sequence[tuple[str, Path]] | None = None,
 ) -> tuple[Catalog | None, list[Diagnostic], list[RawDocument]]:
     """Load and validate every contract (`read`: as `load.load_file` takes it); the catalog is None
@@ -138,7 +139,7 @@ def generate(
     read: Read | None = None,
     meanwhile: Callable[[], object] | None = None,
     store: cache.Store | None = None,
-    resident: resident.Resident | None = None,
+    resident: Resident | None = None,
     listing: Sequence[tuple[str, Path]] | None = None,
 ) -> Generated:
     """Validate and render every configured target in memory.
