@@ -144,11 +144,10 @@ def generate(
 ) -> Generated:
     """Validate and render every configured target in memory.
 
-    `progress` is called with the name of each step as it finishes ("validate", then each target);
-    `read` gives each contract file's bytes (`load.Read`: the no-change probe's); `meanwhile` runs
-    here once this process's targets are rendered, while a forked process may still render the
-    others; `store`: the build's cache session (None: make everything, the same bytes); `resident`
-    and `listing`: as `load_catalog` takes them."""
+    `progress` is called with each step's name as it finishes ("validate", then each target); `read`
+    gives each contract file's bytes (`load.Read`); `meanwhile` runs here once this process's targets
+    are rendered, while a forked one may still render others; `store`: the build's cache session
+    (None: make everything, the same bytes); `resident`, `listing`: as `load_catalog` takes them."""
     step = progress or _quiet
     catalog, problems, documents = load_catalog(settings, read, store, resident, listing)
     step("validate")
