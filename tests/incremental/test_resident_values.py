@@ -50,7 +50,7 @@ def test_a_resident_value_is_taken_from_memory_and_only_what_a_build_used_stays(
 ) -> None:
     made: list[str] = []
     kept, plain = _values("test-kept", made, resident=True), _values("test-plain", made, resident=False)
-    resident = Resident()
+    resident = Resident(here=True)  # a warmed project's
     with cache.session(tmp_path) as store:
         assert store is not None
         building = Building(Workers(1), store, resident=resident)
@@ -79,7 +79,7 @@ def test_a_resident_table_is_taken_from_memory_and_holds_exactly_the_last_builds
         return [item * 2 for item in todo]
 
     units = Table("test-table", ("shared",), item_key=lambda item: item, make=make, decode=as_text, resident=True)
-    resident = Resident()
+    resident = Resident(here=True)  # a warmed project's
     with cache.session(tmp_path) as store:
         assert store is not None
         assert Building(Workers(1), store, resident=resident).table(units, ["x", "y"]) == ["xx", "yy"]
@@ -122,3 +122,15 @@ def test_a_warmed_project_renders_here_from_what_it_holds_to_a_fresh_builds_byte
     shutil.copytree(root, fresh, ignore=shutil.ignore_patterns("generated", ".toolgen-cache"))
     assert toolgen.build_project(fresh, use_cache=False).ok
     assert tree(root / "generated") == tree(fresh / "generated")
+
+
+def test_a_project_that_is_not_warmed_keeps_no_values(tmp_path: Path) -> None:
+    """A build in a process that builds once holds no unit's value to its end (at 10,000 contracts
+    the providers' runs and catalog.json's entries held that way raised the peak by 30 MB)."""
+    made: list[str] = []
+    kept = _values("test-kept", made, resident=True)
+    resident = Resident()
+    with cache.session(tmp_path) as store:
+        assert store is not None
+        assert Building(Workers(1), store, resident=resident).run(kept, ["a", "b"]) == ["A", "B"]
+    assert resident.values == {}

@@ -84,8 +84,12 @@ class Building(Executor):
         return self.resident is not None and self.resident.here and self.store is not None
 
     def _memory(self, declared: bool) -> dict[str, Any] | None:
-        """Where the values of units declared `resident` (or not: None) are kept between builds."""
-        return self.resident.values if declared and self.resident is not None and self.store is not None else None
+        """Where the values of units declared `resident` are kept between builds of a warmed project
+        (None for a unit not declared so, and for a build in a process that builds once: holding a
+        cold build's values to its end made the 10,000-contract build peak 30 MB higher)."""
+        resident = self.resident
+        warmed = declared and resident is not None and resident.here and self.store is not None
+        return resident.values if warmed and resident is not None else None
 
     @property
     def jobs(self) -> int:
