@@ -13,12 +13,15 @@ import signal
 import sys
 import time
 from types import FrameType
+from typing import TYPE_CHECKING
 
 import click
 
 from toolgen.cliout import Context, counts, emit, summary
-from toolgen.pipeline.watch import Round, Watch
 from toolgen.summaries import built_line
+
+if TYPE_CHECKING:  # the watch is imported when it runs: every other command loads the command line
+    from toolgen.pipeline.watch import Round
 
 SHOWN_CHANGES = 3
 """How many changed inputs a round names before it says how many more there are."""
@@ -41,6 +44,8 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
 @click.pass_obj
 def watch_command(ctx: Context, fmt: str, no_cache: bool, interval: float) -> None:
     """Build now, then again whenever a contract, template or the settings change (Ctrl-C stops)."""
+    from toolgen.pipeline.watch import Watch
+
     watch = Watch(ctx.root.resolve(), use_cache=not no_cache, interval=interval)
     signal.signal(signal.SIGTERM, _interrupt)
 

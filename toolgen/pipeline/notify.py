@@ -14,12 +14,11 @@ editor's save is seen once, whole, not half-written.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import os
 import select
 import sys
 from collections.abc import Iterable
+from typing import Any
 
 IN_ATTRIB = 0x004
 IN_CLOSE_WRITE = 0x008
@@ -41,10 +40,12 @@ class Waiter:
 
     def __init__(self) -> None:
         self._fd: int | None = None
-        self._libc: ctypes.CDLL | None = None
+        self._libc: Any = None
         if sys.platform.startswith("linux"):
+            import ctypes  # here: `toolgen build` imports this module with the command line
+
             with contextlib.suppress(OSError, AttributeError):
-                libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+                libc = ctypes.CDLL(None, use_errno=True)  # the C library's symbols, as parallel's prctl
                 fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
                 if fd >= 0:
                     self._fd, self._libc = fd, libc
