@@ -109,6 +109,19 @@ def generate_counting(root: Path, *, prune: bool = False) -> cache.Store:
     return store
 
 
+def cache_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The namespace of every cache entry read (`cache.Store.get`) from now on."""
+    seen: list[str] = []
+    real = cache.Store.get
+
+    def get(self: cache.Store, namespace: str, key: str) -> str | None:
+        seen.append(namespace)
+        return real(self, namespace, key)
+
+    monkeypatch.setattr(cache.Store, "get", get)
+    return seen
+
+
 def count_loading(monkeypatch: pytest.MonkeyPatch, *kinds: str) -> dict[str, int]:
     """How often this process, from now on, does each of `kinds` of loading work: parses TOML
     (`toml`), digests a contract (`digest`), checks a document (`check`), makes a contract from a

@@ -14,25 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.build_support import reworded, run, seal, tree, two_tools, unseal
+from tests.build_support import cache_reads, reworded, run, seal, tree, two_tools, unseal
 from toolgen.incremental import cache
 from toolgen.incremental.kept import Kept
 from toolgen.render import python_models
 
 NAMES = ("echo_text", "write_file", "read_file")
-
-
-def _reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The namespaces of every cache entry read from now on."""
-    seen: list[str] = []
-    real = cache.Store.get
-
-    def get(self: cache.Store, namespace: str, key: str) -> str | None:
-        seen.append(namespace)
-        return real(self, namespace, key)
-
-    monkeypatch.setattr(cache.Store, "get", get)
-    return seen
 
 
 def _kept_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -62,7 +49,7 @@ def test_one_changed_contract_reads_one_page_and_one_module(tmp_path: Path, monk
     two_tools(tmp_path, NAMES)
     assert run(tmp_path, "build")[0] == 0
     reworded(tmp_path, "write_file")
-    seen = _reads(monkeypatch)
+    seen = cache_reads(monkeypatch)
     kept = _kept_reads(monkeypatch)
     code, stdout, stderr = run(tmp_path, "build")
     assert code == 0, stdout + stderr
@@ -81,7 +68,7 @@ def test_without_the_record_every_page_is_read_again(tmp_path: Path, monkeypatch
     assert record.is_file()
     record.unlink()
     reworded(tmp_path, "write_file")
-    seen = _reads(monkeypatch)
+    seen = cache_reads(monkeypatch)
     assert run(tmp_path, "build")[0] == 0
     assert (seen.count("docs"), seen.count("module")) == (len(NAMES), len(NAMES))
     assert record.is_file()  # written again, for the next build

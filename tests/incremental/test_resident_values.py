@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import toolgen
-from tests.build_support import reworded, tree, two_tools
+from tests.build_support import cache_reads, reworded, tree, two_tools
 from toolgen.config import load_settings
 from toolgen.incremental import cache
 from toolgen.incremental.executor import Building
@@ -32,19 +32,6 @@ def _values(kind: str, made: list[str], *, resident: bool) -> Values[str, str]:
     return Values(kind, depends_on=lambda item: (item,), make=make, encode=str, decode=as_text, resident=resident)
 
 
-def _reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The namespace of every entry read from the cache from now on."""
-    read: list[str] = []
-    real = cache.Store.get
-
-    def get(store: cache.Store, namespace: str, key: str) -> str | None:
-        read.append(namespace)
-        return real(store, namespace, key)
-
-    monkeypatch.setattr(cache.Store, "get", get)
-    return read
-
-
 def test_a_resident_value_is_taken_from_memory_and_only_what_a_build_used_stays(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -57,7 +44,7 @@ def test_a_resident_value_is_taken_from_memory_and_only_what_a_build_used_stays(
         assert building.run(kept, ["a", "b"]) == ["A", "B"] and building.run(plain, ["a"]) == ["A"]
         resident.settle(store.used)
     assert made == ["a", "b", "a"] and len(resident.values) == 2  # the resident kind's two values
-    read = _reads(monkeypatch)
+    read = cache_reads(monkeypatch)
     with cache.session(tmp_path) as store:
         assert store is not None
         building = Building(Workers(1), store, resident=resident)
@@ -84,7 +71,7 @@ def test_a_resident_table_is_taken_from_memory_and_holds_exactly_the_last_builds
         assert store is not None
         assert Building(Workers(1), store, resident=resident).table(units, ["x", "y"]) == ["xx", "yy"]
         resident.settle(store.used)
-    read = _reads(monkeypatch)
+    read = cache_reads(monkeypatch)
     with cache.session(tmp_path) as store:
         assert store is not None
         assert Building(Workers(1), store, resident=resident).table(units, ["y", "z"]) == ["yy", "zz"]

@@ -62,16 +62,21 @@ def _props(doc: dict[str, object]) -> list[dict[str, object]]:
     return list(schema["properties"].values())
 
 
+def _benchmark(module: str, *args: str, timeout: float = 600) -> str:
+    """What `python -m benchmarks.MODULE ARGS` prints, run from the checkout (it must exit 0)."""
+    command = [sys.executable, "-m", f"benchmarks.{module}", *args]
+    done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=timeout, cwd=REPO)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
 @pytest.mark.slow
 def test_benchmark_runs_end_to_end_at_a_tiny_size(tmp_path: Path) -> None:
     report = tmp_path / "bench.json"
-    command = [sys.executable, "-m", "benchmarks.bench_build", "--sizes", "3", "6", "--cli-runs", "1"]
-    command += ["--repeat", "1", "--json", str(report)]
-    done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=600, cwd=REPO)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "| toolgen cold build, 3 contracts |" in done.stdout
-    assert "| no-change build |" in done.stdout and "| one description edited |" in done.stdout
-    assert "| one property added |" in done.stdout
+    out = _benchmark("bench_build", "--sizes", "3", "6", "--cli-runs", "1", "--repeat", "1", "--json", str(report))
+    assert "| toolgen cold build, 3 contracts |" in out
+    assert "| no-change build |" in out and "| one description edited |" in out
+    assert "| one property added |" in out
     figures = json.loads(report.read_text())
     assert figures["verified_files"] > 6  # the incremental output was compared with a cold build
     assert set(figures["anchors"]) >= {"generate_default", "generate_none", "cli_per_contract"}
@@ -115,20 +120,8 @@ def test_the_watch_table_gives_medians_their_ratio_and_the_target_only_at_its_si
 @pytest.mark.slow
 def test_the_watch_benchmark_runs() -> None:
     """A watch child is started, sees each edit, and stops: both figures come out."""
-    done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.bench_watch", "--size", "4", "--repeat", "1"],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-        cwd=REPO,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    rows = [
-        line.split(" | ")
-        for line in done.stdout.splitlines()
-        if line.startswith("| description") or line.startswith("| property")
-    ]
+    out = _benchmark("bench_watch", "--size", "4", "--repeat", "1")
+    rows = [line.split(" | ") for line in out.splitlines() if line.startswith(("| description", "| property"))]
     assert [row[0] for row in rows] == ["| description", "| property"]
     assert all(float(row[2].removesuffix(" s")) > 0 for row in rows)
 
@@ -136,15 +129,7 @@ def test_the_watch_benchmark_runs() -> None:
 @pytest.mark.slow
 def test_the_floor_benchmark_runs() -> None:
     """Each child program runs (the imports exist, datamodel-code-generator's call is right)."""
-    done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.bench_floor", "--rounds", "1"],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-        cwd=REPO,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    rows = {line[:28].strip(): line[28:].split() for line in done.stdout.splitlines()[1:]}
+    out = _benchmark("bench_floor", "--rounds", "1", timeout=300)
+    rows = {line[:28].strip(): line[28:].split() for line in out.splitlines()[1:]}
     assert set(rows) == {"interpreter", "description edit imports", "property edit adds"}
     assert float(rows["description edit imports"][0]) > float(rows["interpreter"][0]) > 0
