@@ -5,6 +5,7 @@ of the watch; Ctrl-C ends it cleanly, workers and all."""
 from __future__ import annotations
 
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -12,7 +13,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 
@@ -178,10 +179,12 @@ def test_a_worker_leaves_ctrl_c_to_its_parent() -> None:
     assert Workers(2, fork_min=2).map(interrupted, list(range(8))) == [i * 2 for i in range(8)]
 
 
-def _line(stream: object, deadline: float) -> str:
-    line = stream.readline()  # type: ignore[attr-defined]
-    assert time.monotonic() < deadline, "the watch did not answer in time"
-    return str(line)
+def _line(stream: IO[str] | None, deadline: float) -> str:
+    """The next line the watch prints, failing (not hanging) when none comes before `deadline`."""
+    assert stream is not None
+    ready, _, _ = select.select([stream], [], [], max(0.0, deadline - time.monotonic()))
+    assert ready, "the watch did not answer in time"
+    return stream.readline()
 
 
 def test_the_command_builds_each_change_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:

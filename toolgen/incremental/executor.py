@@ -87,9 +87,9 @@ class Building(Executor):
         """Where the values of units declared `resident` are kept between builds of a warmed project
         (None for a unit not declared so, and for a build in a process that builds once: holding a
         cold build's values to its end made the 10,000-contract build peak 30 MB higher)."""
-        resident = self.resident
-        warmed = declared and resident is not None and resident.here and self.store is not None
-        return resident.values if warmed and resident is not None else None
+        if not declared or not self.renders_here or self.resident is None:
+            return None
+        return self.resident.values
 
     @property
     def jobs(self) -> int:
