@@ -9,7 +9,9 @@ allowed to, to the same bytes over the golden, hostile and synthetic catalogs).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
+from typing import cast
 
 from toolgen.catalog import Contract
 
@@ -24,30 +26,74 @@ def safe_comment(text: str) -> str:
 
 def pyliteral(value: object) -> str:
     """Python source for a JSON value (frozen or plain); strings via `repr`, so nothing escapes."""
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{pyliteral(str(k))}: {pyliteral(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(pyliteral(v) for v in value) + "]"
-    if isinstance(value, str):
-        text = repr(value)
-        # repr picks single quotes unless the text holds ' and no "; like black, prefer double quotes
-        return '"' + text[1:-1] + '"' if text[0] == "'" and '"' not in value else text
-    if value is None or isinstance(value, bool | int | float):
+    kind = type(value)  # the exact types first: isinstance against an ABC is slow, and a schema has many values
+    if kind is str:
+        return _pystr(cast(str, value))
+    if kind in _SCALARS:
         return repr(value)
-    raise TypeError(f"not JSON data: {type(value).__name__}")
+    if kind in _MAPS or isinstance(value, Mapping):
+        items = cast(Mapping[object, object], value).items()
+        return "{" + ", ".join([f"{_pystr(str(k))}: {pyliteral(v)}" for k, v in items]) + "}"
+    if kind in _ARRAYS or isinstance(value, list | tuple):
+        return "[" + ", ".join([pyliteral(v) for v in cast(Sequence[object], value)]) + "]"
+    if isinstance(value, str):
+        return _pystr(value)
+    if isinstance(value, bool | int | float):
+        return repr(value)
+    raise TypeError(f"not JSON data: {kind.__name__}")
+
+
+def _pystr(value: str) -> str:
+    text = repr(value)
+    # repr picks single quotes unless the text holds ' and no "; like black, prefer double quotes
+    return '"' + text[1:-1] + '"' if text[0] == "'" and '"' not in value else text
 
 
 def pyblock(value: object, indent: int = 0) -> str:
     """`pyliteral` laid out over lines: a collection that does not fit in `LAYOUT_WIDTH` is exploded."""
-    flat = pyliteral(value)
-    if indent + len(flat) <= LAYOUT_WIDTH or not isinstance(value, Mapping | list | tuple) or not value:
+    if not isinstance(value, Mapping | list | tuple) or not value:
+        return pyliteral(value)
+    flat = _flat_within(value, LAYOUT_WIDTH - indent)
+    if flat is not None:
         return flat
     pad = " " * (indent + 4)
     if isinstance(value, Mapping):
-        items = [f"{pad}{pyliteral(str(k))}: {pyblock(v, indent + 4)}," for k, v in value.items()]
+        items = [f"{pad}{_pystr(str(k))}: {pyblock(v, indent + 4)}," for k, v in value.items()]
         return "{\n" + "\n".join(items) + "\n" + " " * indent + "}"
     items = [f"{pad}{pyblock(v, indent + 4)}," for v in value]
     return "[\n" + "\n".join(items) + "\n" + " " * indent + "]"
+
+
+def _flat_within(value: object, room: int) -> str | None:
+    """`pyliteral(value)` when it is at most `room` long, else None, found without writing more of
+    it than fits: a large schema is laid out in one pass, not once per level it is nested in."""
+    kind = type(value)
+    if kind in _MAPS or (kind is not str and kind not in _SCALARS and isinstance(value, Mapping)):
+        items = cast(Mapping[object, object], value).items()
+        return _joined("{", ((_pystr(str(k)) + ": ", v) for k, v in items), "}", room)
+    if kind in _ARRAYS or (kind is not str and kind not in _SCALARS and isinstance(value, list | tuple)):
+        return _joined("[", (("", v) for v in cast(Sequence[object], value)), "]", room)
+    text = pyliteral(value)
+    return text if len(text) <= room else None
+
+
+def _joined(opening: str, pairs: Iterable[tuple[str, object]], closing: str, room: int) -> str | None:
+    """`opening`, each pair's head and flat value joined by `, `, `closing`: None once longer than `room`."""
+    parts: list[str] = []
+    used = 2
+    for head, item in pairs:
+        used += len(head) + (2 if parts else 0)
+        inner = _flat_within(item, room - used) if used <= room else None
+        if inner is None:
+            return None
+        used += len(inner)
+        parts.append(head + inner)
+    return opening + ", ".join(parts) + closing if used <= room else None
+
+
+_SCALARS = frozenset({type(None), bool, int, float})
+_MAPS = frozenset({dict, MappingProxyType})
+_ARRAYS = frozenset({list, tuple})
 
 
 # Black-style layout of the tool module's record and protocol. The tool template puts them in its
