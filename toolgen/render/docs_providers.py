@@ -18,7 +18,6 @@ are the same bytes on every machine).
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -83,15 +82,17 @@ def roles(declaration: Mapping[str, object]) -> dict[str, str]:
 
 
 def _move(value: dict[str, Any], source: str, target: str) -> None:
+    """Move the key at `source` to `target` in `value`, copying each object on the way before it
+    is changed: the objects `value` shares with the declaration it was copied from stay as they are."""
     *head, last = _parts(source)
     node = value
     for part in head:
-        node = node[part]
+        node[part] = node = dict(node[part])
     moved = node.pop(last)
     *head, last = _parts(target)
     node = value
     for part in head:
-        node = node.setdefault(part, {})
+        node[part] = node = dict(node.get(part, {}))
     node[last] = moved
 
 
@@ -124,7 +125,7 @@ def _diff(old: Mapping[str, object], new: Mapping[str, object], pointer: str, ou
 def changes(canonical: Mapping[str, object], other: Mapping[str, object]) -> list[str]:
     """The lines that turn `canonical` into `other`: moves first (from the root), then removals and
     additions, each after an `@@ /pointer @@` line naming the object they change (none for the root)."""
-    moved: dict[str, object] = copy.deepcopy(dict(canonical))
+    moved: dict[str, object] = dict(canonical)  # `_move` copies only what it changes
     lines: list[str] = []
     before, after = roles(canonical), roles(other)
     for role, _ in ROLES:

@@ -21,6 +21,9 @@ from toolgen.validate.schemawalk import LIST_KEYWORDS, MAP_KEYWORDS, ONE_KEYWORD
 Schema = dict[str, Any]
 
 
+_SUBSCHEMA_KEYWORDS = frozenset((*MAP_KEYWORDS, *ONE_KEYWORDS, *LIST_KEYWORDS))
+"""The keywords whose values `children` and `transform` look into."""
+
 COMPOSITION = ("anyOf", "oneOf", "allOf")
 """Composition keywords, which some providers refuse at the root."""
 
@@ -35,6 +38,8 @@ class Issue:
 
 def children(node: Schema, pointer: str) -> Iterator[tuple[str, Schema]]:
     """The direct subschemas of `node` with their pointers (dicts only; boolean schemas are skipped)."""
+    if node.keys().isdisjoint(_SUBSCHEMA_KEYWORDS):
+        return
     for key in MAP_KEYWORDS:
         value = node.get(key)
         if isinstance(value, dict):
@@ -71,6 +76,8 @@ def transform(node: object, fn: Callable[[Schema, str], Schema], pointer: str = 
     if not isinstance(node, dict):
         return node
     out: Schema = dict(node)
+    if out.keys().isdisjoint(_SUBSCHEMA_KEYWORDS):  # a leaf, as most nodes are: no keyword to look into
+        return fn(out, pointer)
     for key in MAP_KEYWORDS:
         if isinstance(out.get(key), dict):
             out[key] = {
