@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TypeVar
 
+from toolgen.incremental.stackroom import roomy
 from toolgen.thresholds import DEFAULT
 
 T = TypeVar("T")
@@ -99,7 +100,7 @@ class Workers:
             self.enter_worker(parent)
             while (index := tasks.get()) >= 0:
                 try:
-                    value = (index, True, run(index))
+                    value = (index, True, roomy(functools.partial(run, index)))
                 except BaseException as exc:  # handed to the parent, which raises it
                     value = (index, False, exc)
                 _hand_back(results, value)
@@ -207,7 +208,7 @@ class Background:
         """In the forked process: run `fn` and write its value (or its exception) to the spool `fd`."""
         self._workers.enter_worker(parent)
         try:
-            value: tuple[Any, ...] = (True, self._fn())
+            value: tuple[Any, ...] = (True, roomy(self._fn))
         except BaseException as exc:  # handed to the parent, which raises it
             value = (False, exc)
         with os.fdopen(os.dup(fd), "wb") as spool:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from toolgen.config import Settings, load_settings
 from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.incremental import cache, cachekey, fastpath
+from toolgen.incremental.stackroom import roomy
 
 if TYPE_CHECKING:  # imported when a build must run: the no-change shortcut loads none of them
     from toolgen.incremental import resident
@@ -317,11 +318,13 @@ class Project:
 def _again_when_lost(run: Callable[[], BuildReport]) -> BuildReport:
     """`run()`, once more when a file the cache kept unread could not be read back from its entry
     (`cache.LostEntry`, raised while planning, before anything is written): the record that promised
-    it is deleted then, so the second run reads every entry and recomputes what is corrupt."""
+    it is deleted then, so the second run reads every entry and recomputes what is corrupt. Each
+    run has room on the frame stack (`stackroom.roomy`): a build that renders here (`toolgen watch`)
+    runs datamodel-code-generator and black in this process."""
     try:
-        return run()
+        return roomy(run)
     except cache.LostEntry:
-        return run()
+        return roomy(run)
 
 
 def build_project(
