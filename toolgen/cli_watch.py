@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from toolgen.cliout import Context, counts, emit, summary
+from toolgen.cliout import Context, counts, emit, say_no_cache, summary
 from toolgen.summaries import built_line
 
 if TYPE_CHECKING:  # the watch is imported when it runs: every other command loads the command line
@@ -53,14 +53,17 @@ def watch_command(ctx: Context, fmt: str, no_cache: bool, interval: float) -> No
         click.echo(f"toolgen: watching {watch.root} for changes (Ctrl-C stops)", err=True)
 
     try:
-        watch.run(lambda done: _print(done, fmt), ready=ready)
+        watch.run(lambda done: print_round(done, fmt), ready=ready)
     except KeyboardInterrupt:
         click.echo("toolgen: stopped watching", err=True)
 
 
-def _print(done: Round, fmt: str) -> None:
-    """One round as `toolgen build` prints it, after what changed (stdout flushed: a reader sees each round)."""
+def print_round(done: Round, fmt: str) -> None:
+    """One round as `toolgen build` prints it, after what changed (stdout flushed: a reader sees each
+    round); a round that opened the project without a usable cache key says so, as `build` does."""
     report = done.report
+    if done.cache_problem is not None:
+        say_no_cache(done.cache_problem)
     if done.changed:
         named = ", ".join(done.changed[:SHOWN_CHANGES])
         more = len(done.changed) - SHOWN_CHANGES

@@ -282,10 +282,13 @@ def open_project(ctx: Context, fmt: str, no_cache: bool) -> Project:
     else:
         project = Project(settings_or_exit(ctx, fmt=fmt), use_cache=not no_cache)
     if project.cache_problem is not None:
-        click.echo(
-            f"toolgen: running without the build cache: {project.cache_problem} (or set {cachekey.ENV})", err=True
-        )
+        say_no_cache(project.cache_problem)
     return project
+
+
+def say_no_cache(problem: str) -> None:
+    """Say on stderr that a command runs without the build cache, why, and what else would do."""
+    click.echo(f"toolgen: running without the build cache: {problem} (or set {cachekey.ENV})", err=True)
 
 
 def import_report(plan: ImportPlan, *, proposed: bool) -> None:

@@ -20,8 +20,9 @@ import pytest
 import toolgen
 from tests.build_support import reworded, tree, two_tools
 from tests.factory import contract, write_json
+from toolgen import cli_watch
 from toolgen.config import load_settings
-from toolgen.incremental import snapshot
+from toolgen.incremental import cachekey, snapshot
 from toolgen.incremental.parallel import Workers
 from toolgen.pipeline.project import Project
 from toolgen.pipeline.watch import Round, Watch, inputs
@@ -131,6 +132,30 @@ def test_settings_with_an_error_are_watched_until_they_are_mended(tmp_path: Path
     assert rounds[1].changed == ("toolgen.toml",) and rounds[1].report.ok
     assert sorted(tree(root / "generated")) == sorted(_fresh(root, tmp_path / "fresh"))
     assert not (root / "generated" / "docs").exists()
+
+
+def test_without_a_usable_key_a_watch_says_so_once_per_opening_of_the_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocked = tmp_path / "config"
+    blocked.write_text("a file where the configuration folder should be\n", encoding="utf-8")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(blocked))
+    monkeypatch.delenv(cachekey.ENV, raising=False)
+    root = tmp_path / "project"
+    two_tools(root)
+
+    def settings_changed(at: Path) -> None:
+        (at / "toolgen.toml").write_text('targets = ["python"]\n', encoding="utf-8")
+
+    rounds = _watched(root, [lambda at: reworded(at, "echo_text"), settings_changed])
+    problems = [done.cache_problem for done in rounds]
+    assert problems[0] is not None and str(blocked / "toolgen" / "cache-key") in problems[0]
+    assert problems[1] is None and problems[2] == problems[0]  # the settings opened the project again
+    assert all(done.report.ok for done in rounds) and not (root / ".toolgen-cache").exists()
+    for done in rounds:
+        cli_watch.print_round(done, "text")
+    said = capsys.readouterr().err
+    assert said.count("running without the build cache") == 2 and cachekey.ENV in said
 
 
 def test_the_inputs_are_the_settings_the_contracts_and_the_templates_not_the_output(tmp_path: Path) -> None:

@@ -57,6 +57,9 @@ class Round:
     seconds: float
     changed: tuple[str, ...] = ()
     """The changed input files, relative to the project root (none for the first build)."""
+    cache_problem: str | None = None
+    """Why the project runs without the build cache, in the round that opened it (first, or after
+    a change of the settings) and no other: `toolgen build` says it once a run, the watch once an opening."""
 
 
 @dataclass
@@ -84,7 +87,7 @@ class Watch:
         waiter = Waiter() if wait is None else None
         project, report = self._open()
         seen = self._look(project, waiter)
-        built(self._build(project, report, ()))
+        built(self._build(project, report, (), opened=True))
         warmed = _warm(project)
         ready()
         try:
@@ -97,10 +100,11 @@ class Watch:
                 if now == seen:
                     continue
                 changed = _changed(seen, now, self.root)
-                if project is None or any(name in CONFIG_FILES for name in changed):
+                opened = project is None or any(name in CONFIG_FILES for name in changed)
+                if opened:
                     project, report = self._open()
                 seen = self._look(project, waiter)
-                built(self._build(project, report, changed))
+                built(self._build(project, report, changed, opened=opened))
                 if project is not warmed:
                     warmed = _warm(project)
         finally:
@@ -123,12 +127,15 @@ class Watch:
         return Project(settings, use_cache=self.use_cache), None
 
     @staticmethod
-    def _build(project: Project | None, report: BuildReport | None, changed: tuple[str, ...]) -> Round:
+    def _build(
+        project: Project | None, report: BuildReport | None, changed: tuple[str, ...], *, opened: bool = False
+    ) -> Round:
         started = time.perf_counter()
         if project is not None:
             report = project.build()
         assert report is not None  # `_open` gives a project or the report of why there is none
-        return Round(report, time.perf_counter() - started, changed)
+        problem = project.cache_problem if opened and project is not None else None
+        return Round(report, time.perf_counter() - started, changed, problem)
 
 
 def _warm(project: Project | None) -> Project | None:
