@@ -10,8 +10,9 @@ renders every target in this process, where they are. Every build is `Project.bu
 the same no-change shortcut, cache session, safe write and record as `toolgen build`, so its
 output is the same bytes, and a hand-edited output file is refused the same way.
 
-What changed is decided by the stat of every input (`inputs`): the configuration files at the
-root, and every file under the contracts folder and the templates folder, links not followed.
+What changed is decided by the stat of every input (`stamps.inputs`): the configuration files at
+the root, and every file under the contracts folder and the templates folder, links not followed;
+a file changed too recently for its stat to vouch for its bytes is compared by its bytes.
 When to look is `notify.Waiter`'s: on Linux the system says when a file in one of those folders
 was written and closed, moved, made or deleted, and the inputs are looked at then (and every
 `SAFETY_NET` seconds regardless); elsewhere they are looked at every `interval` seconds (1,000
@@ -23,26 +24,20 @@ so a build never starts another.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolgen.config import Settings, load_settings
+from toolgen.config import load_settings
 from toolgen.diagnostics import has_errors
+from toolgen.pipeline import stamps
 from toolgen.pipeline.notify import Waiter
 from toolgen.pipeline.project import BuildReport, Project
+from toolgen.pipeline.stamps import CONFIG_FILES, Stamps, inputs
 
-CONFIG_FILES = ("toolgen.toml", "pyproject.toml")
-"""The files at the project root the settings may come from (`config.load_settings`)."""
+__all__ = ["CONFIG_FILES", "SAFETY_NET", "Round", "Watch", "inputs"]
 
-Stamp = tuple[int, int, int]
-"""What a look sees of a file: its modification time (ns), size and inode (a file replaced by a
-rename, as editors save, has a new inode even within one tick of the clock)."""
-
-Stamps = dict[str, Stamp]
-"""Every input file looked at, by its path."""
 
 SAFETY_NET = 5.0
 """Seconds between two looks at the inputs when the system notifies changes (a file system that
@@ -96,14 +91,15 @@ class Watch:
                     waiter.wait(SAFETY_NET if waiter.notified else self.interval)
                 elif wait is not None:
                     wait(self.interval)
-                now = self._look(project, waiter)  # a folder made since is watched from now on
-                if now == seen:
+                now = self._look(project, waiter, seen)  # a folder made since is watched from now on
+                changed = stamps.changed(seen, now, self.root)
+                seen = now
+                if not changed:
                     continue
-                changed = _changed(seen, now, self.root)
                 opened = project is None or any(name in CONFIG_FILES for name in changed)
                 if opened:
                     project, report = self._open()
-                seen = self._look(project, waiter)
+                seen = self._look(project, waiter, now)
                 built(self._build(project, report, changed, opened=opened))
                 if project is not warmed:
                     warmed = _warm(project)
@@ -111,10 +107,11 @@ class Watch:
             if waiter is not None:
                 waiter.close()
 
-    def _look(self, project: Project | None, waiter: Waiter | None) -> Stamps:
-        """The inputs' stamps now; with a `waiter`, every folder they are in is watched from now on."""
+    def _look(self, project: Project | None, waiter: Waiter | None, earlier: Stamps | None = None) -> Stamps:
+        """The inputs' stamps now (`earlier`: the look before); with a `waiter`, every folder they
+        are in is watched from now on."""
         folders: set[str] = set()
-        found = inputs(self.root, project.settings if project is not None else None, folders)
+        found = stamps.inputs(self.root, project.settings if project is not None else None, folders, earlier)
         if waiter is not None:
             waiter.watch([str(self.root), *folders])
         return found
@@ -142,47 +139,3 @@ def _warm(project: Project | None) -> Project | None:
     if project is not None:
         project.warm()
     return project
-
-
-def inputs(root: Path, settings: Settings | None, folders: set[str] | None = None) -> Stamps:
-    """The stamp of every input a build of the project at `root` reads (only the configuration
-    files while there are no valid `settings`); `folders` gets every folder walked."""
-    found: Stamps = {}
-    for name in CONFIG_FILES:
-        _stamp(os.path.join(root, name), found)
-    if settings is not None:
-        for folder in (settings.contracts_dir, settings.templates_dir):
-            if folder is not None:
-                _walk(str(folder), found, set() if folders is None else folders)
-    return found
-
-
-def _stamp(path: str, found: Stamps) -> None:
-    try:
-        info = os.stat(path, follow_symlinks=False)
-    except OSError:  # not there (any more): its absence is what the next look compares
-        return
-    found[path] = (info.st_mtime_ns, info.st_size, info.st_ino)
-
-
-def _walk(folder: str, found: Stamps, folders: set[str]) -> None:
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:  # no such folder yet, or one that cannot be read: the build says so
-        return
-    folders.add(folder)
-    for entry in entries:
-        try:
-            if entry.is_dir(follow_symlinks=False):
-                _walk(entry.path, found, folders)
-                continue
-            info = entry.stat(follow_symlinks=False)
-        except OSError:
-            continue
-        found[entry.path] = (info.st_mtime_ns, info.st_size, info.st_ino)
-
-
-def _changed(before: Stamps, after: Stamps, root: Path) -> tuple[str, ...]:
-    """The paths (relative to `root`) added, removed or changed between two looks, sorted."""
-    paths = {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
-    return tuple(sorted(os.path.relpath(p, root) for p in paths))
