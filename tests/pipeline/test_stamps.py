@@ -72,7 +72,7 @@ def test_it_is_seen_even_when_the_file_settled_during_a_long_build(tmp_path: Pat
 def test_an_unchanged_file_is_read_once_after_it_settles_then_never(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root, path = _project(tmp_path)
+    root = _project(tmp_path)[0]
     settings = load_settings(root)[0]
     read = _reads(monkeypatch)
     fresh = inputs(root, settings, settled_before=time.time_ns() - 60 * 10**9)
