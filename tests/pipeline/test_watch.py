@@ -212,11 +212,22 @@ def _line(stream: IO[str] | None, deadline: float) -> str:
     return stream.readline()
 
 
+def _stopped(process: subprocess.Popen[str]) -> tuple[str, str]:
+    """The output of a watch that ends within a minute; else it is aborted, and the test fails with
+    the stack of every thread of it (`-X faulthandler` prints them on SIGABRT)."""
+    try:
+        return process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGABRT)
+        out, err = process.communicate(timeout=30)
+        pytest.fail(f"the watch did not stop within 60 s of Ctrl-C\nstdout:\n{out}\nstderr:\n{err}")
+
+
 def test_the_command_builds_each_change_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
     two_tools(tmp_path)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     process = subprocess.Popen(
-        [sys.executable, "-m", "toolgen", "-C", str(tmp_path), "watch", "--interval", "0.05"],
+        [sys.executable, "-X", "faulthandler", "-m", "toolgen", "-C", str(tmp_path), "watch", "--interval", "0.05"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -229,7 +240,7 @@ def test_the_command_builds_each_change_and_stops_cleanly_on_ctrl_c(tmp_path: Pa
         reworded(tmp_path, "echo_text")
         assert " written, " in _line(process.stdout, deadline)
         os.killpg(process.pid, signal.SIGINT)
-        _, err = process.communicate(timeout=60)
+        _, err = _stopped(process)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
