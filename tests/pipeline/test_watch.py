@@ -212,22 +212,34 @@ def _line(stream: IO[str] | None, deadline: float) -> str:
     return stream.readline()
 
 
+AS_A_TERMINAL_JOB = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT}); os.execv(sys.argv[1], sys.argv[1:])"
+)
+"""Run the command after it (same process) as a terminal's job runs: Ctrl-C reaches it, whatever the
+test runner inherited (one started in the background by a shell ignores SIGINT, and so would the
+watch: Python leaves an ignored SIGINT ignored)."""
+
+
 def _stopped(process: subprocess.Popen[str]) -> tuple[str, str]:
     """The output of a watch that ends within a minute; else it is aborted, and the test fails with
-    the stack of every thread of it (`-X faulthandler` prints them on SIGABRT)."""
+    its signal masks and the stack of every thread of it (`-X faulthandler` prints them on SIGABRT)."""
     try:
         return process.communicate(timeout=60)
     except subprocess.TimeoutExpired:
+        status = Path(f"/proc/{process.pid}/status").read_text(encoding="utf-8")
+        masks = "\n".join(line for line in status.splitlines() if line.startswith(("Sig", "ShdPnd")))
         process.send_signal(signal.SIGABRT)
         out, err = process.communicate(timeout=30)
-        pytest.fail(f"the watch did not stop within 60 s of Ctrl-C\nstdout:\n{out}\nstderr:\n{err}")
+        pytest.fail(f"the watch did not stop within 60 s of Ctrl-C\n{masks}\nstdout:\n{out}\nstderr:\n{err}")
 
 
 def test_the_command_builds_each_change_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
     two_tools(tmp_path)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    watch = [sys.executable, "-X", "faulthandler", "-m", "toolgen", "-C", str(tmp_path), "watch", "--interval", "0.05"]
     process = subprocess.Popen(
-        [sys.executable, "-X", "faulthandler", "-m", "toolgen", "-C", str(tmp_path), "watch", "--interval", "0.05"],
+        [sys.executable, "-c", AS_A_TERMINAL_JOB, *watch],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
